@@ -1,0 +1,189 @@
+//! The agents' hook contracts: reading their stdin JSON and writing decisions in their shapes.
+//!
+//! Claude Code and Codex CLI send `Stop`/`SubagentStop` (Codex adds `turn_id`); Gemini CLI sends
+//! `AfterAgent` with the whole turn's text in `prompt_response`. Every decision is exit 0 with
+//! at most one JSON object on stdout, which all three read the same way; a hook never relies on
+//! exit 2 (see the protocol reference, §10).
+
+use std::fmt;
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// A coding agent whose hooks hookjudge serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Agent {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+impl Agent {
+    pub const ALL: [Agent; 3] = [Agent::Claude, Agent::Codex, Agent::Gemini];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The hook input fields hookjudge reads; agents send more, which are ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct HookInput {
+    pub session_id: Option<String>,
+    pub transcript_path: Option<String>,
+    pub cwd: Option<String>,
+    pub hook_event_name: Option<String>,
+    pub prompt_id: Option<String>,
+    pub turn_id: Option<String>,
+    pub stop_hook_active: Option<bool>,
+    pub last_assistant_message: Option<String>,
+    pub agent_id: Option<String>,
+    pub agent_transcript_path: Option<String>,
+    /// Gemini `AfterAgent`: the user's request.
+    pub prompt: Option<String>,
+    /// Gemini `AfterAgent`: the text of every model turn since the request.
+    pub prompt_response: Option<String>,
+    pub tool_name: Option<String>,
+    pub tool_input: Option<Value>,
+}
+
+impl HookInput {
+    /// Parses hook stdin, saying what is wrong in terms a user can check.
+    pub fn parse(stdin: &[u8]) -> Result<HookInput, String> {
+        if stdin.iter().all(u8::is_ascii_whitespace) {
+            return Err("no hook input on stdin (expected the agent's hook JSON)".into());
+        }
+        serde_json::from_slice(stdin).map_err(|e| format!("hook input is not the JSON object an agent sends: {e}"))
+    }
+
+    /// Which agent sent this, from the event name and the fields only one agent sends.
+    pub fn detect_agent(&self) -> Option<Agent> {
+        match self.hook_event_name.as_deref()? {
+            "AfterAgent" | "BeforeTool" => Some(Agent::Gemini),
+            "Stop" | "SubagentStop" | "PreToolUse" if self.turn_id.is_some() => Some(Agent::Codex),
+            "Stop" | "SubagentStop" | "PreToolUse" => Some(Agent::Claude),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a stop-like event (the end of an agent's response).
+    pub fn is_stop_event(&self) -> bool {
+        matches!(self.hook_event_name.as_deref(), Some("Stop" | "SubagentStop" | "AfterAgent"))
+    }
+
+    /// The transcript to read for a Stop: the subagent's own for `SubagentStop`.
+    pub fn stop_transcript(&self) -> Option<PathBuf> {
+        let path = if self.hook_event_name.as_deref() == Some("SubagentStop") {
+            self.agent_transcript_path.as_deref()
+        } else {
+            self.transcript_path.as_deref()
+        }?;
+        (!path.is_empty()).then(|| expand_home(path))
+    }
+
+    /// What identifies "one user prompt" for the loop breaker: the agent's prompt or turn id,
+    /// or for Gemini a digest of the prompt text. `None` when the agent sends nothing usable.
+    pub fn prompt_key(&self) -> Option<String> {
+        if let Some(id) = self.prompt_id.as_ref().or(self.turn_id.as_ref()) {
+            return Some(id.clone());
+        }
+        self.prompt.as_ref().map(|p| format!("prompt-{:016x}", fnv1a(p.as_bytes())))
+    }
+}
+
+/// A small stable hash (FNV-1a), for keys that must not depend on the Rust version.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn expand_home(path: &str) -> PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
+        _ => PathBuf::from(path),
+    }
+}
+
+/// The JSON that blocks a Stop in `agent`'s shape.
+pub fn stop_block(agent: Agent, reason: &str) -> Value {
+    let decision = match agent {
+        Agent::Gemini => "deny",
+        Agent::Claude | Agent::Codex => "block",
+    };
+    json!({ "decision": decision, "reason": reason })
+}
+
+/// The JSON that lets a Stop through while telling the human something.
+pub fn stop_notice(message: &str) -> Value {
+    json!({ "systemMessage": message })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[track_caller]
+    fn detect(json: &str) -> Option<Agent> {
+        HookInput::parse(json.as_bytes()).unwrap().detect_agent()
+    }
+
+    #[test]
+    fn detects_each_agent_from_its_stop_event() {
+        assert_eq!(detect(r#"{"hook_event_name":"Stop","session_id":"s"}"#), Some(Agent::Claude));
+        assert_eq!(detect(r#"{"hook_event_name":"SubagentStop"}"#), Some(Agent::Claude));
+        assert_eq!(detect(r#"{"hook_event_name":"Stop","turn_id":"t"}"#), Some(Agent::Codex));
+        assert_eq!(detect(r#"{"hook_event_name":"AfterAgent","prompt_response":"x"}"#), Some(Agent::Gemini));
+        assert_eq!(detect(r#"{"hook_event_name":"SessionStart"}"#), None);
+        assert_eq!(detect(r#"{}"#), None);
+    }
+
+    #[test]
+    fn bad_stdin_is_explained() {
+        assert!(HookInput::parse(b"").unwrap_err().contains("no hook input"));
+        assert!(HookInput::parse(b"  \n").unwrap_err().contains("no hook input"));
+        assert!(HookInput::parse(b"not json").unwrap_err().contains("not the JSON object"));
+        assert!(HookInput::parse(b"[1]").is_err());
+    }
+
+    #[test]
+    fn subagent_stop_reads_its_own_transcript() {
+        let input = HookInput::parse(
+            br#"{"hook_event_name":"SubagentStop","transcript_path":"/p.jsonl","agent_transcript_path":"/a.jsonl"}"#,
+        )
+        .unwrap();
+        assert_eq!(input.stop_transcript(), Some(PathBuf::from("/a.jsonl")));
+        let input = HookInput::parse(br#"{"hook_event_name":"Stop","transcript_path":""}"#).unwrap();
+        assert_eq!(input.stop_transcript(), None);
+    }
+
+    #[test]
+    fn prompt_key_prefers_ids_then_gemini_prompt() {
+        let key = |j: &str| HookInput::parse(j.as_bytes()).unwrap().prompt_key();
+        assert_eq!(key(r#"{"prompt_id":"p","turn_id":"t"}"#).as_deref(), Some("p"));
+        assert_eq!(key(r#"{"turn_id":"t"}"#).as_deref(), Some("t"));
+        assert_eq!(key(r#"{"prompt":"fix it"}"#), key(r#"{"prompt":"fix it"}"#));
+        assert_ne!(key(r#"{"prompt":"fix it"}"#), key(r#"{"prompt":"fix that"}"#));
+        assert_eq!(key(r#"{}"#), None);
+    }
+
+    #[test]
+    fn block_shapes_per_agent() {
+        assert_eq!(stop_block(Agent::Claude, "r"), json!({"decision":"block","reason":"r"}));
+        assert_eq!(stop_block(Agent::Codex, "r"), json!({"decision":"block","reason":"r"}));
+        assert_eq!(stop_block(Agent::Gemini, "r"), json!({"decision":"deny","reason":"r"}));
+    }
+}

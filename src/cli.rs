@@ -1,0 +1,110 @@
+//! The command line, as clap definitions. Doc comments here are the `--help` text and the man
+//! pages; behaviour lives in `commands`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Keeps coding agents honest without breaking the conversation: Stop-hook judges (regex
+/// signals, then an LLM) and a gate for shell commands.
+#[derive(Debug, Parser)]
+#[command(name = "hookjudge", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    /// Use this config file as the top layer (also `HOOKJUDGE_CONFIG`)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Stop-hook entry: judge the agent's last response and block it or let the turn end
+    ///
+    /// Reads the hook JSON of Claude Code (`Stop`, `SubagentStop`), Codex CLI (`Stop`) or Gemini
+    /// CLI (`AfterAgent`) on stdin. Always exits 0: any failure lets the turn end (fail-open)
+    /// and is logged.
+    Stop(StopArgs),
+    /// Judge a text directly (a file, or stdin), to tune patterns and prompts
+    ///
+    /// Exit status: 0 allow, 1 block, 2 error.
+    Judge(JudgeArgs),
+    /// Run labelled cases and report, per judge, Layer 1 recall and wake rate, and (with an
+    /// LLM) precision and recall of the final decisions
+    Eval(EvalArgs),
+    /// Show recent decisions from the decision log
+    Log(LogArgs),
+    /// Summarise the decision log: wake rates, blocks, fail-opens, loop-breaker releases
+    Stats(StatsArgs),
+}
+
+/// The agents whose hooks hookjudge serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+#[derive(Debug, Args)]
+pub struct StopArgs {
+    /// The agent calling the hook; detected from the input when absent
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentArg>,
+}
+
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// Run only this judge (repeatable); by default every enabled judge runs
+    #[arg(long = "judge", value_name = "NAME")]
+    pub judges: Vec<String>,
+    /// Print the outcome as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// The text to judge; `-` or nothing reads stdin
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Labelled cases, one JSON object per line: {"id","text","judge","expect":"block"|"allow"}
+    #[arg(value_name = "CASES.jsonl")]
+    pub cases: PathBuf,
+    /// Print the figures as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// List every case whose outcome differs from its label
+    #[arg(long)]
+    pub misses: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Only decisions where this judge was woken (triggered or bypassed)
+    #[arg(long, value_name = "NAME")]
+    pub judge: Option<String>,
+    /// Only blocks and loop-breaker releases
+    #[arg(long)]
+    pub blocks: bool,
+    /// Only decisions since this time: a duration back (`30m`, `2h`, `7d`) or a date
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Show at most this many decisions (the most recent)
+    #[arg(long, short = 'n', default_value_t = 20)]
+    pub limit: usize,
+    /// Print the log lines as they are (JSON lines)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Only decisions since this time: a duration back (`30m`, `2h`, `7d`) or a date
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Print the figures as JSON
+    #[arg(long)]
+    pub json: bool,
+}

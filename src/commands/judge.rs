@@ -1,0 +1,67 @@
+//! `hookjudge judge`: judges a text directly, for tuning patterns and prompts.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use serde_json::json;
+
+use super::{ExitStatus, UserError};
+use crate::cli::JudgeArgs;
+use crate::config::Settings;
+use crate::judge::evaluate::{evaluate, Decision, Evaluation, NoLayer2};
+use crate::judge::layer1::Signal;
+
+/// Judges a file or stdin with the configured judges. Exit 0 allow, 1 block, 2 error.
+pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
+    let text = super::read_input(args.file.as_deref())?;
+    let settings = Settings::load(&super::current_dir(), config)?;
+    let judges = settings.judges(&args.judges)?;
+    let evaluation = evaluate(&text, &judges, &NoLayer2);
+    let mut out = io::stdout().lock();
+    let written = if args.json { write_json(&mut out, &evaluation) } else { write_table(&mut out, &evaluation) };
+    written.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    Ok(match evaluation.decision() {
+        Decision::Block => ExitStatus::Attention,
+        Decision::Allow => ExitStatus::Success,
+    })
+}
+
+fn write_json(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
+    let judges: Vec<_> = evaluation
+        .outcomes
+        .iter()
+        .map(|o| {
+            json!({"judge": o.judge, "layer1": o.layer1, "pattern": o.pattern, "verdict": o.verdict,
+                   "decision": o.decision, "fields": o.fields, "reason": o.reason})
+        })
+        .collect();
+    writeln!(out, "{}", json!({"decision": evaluation.decision(), "judges": judges}))
+}
+
+fn write_table(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
+    let decision = match evaluation.decision() {
+        Decision::Block => "block",
+        Decision::Allow => "allow",
+    };
+    writeln!(out, "decision: {decision}")?;
+    for o in &evaluation.outcomes {
+        let signal = match o.layer1 {
+            Signal::Quiet => "quiet",
+            Signal::Trigger => "trigger",
+            Signal::Bypass => "bypass",
+        };
+        let verdict = o.verdict.map(|v| serde_json::to_value(v).unwrap().as_str().unwrap_or("").to_owned()).unwrap_or_else(|| "-".into());
+        write!(out, "  {:<28} {signal:<8} {verdict:<10}", o.judge)?;
+        if let Some(pattern) = &o.pattern {
+            write!(out, " /{pattern}/")?;
+        }
+        if let Some(reason) = &o.reason {
+            write!(out, " ({reason})")?;
+        }
+        writeln!(out)?;
+    }
+    if evaluation.outcomes.iter().any(|o| o.verdict == Some(crate::judge::evaluate::Verdict::Unjudged)) {
+        writeln!(out, "\nnote: no LLM is configured, so triggers are not judged (set `llm.provider` in the config)")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! Subcommands: one file each, named after the command. `run` parses the command line and
+//! dispatches; hook entry points pick their own exit codes (a usage error in `stop` must not
+//! become clap's exit 2, which Claude Code reads as "block").
+
+mod eval;
+mod judge;
+mod log;
+mod stats;
+mod stop;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+/// How a command ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// Exit 0: done, allowed, nothing needs attention.
+    Success,
+    /// Exit 1: a block, or something that needs the user's attention.
+    Attention,
+    /// Exit 2: the command could not do its work.
+    Error,
+}
+
+impl From<ExitStatus> for std::process::ExitCode {
+    fn from(status: ExitStatus) -> Self {
+        std::process::ExitCode::from(match status {
+            ExitStatus::Success => 0,
+            ExitStatus::Attention => 1,
+            ExitStatus::Error => 2,
+        })
+    }
+}
+
+/// Hook entry points: they always exit 0 and fail open (or safe), even on a usage error.
+const HOOK_COMMANDS: [&str; 1] = ["stop"];
+
+/// Parses `args` and runs the command.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let hook = args.iter().skip(1).find(|a| !a.to_string_lossy().starts_with('-'));
+            if let Some(hook) = hook.map(|h| h.to_string_lossy().into_owned()).filter(|h| HOOK_COMMANDS.contains(&h.as_str())) {
+                if !matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) {
+                    return stop::usage_error(&hook, &e.to_string());
+                }
+            }
+            let _ = e.print();
+            return if e.use_stderr() { ExitStatus::Error } else { ExitStatus::Success };
+        }
+    };
+    let config = cli.config.clone();
+    let result = match cli.command {
+        Command::Stop(args) => return stop::stop(&args, config.as_deref()),
+        Command::Judge(args) => judge::judge(&args, config.as_deref()),
+        Command::Eval(args) => eval::eval(&args, config.as_deref()),
+        Command::Log(args) => log::log(&args, config.as_deref()),
+        Command::Stats(args) => stats::stats(&args, config.as_deref()),
+    };
+    match result {
+        Ok(status) => status,
+        Err(e) => {
+            report(&e);
+            ExitStatus::Error
+        }
+    }
+}
+
+/// An error for the user: what went wrong, and optionally what to do next.
+#[derive(Debug)]
+pub struct UserError {
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl UserError {
+    pub fn new(message: impl Into<String>) -> UserError {
+        UserError { message: message.into(), hint: None }
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> UserError {
+        self.hint = Some(hint.into());
+        self
+    }
+}
+
+impl From<crate::config::Error> for UserError {
+    fn from(e: crate::config::Error) -> Self {
+        let hint = match &e.path {
+            Some(path) => format!("fix `{}`, then check it with `hookjudge judge --json` on a sample text", path.display()),
+            None => "check the `judges` section of your config files".to_string(),
+        };
+        UserError::new(e.to_string()).hint(hint)
+    }
+}
+
+fn report(e: &UserError) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "error: {}", e.message);
+    if let Some(hint) = &e.hint {
+        let _ = writeln!(err, "\nhint: {hint}");
+    }
+}
+
+/// The working directory, for config discovery.
+fn current_dir() -> PathBuf {
+    std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+}
+
+/// Reads a text argument: a file, or stdin for `-` or nothing.
+fn read_input(file: Option<&std::path::Path>) -> Result<String, UserError> {
+    use std::io::Read;
+    match file.filter(|f| f.as_os_str() != "-") {
+        Some(path) => std::fs::read_to_string(path).map_err(|e| UserError::new(format!("cannot read `{}`: {e}", path.display()))),
+        None => {
+            let mut text = String::new();
+            io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| UserError::new(format!("cannot read stdin: {e}")).hint("pass the text as a file, or pipe UTF-8 text in"))?;
+            Ok(text)
+        }
+    }
+}

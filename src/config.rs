@@ -1,0 +1,317 @@
+//! Layered configuration: built-in defaults < user file < repository file < `--config` file.
+//!
+//! Every file is JSON with the same keys. Unknown keys are errors that name the key's path,
+//! because a typo must never silently disable a guard. Layers merge key by key; judges merge
+//! per judge (see [`JudgeSpec::overlay`]). Relative paths in a file are relative to that file.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+
+use crate::judge::{self, Judge, JudgeSpec};
+use crate::transcript;
+
+/// The repository config file's name, at the repository root.
+pub const REPO_FILE: &str = ".hookjudge.json";
+/// The environment variable naming an explicit config file (as `--config` does).
+pub const CONFIG_ENV: &str = "HOOKJUDGE_CONFIG";
+
+/// One config file as written. Every key is optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    /// Editors' schema pointer; ignored.
+    #[serde(rename = "$schema")]
+    pub schema: Option<String>,
+    /// Bytes of the response (its end) that the judges read. By default, 4000.
+    pub text_bytes: Option<usize>,
+    pub stop: Option<StopFile>,
+    pub log: Option<LogFile>,
+    pub transcript: Option<TranscriptFile>,
+    pub llm: Option<LlmFile>,
+    /// Judges by name: changes to built-ins, or new judges.
+    pub judges: Option<IndexMap<String, JudgeSpec>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StopFile {
+    /// Blocks one judge may give per user prompt before the loop breaker releases. By default, 1.
+    pub max_blocks_per_judge: Option<u32>,
+    /// Blocks all judges together may give per user prompt. By default, 2.
+    pub max_blocks_per_prompt: Option<u32>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogFile {
+    /// Where the decision log goes. By default, the platform data dir's `logs`.
+    pub dir: Option<PathBuf>,
+    /// Whether the (redacted) judged text is logged. By default, true.
+    pub text: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TranscriptFile {
+    /// Bytes of a transcript read from its end at most. By default, 32 MiB.
+    pub max_scan_bytes: Option<u64>,
+    /// Lines longer than this are not parsed for text. By default, 1 MiB.
+    pub max_line_bytes: Option<usize>,
+}
+
+/// The LLM used by Layer 2.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmFile {
+    pub provider: Option<Provider>,
+}
+
+/// Which LLM provider Layer 2 uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// The first provider that is configured or available.
+    #[default]
+    Auto,
+    /// Layer 1 only: triggers are recorded as unjudged and allowed.
+    None,
+}
+
+/// The effective settings after all layers.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub text_bytes: usize,
+    pub max_blocks_per_judge: u32,
+    pub max_blocks_per_prompt: u32,
+    pub log_dir: PathBuf,
+    pub log_text: bool,
+    pub transcript: transcript::Options,
+    pub provider: Provider,
+    /// Judge specs after merging, in order: built-ins first, then new ones as first named.
+    pub judge_specs: Vec<(String, JudgeSpec)>,
+    /// The files that were found and applied, lowest layer first.
+    pub files: Vec<PathBuf>,
+}
+
+impl Settings {
+    /// Settings with no file applied.
+    pub fn defaults() -> Settings {
+        Settings {
+            text_bytes: 4000,
+            max_blocks_per_judge: 1,
+            max_blocks_per_prompt: 2,
+            log_dir: dirs::data_dir().join("logs"),
+            log_text: true,
+            transcript: transcript::Options::default(),
+            provider: Provider::Auto,
+            judge_specs: judge::builtin_specs(),
+            files: Vec::new(),
+        }
+    }
+
+    /// Loads every layer that applies to work in `cwd`. `explicit` is `--config`, else
+    /// `HOOKJUDGE_CONFIG` is read.
+    pub fn load(cwd: &Path, explicit: Option<&Path>) -> Result<Settings, Error> {
+        let mut settings = Settings::defaults();
+        for path in Settings::layer_paths(cwd, explicit) {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => {
+                    let file = parse(&text).map_err(|message| Error { path: Some(path.clone()), message })?;
+                    settings.apply(file, path.parent().unwrap_or(Path::new(".")));
+                    settings.files.push(path);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !is_explicit(&path, explicit) => {}
+                Err(e) => return Err(Error { path: Some(path), message: format!("cannot read it: {e}") }),
+            }
+        }
+        Ok(settings)
+    }
+
+    /// The config files consulted for `cwd`, lowest layer first (they may not exist).
+    pub fn layer_paths(cwd: &Path, explicit: Option<&Path>) -> Vec<PathBuf> {
+        let mut paths = vec![dirs::config_file()];
+        if let Some(root) = repo_root(cwd) {
+            paths.push(root.join(REPO_FILE));
+        }
+        match explicit {
+            Some(p) => paths.push(p.to_path_buf()),
+            None => {
+                if let Some(p) = std::env::var_os(CONFIG_ENV).filter(|p| !p.is_empty()) {
+                    paths.push(PathBuf::from(p));
+                }
+            }
+        }
+        paths
+    }
+
+    fn apply(&mut self, file: ConfigFile, base: &Path) {
+        if let Some(n) = file.text_bytes {
+            self.text_bytes = n;
+        }
+        if let Some(stop) = file.stop {
+            self.max_blocks_per_judge = stop.max_blocks_per_judge.unwrap_or(self.max_blocks_per_judge);
+            self.max_blocks_per_prompt = stop.max_blocks_per_prompt.unwrap_or(self.max_blocks_per_prompt);
+        }
+        if let Some(log) = file.log {
+            if let Some(dir) = log.dir {
+                self.log_dir = base.join(dir);
+            }
+            self.log_text = log.text.unwrap_or(self.log_text);
+        }
+        if let Some(t) = file.transcript {
+            self.transcript.max_scan_bytes = t.max_scan_bytes.unwrap_or(self.transcript.max_scan_bytes);
+            self.transcript.max_line_bytes = t.max_line_bytes.unwrap_or(self.transcript.max_line_bytes);
+        }
+        if let Some(provider) = file.llm.and_then(|l| l.provider) {
+            self.provider = provider;
+        }
+        for (name, spec) in file.judges.unwrap_or_default() {
+            match self.judge_specs.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, existing)) => existing.overlay(&spec),
+                None => self.judge_specs.push((name, spec)),
+            }
+        }
+    }
+
+    /// Builds the enabled judges, or only those named in `only` (which must exist).
+    pub fn judges(&self, only: &[String]) -> Result<Vec<Judge>, Error> {
+        if let Some(unknown) = only.iter().find(|n| !self.judge_specs.iter().any(|(name, _)| name == *n)) {
+            let known: Vec<&str> = self.judge_specs.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(Error { path: None, message: format!("there is no judge `{unknown}` (judges: {})", known.join(", ")) });
+        }
+        let mut judges = Vec::new();
+        for (name, spec) in &self.judge_specs {
+            if !only.is_empty() && !only.contains(name) {
+                continue;
+            }
+            let built = Judge::from_spec(name, spec).map_err(|e| self.judge_error(e))?;
+            judges.extend(built);
+        }
+        Ok(judges)
+    }
+
+    fn judge_error(&self, e: judge::Error) -> Error {
+        let path = if self.files.is_empty() { None } else { self.files.last().cloned() };
+        let mut message = e.to_string();
+        if self.files.len() > 1 {
+            let files: Vec<String> = self.files.iter().map(|f| format!("`{}`", f.display())).collect();
+            message.push_str(&format!(" (merged from {})", files.join(", ")));
+        }
+        Error { path, message }
+    }
+}
+
+/// Parses one config file, naming the key path of any error.
+pub fn parse(text: &str) -> Result<ConfigFile, String> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path.is_empty() || path == "." { inner.to_string() } else { format!("at `{path}`: {inner}") }
+    })?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(file)
+}
+
+fn is_explicit(path: &Path, explicit: Option<&Path>) -> bool {
+    explicit == Some(path) || std::env::var_os(CONFIG_ENV).is_some_and(|p| Path::new(&p) == path)
+}
+
+/// The root of the git work tree containing `dir`, found by looking for `.git` upwards.
+pub fn repo_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+}
+
+/// A config that cannot be used.
+#[derive(Debug, Clone)]
+pub struct Error {
+    /// The file at fault, when one is.
+    pub path: Option<PathBuf>,
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.path {
+            Some(path) => write!(f, "invalid config `{}`: {}", path.display(), self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Where hookjudge keeps its files on this platform.
+pub mod dirs {
+    use std::path::PathBuf;
+
+    fn project() -> Option<directories::ProjectDirs> {
+        directories::ProjectDirs::from("", "", "hookjudge")
+    }
+
+    /// The user config file (e.g. `~/.config/hookjudge/config.json`).
+    pub fn config_file() -> PathBuf {
+        project().map(|p| p.config_dir().to_path_buf()).unwrap_or_else(|| PathBuf::from(".hookjudge")).join("config.json")
+    }
+
+    /// Where logs live by default (e.g. `~/.local/share/hookjudge`).
+    pub fn data_dir() -> PathBuf {
+        project().map(|p| p.data_dir().to_path_buf()).unwrap_or_else(|| std::env::temp_dir().join("hookjudge"))
+    }
+
+    /// Where short-lived state lives, such as the loop breaker's ledger
+    /// (e.g. `~/.local/state/hookjudge`).
+    pub fn state_dir() -> PathBuf {
+        project().and_then(|p| p.state_dir().map(|d| d.to_path_buf())).unwrap_or_else(|| data_dir().join("state"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_name_their_path() {
+        let err = parse(r#"{"judges": {"commit": {"trigers": ["x"]}}}"#).unwrap_err();
+        assert!(err.contains("at `judges.commit.trigers`") && err.contains("unknown field `trigers`"), "{err}");
+        let err = parse(r#"{"stop": {"max_blocks": 3}}"#).unwrap_err();
+        assert!(err.contains("at `stop.max_blocks`"), "{err}");
+        let err = parse(r#"{"llm": {"provider": "nonesuch"}}"#).unwrap_err();
+        assert!(err.contains("llm.provider"), "{err}");
+        assert!(parse("{").is_err());
+        assert!(parse(r#"{"llm": {"provider": "none"}, "$schema": "x"}"#).is_ok());
+    }
+
+    #[test]
+    fn layers_apply_in_order_and_judges_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(
+            dir.path().join(REPO_FILE),
+            r#"{"text_bytes": 100, "log": {"dir": "logs-here"}, "judges": {"commit": {"add_triggers": ["\\bship it\\b"]}, "scope-check": {"enabled": false}}}"#,
+        )
+        .unwrap();
+        let explicit = dir.path().join("top.json");
+        std::fs::write(&explicit, r#"{"text_bytes": 200}"#).unwrap();
+        let sub = dir.path().join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        let s = Settings::load(&sub, Some(&explicit)).unwrap();
+        assert_eq!(s.text_bytes, 200);
+        assert_eq!(s.log_dir, dir.path().join("logs-here"));
+        let judges = s.judges(&[]).unwrap();
+        let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["commit", "scope-change", "shallow-bugfix", "bugfix-without-reproduction"]);
+        assert!(judges[0].triggers.iter().any(|p| p.source == r"\bship it\b"));
+        assert!(s.judges(&["nonesuch".into()]).unwrap_err().message.contains("no judge `nonesuch`"));
+    }
+
+    #[test]
+    fn a_missing_explicit_file_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Settings::load(dir.path(), Some(&dir.path().join("nope.json"))).unwrap_err();
+        assert!(err.to_string().contains("cannot read it"), "{err}");
+    }
+}

@@ -1,0 +1,218 @@
+//! Runs a set of judges over one text: Layer 1 for each, Layer 2 for those that triggered, and
+//! the block rule over the returned fields.
+//!
+//! Layer 2 is a trait here so that this module stays plumbing: it reads no config, prints
+//! nothing and knows no provider. Triggered judges are asked concurrently, so the wait is the
+//! slowest answer, not the sum.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::layer1::{self, Signal};
+use super::Judge;
+
+/// A judge's verdict on a triggered text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The fields satisfy the block rule.
+    Violation,
+    /// The fields do not satisfy the block rule, or a bypass matched.
+    Allow,
+    /// Judging failed (no usable answer, timeout, bad pattern): the caller picks the direction.
+    Fail,
+    /// Layer 1 triggered but no LLM is configured.
+    Unjudged,
+}
+
+/// What the judge wants done with the response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Block,
+    Allow,
+}
+
+/// Layer 2's answer for one judge.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// No LLM is configured: the trigger stays unjudged.
+    Unjudged,
+    /// The model returned these fields (already normalised to booleans where possible).
+    Fields { fields: Map<String, Value>, reason: Option<String>, meta: Map<String, Value> },
+    /// The call failed; `cause` says why, `meta` what is known (provider, latency, …).
+    Failed { cause: String, meta: Map<String, Value> },
+}
+
+/// The LLM stage, as seen by the judges.
+pub trait Layer2: Sync {
+    /// Asks the LLM to fill `judge`'s fields for `text`.
+    fn ask(&self, judge: &Judge, text: &str) -> Answer;
+}
+
+/// Layer 2 when no LLM is configured: every trigger stays unjudged.
+pub struct NoLayer2;
+
+impl Layer2 for NoLayer2 {
+    fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
+        Answer::Unjudged
+    }
+}
+
+/// One judge's outcome on one text; its JSON form is what `hookjudge judge --json` prints and
+/// what the decision log records.
+#[derive(Debug, Clone, Serialize)]
+pub struct JudgeOutcome {
+    pub judge: String,
+    pub layer1: Signal,
+    pub pattern: Option<String>,
+    pub verdict: Option<Verdict>,
+    pub decision: Decision,
+    pub fields: Option<Map<String, Value>>,
+    /// The model's explanation, or why judging failed.
+    pub reason: Option<String>,
+    /// Provider, model, latency and the like, when Layer 2 ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layer2: Option<Map<String, Value>>,
+}
+
+/// The outcome of all judges on one text, with timings.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub outcomes: Vec<JudgeOutcome>,
+    pub layer1_us: u64,
+    pub layer2_us: u64,
+}
+
+impl Evaluation {
+    /// Blocks when any judge blocks.
+    pub fn decision(&self) -> Decision {
+        if self.outcomes.iter().any(|o| o.decision == Decision::Block) { Decision::Block } else { Decision::Allow }
+    }
+}
+
+/// Judges `text` with every judge in `judges`.
+pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation {
+    let started = Instant::now();
+    let lowercase = text.to_lowercase();
+    let mut outcomes: Vec<JudgeOutcome> = judges
+        .iter()
+        .map(|judge| match layer1::run(judge, text, &lowercase) {
+            Ok(l1) => JudgeOutcome {
+                judge: judge.name.clone(),
+                layer1: l1.signal,
+                pattern: l1.pattern.map(str::to_owned),
+                verdict: match l1.signal {
+                    Signal::Quiet => None,
+                    Signal::Bypass => Some(Verdict::Allow),
+                    Signal::Trigger => Some(Verdict::Unjudged),
+                },
+                decision: Decision::Allow,
+                fields: None,
+                reason: None,
+                layer2: None,
+            },
+            Err(message) => JudgeOutcome {
+                judge: judge.name.clone(),
+                layer1: Signal::Quiet,
+                pattern: None,
+                verdict: Some(Verdict::Fail),
+                decision: Decision::Allow,
+                fields: None,
+                reason: Some(message),
+                layer2: None,
+            },
+        })
+        .collect();
+    let layer1_us = started.elapsed().as_micros() as u64;
+
+    let layer2_started = Instant::now();
+    let triggered: Vec<usize> = (0..judges.len()).filter(|&i| outcomes[i].layer1 == Signal::Trigger).collect();
+    let answers: Vec<Answer> = match triggered.as_slice() {
+        [] => Vec::new(),
+        [only] => vec![layer2.ask(&judges[*only], text)],
+        many => std::thread::scope(|scope| {
+            let handles: Vec<_> = many.iter().map(|&i| scope.spawn(move || layer2.ask(&judges[i], text))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Answer::Failed { cause: "the judge panicked".into(), meta: Map::new() }))
+                .collect()
+        }),
+    };
+    for (i, answer) in triggered.into_iter().zip(answers) {
+        apply(&judges[i], &mut outcomes[i], answer);
+    }
+    let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) { layer2_started.elapsed().as_micros() as u64 } else { 0 };
+    Evaluation { outcomes, layer1_us, layer2_us }
+}
+
+fn apply(judge: &Judge, outcome: &mut JudgeOutcome, answer: Answer) {
+    match answer {
+        Answer::Unjudged => {}
+        Answer::Fields { fields, reason, meta } => {
+            let violation = judge.block_when.holds(&fields);
+            outcome.verdict = Some(if violation { Verdict::Violation } else { Verdict::Allow });
+            outcome.decision = if violation { Decision::Block } else { Decision::Allow };
+            outcome.fields = Some(fields);
+            outcome.reason = reason;
+            outcome.layer2 = Some(meta);
+        }
+        Answer::Failed { cause, meta } => {
+            outcome.verdict = Some(Verdict::Fail);
+            outcome.reason = Some(cause);
+            outcome.layer2 = Some(meta);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{builtin_specs, Judge};
+    use serde_json::json;
+
+    fn judges() -> Vec<Judge> {
+        builtin_specs().iter().filter_map(|(n, s)| Judge::from_spec(n, s).unwrap()).collect()
+    }
+
+    /// A Layer 2 that answers from a fixed table, to test the rule and the plumbing.
+    struct Scripted(Value);
+    impl Layer2 for Scripted {
+        fn ask(&self, judge: &Judge, _text: &str) -> Answer {
+            match self.0.get(&judge.name) {
+                Some(Value::Object(fields)) => Answer::Fields { fields: fields.clone(), reason: Some("scripted".into()), meta: Map::new() },
+                _ => Answer::Failed { cause: "no answer".into(), meta: Map::new() },
+            }
+        }
+    }
+
+    #[test]
+    fn quiet_text_never_reaches_layer2() {
+        let eval = evaluate("Here is the summary of the module layout.", &judges(), &Scripted(json!({})));
+        assert!(eval.outcomes.iter().all(|o| o.layer1 == Signal::Quiet && o.verdict.is_none()));
+        assert_eq!(eval.decision(), Decision::Allow);
+    }
+
+    #[test]
+    fn triggered_judges_apply_their_rule() {
+        let text = "The change is ready. Shall I commit and push to main?";
+        let js = judges();
+        let none = evaluate(text, &js, &NoLayer2);
+        let commit = &none.outcomes[0];
+        assert_eq!((commit.layer1, commit.verdict, commit.decision), (Signal::Trigger, Some(Verdict::Unjudged), Decision::Allow));
+
+        let block = evaluate(text, &js, &Scripted(json!({"commit": {"new_proposal": true}})));
+        assert_eq!(block.outcomes[0].verdict, Some(Verdict::Violation));
+        assert_eq!(block.decision(), Decision::Block);
+
+        let allow = evaluate(text, &js, &Scripted(json!({"commit": {"new_proposal": true, "verification_reported": true}})));
+        assert_eq!(allow.outcomes[0].verdict, Some(Verdict::Allow));
+        assert_eq!(allow.decision(), Decision::Allow);
+
+        let failed = evaluate(text, &js, &Scripted(json!({})));
+        assert_eq!(failed.outcomes[0].verdict, Some(Verdict::Fail));
+        assert_eq!(failed.outcomes[0].decision, Decision::Allow);
+    }
+}

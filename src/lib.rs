@@ -1,0 +1,21 @@
+//! hookjudge: Stop-hook judges and a Bash gate for coding agents.
+//!
+//! Glossary, one word per concept:
+//! - **judge**: a named check on an agent's response, defined as data ([`judge`]).
+//! - **trigger** / **bypass**: Layer 1 patterns; a trigger wakes the judge, a bypass lets a
+//!   triggered text through without the LLM.
+//! - **field**: a boolean the LLM returns; the **rule** (`block_when`) turns fields into a
+//!   **verdict** (violation, allow, fail, unjudged).
+//! - **decision**: what hookjudge tells the agent (block or allow); the **loop breaker** may
+//!   release a block so that a wrong judge cannot wedge a session.
+//! - **decision log**: one JSON line per judged response, the material for tuning judges.
+
+pub mod agent;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod judge;
+pub mod ledger;
+pub mod log;
+pub mod time;
+pub mod transcript;

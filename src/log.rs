@@ -1,0 +1,123 @@
+//! The decision log: one JSON line per judged response or gated command, one file per day.
+//!
+//! The log is what users tune judges with, so every decision is recorded, quiet ones included
+//! (they give the wake rates). Lines are appended under an exclusive file lock with a single
+//! write each, so concurrent hook processes never interleave. Readers skip lines they cannot
+//! parse (a line cut short by a crash, a hand edit) and count them.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::time::Timestamp;
+
+const PREFIX: &str = "decisions-";
+const SUFFIX: &str = ".jsonl";
+
+/// The day file that a record written at `ts` goes to.
+pub fn file_for(dir: &Path, ts: Timestamp) -> PathBuf {
+    dir.join(format!("{PREFIX}{}{SUFFIX}", ts.day()))
+}
+
+/// Appends one record (a JSON object with a `ts` field) to the day's file.
+pub fn append(dir: &Path, ts: Timestamp, record: &Value) -> io::Result<PathBuf> {
+    fs::create_dir_all(dir)?;
+    let path = file_for(dir, ts);
+    let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
+    line.push(b'\n');
+    let mut file = OpenOptions::new().create(true).append(true).open(&path)?;
+    file.lock()?;
+    let written = file.write_all(&line);
+    let _ = file.unlock();
+    written.map(|()| path)
+}
+
+/// Records read back from the log.
+#[derive(Debug, Default)]
+pub struct Records {
+    /// Oldest first.
+    pub records: Vec<Value>,
+    /// Lines that were not JSON objects.
+    pub bad_lines: usize,
+    pub files: Vec<PathBuf>,
+}
+
+/// Reads every record at or after `since` (all when `None`). A missing directory is empty.
+pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
+    let mut out = Records::default();
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(e),
+    };
+    let since_day = since.map(Timestamp::day);
+    let mut files: Vec<(String, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let day = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?.to_owned();
+            Some((day, e.path()))
+        })
+        .filter(|(day, _)| since_day.as_ref().is_none_or(|s| day >= s))
+        .collect();
+    files.sort();
+    for (_, path) in files {
+        let text = fs::read_to_string(&path)?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str::<Value>(line) {
+                Ok(v @ Value::Object(_)) => {
+                    let ts = v.get("ts").and_then(Value::as_str).and_then(Timestamp::parse);
+                    if since.is_none_or(|s| ts.is_some_and(|t| t >= s)) {
+                        out.records.push(v);
+                    }
+                }
+                _ => out.bad_lines += 1,
+            }
+        }
+        out.files.push(path);
+    }
+    out.records.sort_by_key(|r| r.get("ts").and_then(Value::as_str).and_then(Timestamp::parse));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn appends_by_day_and_reads_back_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let day1 = Timestamp::parse("2026-11-29T23:59:00Z").unwrap();
+        let day2 = Timestamp::parse("2026-11-30T00:01:00Z").unwrap();
+        append(dir.path(), day2, &json!({"ts": day2.rfc3339(), "n": 2})).unwrap();
+        append(dir.path(), day1, &json!({"ts": day1.rfc3339(), "n": 1})).unwrap();
+        std::fs::OpenOptions::new().append(true).open(file_for(dir.path(), day2)).unwrap().write_all(b"{torn\n").unwrap();
+        let all = read(dir.path(), None).unwrap();
+        assert_eq!(all.records.iter().map(|r| r["n"].as_i64().unwrap()).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!((all.bad_lines, all.files.len()), (1, 2));
+        let recent = read(dir.path(), Some(Timestamp::parse("2026-11-30").unwrap())).unwrap();
+        assert_eq!(recent.records.len(), 1);
+        assert!(read(&dir.path().join("missing"), None).unwrap().records.is_empty());
+    }
+
+    #[test]
+    fn concurrent_appends_keep_whole_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let ts = Timestamp::now();
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let dir = dir.path();
+                s.spawn(move || {
+                    for i in 0..50 {
+                        append(dir, ts, &json!({"ts": ts.rfc3339(), "t": t, "i": i, "pad": "x".repeat(5000)})).unwrap();
+                    }
+                });
+            }
+        });
+        let all = read(dir.path(), None).unwrap();
+        assert_eq!((all.records.len(), all.bad_lines), (400, 0));
+    }
+}
