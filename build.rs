@@ -11,7 +11,8 @@ fn main() {
     let source = "src/judge/builtins.json";
     println!("cargo:rerun-if-changed={source}");
     println!("cargo:rerun-if-changed=src/judge/literals.rs");
-    let text = std::fs::read_to_string(source).expect("src/judge/builtins.json is part of the crate");
+    let text =
+        std::fs::read_to_string(source).expect("src/judge/builtins.json is part of the crate");
     let judges: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(&text).expect("src/judge/builtins.json is valid JSON");
 
@@ -21,8 +22,9 @@ fn main() {
             let patterns = judge[key].as_array().map(Vec::as_slice).unwrap_or_default();
             for pattern in patterns {
                 let pattern = pattern.as_str().expect("patterns are strings");
-                let prefilter = literals::extract(pattern)
-                    .unwrap_or_else(|err| panic!("built-in judge `{name}`: bad {key} pattern `{pattern}`: {err}"));
+                let prefilter = literals::extract(pattern).unwrap_or_else(|err| {
+                    panic!("built-in judge `{name}`: bad {key} pattern `{pattern}`: {err}")
+                });
                 entries.push((pattern.to_owned(), prefilter));
             }
         }
@@ -30,12 +32,20 @@ fn main() {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
 
-    let mut out = String::from("/// Prefilters of the built-in patterns, sorted by pattern: (pattern, prefixes, suffixes).\n");
+    let mut out = String::from(
+        "/// Prefilters of the built-in patterns, sorted by pattern: (pattern, prefixes, suffixes).\n",
+    );
     out.push_str("pub(crate) static BUILTIN_PREFILTERS: &[(&str, &[&str], &[&str])] = &[\n");
     for (pattern, p) in &entries {
-        writeln!(out, "    ({pattern:?}, &{:?}, &{:?}),", p.prefixes, p.suffixes).unwrap();
+        writeln!(
+            out,
+            "    ({pattern:?}, &{:?}, &{:?}),",
+            p.prefixes, p.suffixes
+        )
+        .unwrap();
     }
     out.push_str("];\n");
-    let dest = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_prefilters.rs");
+    let dest =
+        std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_prefilters.rs");
     std::fs::write(dest, out).unwrap();
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// A coding agent whose hooks hookjudge serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,7 +68,8 @@ impl HookInput {
         if stdin.iter().all(u8::is_ascii_whitespace) {
             return Err("no hook input on stdin (expected the agent's hook JSON)".into());
         }
-        serde_json::from_slice(stdin).map_err(|e| format!("hook input is not the JSON object an agent sends: {e}"))
+        serde_json::from_slice(stdin)
+            .map_err(|e| format!("hook input is not the JSON object an agent sends: {e}"))
     }
 
     /// Which agent sent this, from the event name and the fields only one agent sends.
@@ -83,7 +84,10 @@ impl HookInput {
 
     /// Whether this is a stop-like event (the end of an agent's response).
     pub fn is_stop_event(&self) -> bool {
-        matches!(self.hook_event_name.as_deref(), Some("Stop" | "SubagentStop" | "AfterAgent"))
+        matches!(
+            self.hook_event_name.as_deref(),
+            Some("Stop" | "SubagentStop" | "AfterAgent")
+        )
     }
 
     /// The transcript to read for a Stop: the subagent's own for `SubagentStop`.
@@ -102,13 +106,17 @@ impl HookInput {
         if let Some(id) = self.prompt_id.as_ref().or(self.turn_id.as_ref()) {
             return Some(id.clone());
         }
-        self.prompt.as_ref().map(|p| format!("prompt-{:016x}", fnv1a(p.as_bytes())))
+        self.prompt
+            .as_ref()
+            .map(|p| format!("prompt-{:016x}", fnv1a(p.as_bytes())))
     }
 }
 
 /// A small stable hash (FNV-1a), for keys that must not depend on the Rust version.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn expand_home(path: &str) -> PathBuf {
@@ -143,10 +151,22 @@ mod tests {
 
     #[test]
     fn detects_each_agent_from_its_stop_event() {
-        assert_eq!(detect(r#"{"hook_event_name":"Stop","session_id":"s"}"#), Some(Agent::Claude));
-        assert_eq!(detect(r#"{"hook_event_name":"SubagentStop"}"#), Some(Agent::Claude));
-        assert_eq!(detect(r#"{"hook_event_name":"Stop","turn_id":"t"}"#), Some(Agent::Codex));
-        assert_eq!(detect(r#"{"hook_event_name":"AfterAgent","prompt_response":"x"}"#), Some(Agent::Gemini));
+        assert_eq!(
+            detect(r#"{"hook_event_name":"Stop","session_id":"s"}"#),
+            Some(Agent::Claude)
+        );
+        assert_eq!(
+            detect(r#"{"hook_event_name":"SubagentStop"}"#),
+            Some(Agent::Claude)
+        );
+        assert_eq!(
+            detect(r#"{"hook_event_name":"Stop","turn_id":"t"}"#),
+            Some(Agent::Codex)
+        );
+        assert_eq!(
+            detect(r#"{"hook_event_name":"AfterAgent","prompt_response":"x"}"#),
+            Some(Agent::Gemini)
+        );
         assert_eq!(detect(r#"{"hook_event_name":"SessionStart"}"#), None);
         assert_eq!(detect(r#"{}"#), None);
     }
@@ -154,8 +174,16 @@ mod tests {
     #[test]
     fn bad_stdin_is_explained() {
         assert!(HookInput::parse(b"").unwrap_err().contains("no hook input"));
-        assert!(HookInput::parse(b"  \n").unwrap_err().contains("no hook input"));
-        assert!(HookInput::parse(b"not json").unwrap_err().contains("not the JSON object"));
+        assert!(
+            HookInput::parse(b"  \n")
+                .unwrap_err()
+                .contains("no hook input")
+        );
+        assert!(
+            HookInput::parse(b"not json")
+                .unwrap_err()
+                .contains("not the JSON object")
+        );
         assert!(HookInput::parse(b"[1]").is_err());
     }
 
@@ -166,24 +194,40 @@ mod tests {
         )
         .unwrap();
         assert_eq!(input.stop_transcript(), Some(PathBuf::from("/a.jsonl")));
-        let input = HookInput::parse(br#"{"hook_event_name":"Stop","transcript_path":""}"#).unwrap();
+        let input =
+            HookInput::parse(br#"{"hook_event_name":"Stop","transcript_path":""}"#).unwrap();
         assert_eq!(input.stop_transcript(), None);
     }
 
     #[test]
     fn prompt_key_prefers_ids_then_gemini_prompt() {
         let key = |j: &str| HookInput::parse(j.as_bytes()).unwrap().prompt_key();
-        assert_eq!(key(r#"{"prompt_id":"p","turn_id":"t"}"#).as_deref(), Some("p"));
+        assert_eq!(
+            key(r#"{"prompt_id":"p","turn_id":"t"}"#).as_deref(),
+            Some("p")
+        );
         assert_eq!(key(r#"{"turn_id":"t"}"#).as_deref(), Some("t"));
         assert_eq!(key(r#"{"prompt":"fix it"}"#), key(r#"{"prompt":"fix it"}"#));
-        assert_ne!(key(r#"{"prompt":"fix it"}"#), key(r#"{"prompt":"fix that"}"#));
+        assert_ne!(
+            key(r#"{"prompt":"fix it"}"#),
+            key(r#"{"prompt":"fix that"}"#)
+        );
         assert_eq!(key(r#"{}"#), None);
     }
 
     #[test]
     fn block_shapes_per_agent() {
-        assert_eq!(stop_block(Agent::Claude, "r"), json!({"decision":"block","reason":"r"}));
-        assert_eq!(stop_block(Agent::Codex, "r"), json!({"decision":"block","reason":"r"}));
-        assert_eq!(stop_block(Agent::Gemini, "r"), json!({"decision":"deny","reason":"r"}));
+        assert_eq!(
+            stop_block(Agent::Claude, "r"),
+            json!({"decision":"block","reason":"r"})
+        );
+        assert_eq!(
+            stop_block(Agent::Codex, "r"),
+            json!({"decision":"block","reason":"r"})
+        );
+        assert_eq!(
+            stop_block(Agent::Gemini, "r"),
+            json!({"decision":"deny","reason":"r"})
+        );
     }
 }

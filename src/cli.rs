@@ -8,7 +8,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Keeps coding agents honest without breaking the conversation: Stop-hook judges (regex
 /// signals, then an LLM) and a gate for shell commands.
 #[derive(Debug, Parser)]
-#[command(name = "hookjudge", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "hookjudge",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
 pub struct Cli {
     /// Use this config file as the top layer (also `HOOKJUDGE_CONFIG`)
     #[arg(long, global = true, value_name = "FILE")]
@@ -62,6 +67,9 @@ pub struct JudgeArgs {
     /// Print the outcome as JSON
     #[arg(long)]
     pub json: bool,
+    /// Layer 1 only: do not call the LLM
+    #[arg(long)]
+    pub no_llm: bool,
     /// The text to judge; `-` or nothing reads stdin
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
@@ -78,6 +86,10 @@ pub struct EvalArgs {
     /// List every case whose outcome differs from its label
     #[arg(long)]
     pub misses: bool,
+    /// Judge triggered cases with the configured LLM (one call per triggered judge and case)
+    /// and report the precision and recall of the final decisions
+    #[arg(long)]
+    pub llm: bool,
 }
 
 #[derive(Debug, Args)]

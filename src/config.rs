@@ -11,6 +11,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 use crate::judge::{self, Judge, JudgeSpec};
+use crate::llm::{LlmSettings, ProviderKind, ResponseFormat};
 use crate::transcript;
 
 /// The repository config file's name, at the repository root.
@@ -62,22 +63,18 @@ pub struct TranscriptFile {
     pub max_line_bytes: Option<usize>,
 }
 
-/// The LLM used by Layer 2.
+/// The LLM used by Layer 2 (see [`LlmSettings`] for the defaults).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LlmFile {
-    pub provider: Option<Provider>,
-}
-
-/// Which LLM provider Layer 2 uses.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Provider {
-    /// The first provider that is configured or available.
-    #[default]
-    Auto,
-    /// Layer 1 only: triggers are recorded as unjudged and allowed.
-    None,
+    pub provider: Option<ProviderKind>,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub api_key_env: Option<String>,
+    pub command: Option<Vec<String>>,
+    pub timeout_ms: Option<u64>,
+    pub cache_seconds: Option<u64>,
+    pub response_format: Option<ResponseFormat>,
 }
 
 /// The effective settings after all layers.
@@ -89,7 +86,7 @@ pub struct Settings {
     pub log_dir: PathBuf,
     pub log_text: bool,
     pub transcript: transcript::Options,
-    pub provider: Provider,
+    pub llm: LlmSettings,
     /// Judge specs after merging, in order: built-ins first, then new ones as first named.
     pub judge_specs: Vec<(String, JudgeSpec)>,
     /// The files that were found and applied, lowest layer first.
@@ -106,7 +103,7 @@ impl Settings {
             log_dir: dirs::data_dir().join("logs"),
             log_text: true,
             transcript: transcript::Options::default(),
-            provider: Provider::Auto,
+            llm: LlmSettings::default(),
             judge_specs: judge::builtin_specs(),
             files: Vec::new(),
         }
@@ -119,12 +116,22 @@ impl Settings {
         for path in Settings::layer_paths(cwd, explicit) {
             match std::fs::read_to_string(&path) {
                 Ok(text) => {
-                    let file = parse(&text).map_err(|message| Error { path: Some(path.clone()), message })?;
+                    let file = parse(&text).map_err(|message| Error {
+                        path: Some(path.clone()),
+                        message,
+                    })?;
                     settings.apply(file, path.parent().unwrap_or(Path::new(".")));
                     settings.files.push(path);
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !is_explicit(&path, explicit) => {}
-                Err(e) => return Err(Error { path: Some(path), message: format!("cannot read it: {e}") }),
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::NotFound
+                        && !is_explicit(&path, explicit) => {}
+                Err(e) => {
+                    return Err(Error {
+                        path: Some(path),
+                        message: format!("cannot read it: {e}"),
+                    });
+                }
             }
         }
         Ok(settings)
@@ -152,8 +159,12 @@ impl Settings {
             self.text_bytes = n;
         }
         if let Some(stop) = file.stop {
-            self.max_blocks_per_judge = stop.max_blocks_per_judge.unwrap_or(self.max_blocks_per_judge);
-            self.max_blocks_per_prompt = stop.max_blocks_per_prompt.unwrap_or(self.max_blocks_per_prompt);
+            self.max_blocks_per_judge = stop
+                .max_blocks_per_judge
+                .unwrap_or(self.max_blocks_per_judge);
+            self.max_blocks_per_prompt = stop
+                .max_blocks_per_prompt
+                .unwrap_or(self.max_blocks_per_prompt);
         }
         if let Some(log) = file.log {
             if let Some(dir) = log.dir {
@@ -162,11 +173,21 @@ impl Settings {
             self.log_text = log.text.unwrap_or(self.log_text);
         }
         if let Some(t) = file.transcript {
-            self.transcript.max_scan_bytes = t.max_scan_bytes.unwrap_or(self.transcript.max_scan_bytes);
-            self.transcript.max_line_bytes = t.max_line_bytes.unwrap_or(self.transcript.max_line_bytes);
+            self.transcript.max_scan_bytes =
+                t.max_scan_bytes.unwrap_or(self.transcript.max_scan_bytes);
+            self.transcript.max_line_bytes =
+                t.max_line_bytes.unwrap_or(self.transcript.max_line_bytes);
         }
-        if let Some(provider) = file.llm.and_then(|l| l.provider) {
-            self.provider = provider;
+        if let Some(llm) = file.llm {
+            let s = &mut self.llm;
+            s.provider = llm.provider.unwrap_or(s.provider);
+            s.base_url = llm.base_url.or(s.base_url.take());
+            s.model = llm.model.or(s.model.take());
+            s.api_key_env = llm.api_key_env.or(s.api_key_env.take());
+            s.command = llm.command.or(s.command.take());
+            s.timeout_ms = llm.timeout_ms.unwrap_or(s.timeout_ms);
+            s.cache_seconds = llm.cache_seconds.unwrap_or(s.cache_seconds);
+            s.response_format = llm.response_format.or(s.response_format);
         }
         for (name, spec) in file.judges.unwrap_or_default() {
             match self.judge_specs.iter_mut().find(|(n, _)| *n == name) {
@@ -178,9 +199,18 @@ impl Settings {
 
     /// Builds the enabled judges, or only those named in `only` (which must exist).
     pub fn judges(&self, only: &[String]) -> Result<Vec<Judge>, Error> {
-        if let Some(unknown) = only.iter().find(|n| !self.judge_specs.iter().any(|(name, _)| name == *n)) {
+        if let Some(unknown) = only
+            .iter()
+            .find(|n| !self.judge_specs.iter().any(|(name, _)| name == *n))
+        {
             let known: Vec<&str> = self.judge_specs.iter().map(|(n, _)| n.as_str()).collect();
-            return Err(Error { path: None, message: format!("there is no judge `{unknown}` (judges: {})", known.join(", ")) });
+            return Err(Error {
+                path: None,
+                message: format!(
+                    "there is no judge `{unknown}` (judges: {})",
+                    known.join(", ")
+                ),
+            });
         }
         let mut judges = Vec::new();
         for (name, spec) in &self.judge_specs {
@@ -194,10 +224,18 @@ impl Settings {
     }
 
     fn judge_error(&self, e: judge::Error) -> Error {
-        let path = if self.files.is_empty() { None } else { self.files.last().cloned() };
+        let path = if self.files.is_empty() {
+            None
+        } else {
+            self.files.last().cloned()
+        };
         let mut message = e.to_string();
         if self.files.len() > 1 {
-            let files: Vec<String> = self.files.iter().map(|f| format!("`{}`", f.display())).collect();
+            let files: Vec<String> = self
+                .files
+                .iter()
+                .map(|f| format!("`{}`", f.display()))
+                .collect();
             message.push_str(&format!(" (merged from {})", files.join(", ")));
         }
         Error { path, message }
@@ -210,7 +248,11 @@ pub fn parse(text: &str) -> Result<ConfigFile, String> {
     let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        if path.is_empty() || path == "." { inner.to_string() } else { format!("at `{path}`: {inner}") }
+        if path.is_empty() || path == "." {
+            inner.to_string()
+        } else {
+            format!("at `{path}`: {inner}")
+        }
     })?;
     de.end().map_err(|e| e.to_string())?;
     Ok(file)
@@ -222,7 +264,9 @@ fn is_explicit(path: &Path, explicit: Option<&Path>) -> bool {
 
 /// The root of the git work tree containing `dir`, found by looking for `.git` upwards.
 pub fn repo_root(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf)
+    dir.ancestors()
+        .find(|d| d.join(".git").exists())
+        .map(Path::to_path_buf)
 }
 
 /// A config that cannot be used.
@@ -254,18 +298,25 @@ pub mod dirs {
 
     /// The user config file (e.g. `~/.config/hookjudge/config.json`).
     pub fn config_file() -> PathBuf {
-        project().map(|p| p.config_dir().to_path_buf()).unwrap_or_else(|| PathBuf::from(".hookjudge")).join("config.json")
+        project()
+            .map(|p| p.config_dir().to_path_buf())
+            .unwrap_or_else(|| PathBuf::from(".hookjudge"))
+            .join("config.json")
     }
 
     /// Where logs live by default (e.g. `~/.local/share/hookjudge`).
     pub fn data_dir() -> PathBuf {
-        project().map(|p| p.data_dir().to_path_buf()).unwrap_or_else(|| std::env::temp_dir().join("hookjudge"))
+        project()
+            .map(|p| p.data_dir().to_path_buf())
+            .unwrap_or_else(|| std::env::temp_dir().join("hookjudge"))
     }
 
     /// Where short-lived state lives, such as the loop breaker's ledger
     /// (e.g. `~/.local/state/hookjudge`).
     pub fn state_dir() -> PathBuf {
-        project().and_then(|p| p.state_dir().map(|d| d.to_path_buf())).unwrap_or_else(|| data_dir().join("state"))
+        project()
+            .and_then(|p| p.state_dir().map(|d| d.to_path_buf()))
+            .unwrap_or_else(|| data_dir().join("state"))
     }
 }
 
@@ -276,7 +327,10 @@ mod tests {
     #[test]
     fn unknown_keys_name_their_path() {
         let err = parse(r#"{"judges": {"commit": {"trigers": ["x"]}}}"#).unwrap_err();
-        assert!(err.contains("at `judges.commit.trigers`") && err.contains("unknown field `trigers`"), "{err}");
+        assert!(
+            err.contains("at `judges.commit.trigers`") && err.contains("unknown field `trigers`"),
+            "{err}"
+        );
         let err = parse(r#"{"stop": {"max_blocks": 3}}"#).unwrap_err();
         assert!(err.contains("at `stop.max_blocks`"), "{err}");
         let err = parse(r#"{"llm": {"provider": "nonesuch"}}"#).unwrap_err();
@@ -303,9 +357,27 @@ mod tests {
         assert_eq!(s.log_dir, dir.path().join("logs-here"));
         let judges = s.judges(&[]).unwrap();
         let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
-        assert_eq!(names, ["commit", "scope-change", "shallow-bugfix", "bugfix-without-reproduction"]);
-        assert!(judges[0].triggers.iter().any(|p| p.source == r"\bship it\b"));
-        assert!(s.judges(&["nonesuch".into()]).unwrap_err().message.contains("no judge `nonesuch`"));
+        assert_eq!(
+            names,
+            [
+                "commit",
+                "scope-change",
+                "shallow-bugfix",
+                "bugfix-without-reproduction"
+            ]
+        );
+        assert!(
+            judges[0]
+                .triggers
+                .iter()
+                .any(|p| p.source == r"\bship it\b")
+        );
+        assert!(
+            s.judges(&["nonesuch".into()])
+                .unwrap_err()
+                .message
+                .contains("no judge `nonesuch`")
+        );
     }
 
     #[test]

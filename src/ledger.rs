@@ -42,7 +42,9 @@ struct Entry {
 
 /// The ledger file for a session.
 pub fn path(state_dir: &Path, session: &str) -> PathBuf {
-    state_dir.join("ledger").join(format!("{:016x}.json", fnv1a(session.as_bytes())))
+    state_dir
+        .join("ledger")
+        .join(format!("{:016x}.json", fnv1a(session.as_bytes())))
 }
 
 /// Admits or releases each judge in `blocking` for this prompt and records the admitted blocks.
@@ -61,14 +63,25 @@ pub fn admit(
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)?;
     file.lock()?;
     let result = update(&mut file, prompt_key, stop_hook_active, blocking, limits);
     let _ = file.unlock();
     result
 }
 
-fn update(file: &mut File, prompt_key: Option<&str>, stop_hook_active: bool, blocking: &[&str], limits: Limits) -> io::Result<Admission> {
+fn update(
+    file: &mut File,
+    prompt_key: Option<&str>,
+    stop_hook_active: bool,
+    blocking: &[&str],
+    limits: Limits,
+) -> io::Result<Admission> {
     let mut text = String::new();
     file.read_to_string(&mut text)?;
     // A corrupt or foreign file is replaced: the ledger only guards against loops.
@@ -80,7 +93,11 @@ fn update(file: &mut File, prompt_key: Option<&str>, stop_hook_active: bool, blo
     };
     if entry.prompt != prompt {
         let epochs = entry.epochs + u64::from(prompt_key.is_none());
-        entry = Entry { prompt, epochs, ..Entry::default() };
+        entry = Entry {
+            prompt,
+            epochs,
+            ..Entry::default()
+        };
     }
     let mut admission = Admission::default();
     for judge in blocking {
@@ -104,18 +121,30 @@ fn update(file: &mut File, prompt_key: Option<&str>, stop_hook_active: bool, blo
 mod tests {
     use super::*;
 
-    const LIMITS: Limits = Limits { per_judge: 1, per_prompt: 2 };
+    const LIMITS: Limits = Limits {
+        per_judge: 1,
+        per_prompt: 2,
+    };
 
     #[test]
     fn caps_per_judge_and_per_prompt() {
         let dir = tempfile::tempdir().unwrap();
-        let admit = |prompt: Option<&str>, active: bool, judges: &[&str]| admit(dir.path(), "s1", prompt, active, judges, LIMITS).unwrap();
+        let admit = |prompt: Option<&str>, active: bool, judges: &[&str]| {
+            admit(dir.path(), "s1", prompt, active, judges, LIMITS).unwrap()
+        };
         let a = admit(Some("p1"), false, &["commit"]);
         assert_eq!(a.admitted, ["commit"]);
         let a = admit(Some("p1"), true, &["commit", "scope-check"]);
-        assert_eq!((a.admitted, a.released), (vec!["scope-check".to_string()], vec!["commit".to_string()]));
+        assert_eq!(
+            (a.admitted, a.released),
+            (vec!["scope-check".to_string()], vec!["commit".to_string()])
+        );
         let a = admit(Some("p1"), true, &["shallow-bugfix"]);
-        assert_eq!(a.released, ["shallow-bugfix"], "the per-prompt cap of 2 is reached");
+        assert_eq!(
+            a.released,
+            ["shallow-bugfix"],
+            "the per-prompt cap of 2 is reached"
+        );
         // A new prompt starts afresh.
         assert_eq!(admit(Some("p2"), false, &["commit"]).admitted, ["commit"]);
     }
@@ -123,10 +152,15 @@ mod tests {
     #[test]
     fn without_a_prompt_key_stop_hook_active_continues_the_prompt() {
         let dir = tempfile::tempdir().unwrap();
-        let admit = |active: bool| admit(dir.path(), "s", None, active, &["commit"], LIMITS).unwrap();
+        let admit =
+            |active: bool| admit(dir.path(), "s", None, active, &["commit"], LIMITS).unwrap();
         assert_eq!(admit(false).admitted, ["commit"]);
         assert_eq!(admit(true).released, ["commit"]);
-        assert_eq!(admit(false).admitted, ["commit"], "a fresh stop is a new prompt");
+        assert_eq!(
+            admit(false).admitted,
+            ["commit"],
+            "a fresh stop is a new prompt"
+        );
     }
 
     #[test]
@@ -135,7 +169,12 @@ mod tests {
         let p = path(dir.path(), "s");
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, "garbage{").unwrap();
-        assert_eq!(admit(dir.path(), "s", Some("p"), false, &["commit"], LIMITS).unwrap().admitted, ["commit"]);
+        assert_eq!(
+            admit(dir.path(), "s", Some("p"), false, &["commit"], LIMITS)
+                .unwrap()
+                .admitted,
+            ["commit"]
+        );
     }
 
     #[test]
@@ -143,9 +182,24 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let admitted: u32 = std::thread::scope(|s| {
             let handles: Vec<_> = (0..16)
-                .map(|_| s.spawn(|| admit(dir.path(), "s", Some("p"), false, &["commit", "scope-check", "scope-change"], LIMITS).unwrap()))
+                .map(|_| {
+                    s.spawn(|| {
+                        admit(
+                            dir.path(),
+                            "s",
+                            Some("p"),
+                            false,
+                            &["commit", "scope-check", "scope-change"],
+                            LIMITS,
+                        )
+                        .unwrap()
+                    })
+                })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap().admitted.len() as u32).sum()
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap().admitted.len() as u32)
+                .sum()
         });
         assert_eq!(admitted, 2);
     }

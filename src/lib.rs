@@ -16,6 +16,7 @@ pub mod commands;
 pub mod config;
 pub mod judge;
 pub mod ledger;
+pub mod llm;
 pub mod log;
 pub mod time;
 pub mod transcript;

@@ -68,7 +68,10 @@ pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             match serde_json::from_str::<Value>(line) {
                 Ok(v @ Value::Object(_)) => {
-                    let ts = v.get("ts").and_then(Value::as_str).and_then(Timestamp::parse);
+                    let ts = v
+                        .get("ts")
+                        .and_then(Value::as_str)
+                        .and_then(Timestamp::parse);
                     if since.is_none_or(|s| ts.is_some_and(|t| t >= s)) {
                         out.records.push(v);
                     }
@@ -78,7 +81,11 @@ pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
         }
         out.files.push(path);
     }
-    out.records.sort_by_key(|r| r.get("ts").and_then(Value::as_str).and_then(Timestamp::parse));
+    out.records.sort_by_key(|r| {
+        r.get("ts")
+            .and_then(Value::as_str)
+            .and_then(Timestamp::parse)
+    });
     Ok(out)
 }
 
@@ -94,13 +101,29 @@ mod tests {
         let day2 = Timestamp::parse("2026-11-30T00:01:00Z").unwrap();
         append(dir.path(), day2, &json!({"ts": day2.rfc3339(), "n": 2})).unwrap();
         append(dir.path(), day1, &json!({"ts": day1.rfc3339(), "n": 1})).unwrap();
-        std::fs::OpenOptions::new().append(true).open(file_for(dir.path(), day2)).unwrap().write_all(b"{torn\n").unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(file_for(dir.path(), day2))
+            .unwrap()
+            .write_all(b"{torn\n")
+            .unwrap();
         let all = read(dir.path(), None).unwrap();
-        assert_eq!(all.records.iter().map(|r| r["n"].as_i64().unwrap()).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(
+            all.records
+                .iter()
+                .map(|r| r["n"].as_i64().unwrap())
+                .collect::<Vec<_>>(),
+            [1, 2]
+        );
         assert_eq!((all.bad_lines, all.files.len()), (1, 2));
         let recent = read(dir.path(), Some(Timestamp::parse("2026-11-30").unwrap())).unwrap();
         assert_eq!(recent.records.len(), 1);
-        assert!(read(&dir.path().join("missing"), None).unwrap().records.is_empty());
+        assert!(
+            read(&dir.path().join("missing"), None)
+                .unwrap()
+                .records
+                .is_empty()
+        );
     }
 
     #[test]
@@ -112,7 +135,12 @@ mod tests {
                 let dir = dir.path();
                 s.spawn(move || {
                     for i in 0..50 {
-                        append(dir, ts, &json!({"ts": ts.rfc3339(), "t": t, "i": i, "pad": "x".repeat(5000)})).unwrap();
+                        append(
+                            dir,
+                            ts,
+                            &json!({"ts": ts.rfc3339(), "t": t, "i": i, "pad": "x".repeat(5000)}),
+                        )
+                        .unwrap();
                     }
                 });
             }

@@ -41,7 +41,12 @@ impl Timestamp {
         let ms_of_day = self.millis.rem_euclid(86_400_000);
         let (h, rest) = (ms_of_day / 3_600_000, ms_of_day % 3_600_000);
         let (min, rest) = (rest / 60_000, rest % 60_000);
-        format!("{}T{h:02}:{min:02}:{:02}.{:03}Z", self.day(), rest / 1000, rest % 1000)
+        format!(
+            "{}T{h:02}:{min:02}:{:02}.{:03}Z",
+            self.day(),
+            rest / 1000,
+            rest % 1000
+        )
     }
 
     /// Parses what [`Timestamp::rfc3339`] writes (and `YYYY-MM-DD` alone, as midnight UTC).
@@ -62,7 +67,11 @@ impl Timestamp {
             }
             millis += num(11..13)? * 3_600_000 + num(14..16)? * 60_000 + num(17..19)? * 1000;
             if b.get(19) == Some(&b'.') {
-                let frac: String = text[20..].chars().take_while(char::is_ascii_digit).take(3).collect();
+                let frac: String = text[20..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .take(3)
+                    .collect();
                 if !frac.is_empty() {
                     millis += frac.parse::<i64>().ok()? * 10_i64.pow(3 - frac.len() as u32);
                 }
@@ -78,7 +87,9 @@ pub fn parse_since(text: &str, now: Timestamp) -> Result<Timestamp, String> {
     if let Some(ts) = Timestamp::parse(text) {
         return Ok(ts);
     }
-    let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
     let (n, unit) = text.split_at(split);
     let seconds = match unit {
         "s" => 1,
@@ -89,7 +100,9 @@ pub fn parse_since(text: &str, now: Timestamp) -> Result<Timestamp, String> {
         _ => 0,
     };
     match n.parse::<i64>() {
-        Ok(n) if seconds > 0 => Ok(Timestamp { millis: now.millis - n * seconds * 1000 }),
+        Ok(n) if seconds > 0 => Ok(Timestamp {
+            millis: now.millis - n * seconds * 1000,
+        }),
         _ => Err(format!(
             "`{text}` is neither a duration nor a date\n\nhint: use a duration such as `30m`, `2h`, `7d`, or a date such as `2026-11-30`"
         )),
@@ -130,19 +143,35 @@ mod tests {
 
     #[test]
     fn formats_and_parses_round_trip() {
-        let ts = Timestamp { millis: 1_796_061_904_123 };
+        let ts = Timestamp {
+            millis: 1_796_061_904_123,
+        };
         assert_eq!(ts.rfc3339(), "2026-11-30T18:05:04.123Z");
         assert_eq!(Timestamp::parse(&ts.rfc3339()), Some(ts));
-        assert_eq!(Timestamp::parse("1970-01-01"), Some(Timestamp { millis: 0 }));
-        assert_eq!(Timestamp { millis: -1 }.rfc3339(), "1969-12-31T23:59:59.999Z");
-        assert_eq!(Timestamp::parse("2024-02-29T00:00:00Z").unwrap().day(), "2024-02-29");
+        assert_eq!(
+            Timestamp::parse("1970-01-01"),
+            Some(Timestamp { millis: 0 })
+        );
+        assert_eq!(
+            Timestamp { millis: -1 }.rfc3339(),
+            "1969-12-31T23:59:59.999Z"
+        );
+        assert_eq!(
+            Timestamp::parse("2024-02-29T00:00:00Z").unwrap().day(),
+            "2024-02-29"
+        );
         assert_eq!(Timestamp::parse("not a date"), None);
     }
 
     #[test]
     fn since_accepts_durations_and_dates() {
-        let now = Timestamp { millis: 10 * 86_400_000 };
-        assert_eq!(parse_since("2h", now).unwrap().millis, now.millis - 7_200_000);
+        let now = Timestamp {
+            millis: 10 * 86_400_000,
+        };
+        assert_eq!(
+            parse_since("2h", now).unwrap().millis,
+            now.millis - 7_200_000
+        );
         assert_eq!(parse_since("7d", now).unwrap().millis, 3 * 86_400_000);
         assert_eq!(parse_since("1970-01-02", now).unwrap().millis, 86_400_000);
         assert!(parse_since("yesterday", now).unwrap_err().contains("hint:"));

@@ -13,8 +13,8 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::marker::PhantomData;
 use std::path::Path;
 
-use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
 const CHUNK: usize = 64 * 1024;
 
@@ -30,7 +30,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_scan_bytes: 32 << 20, max_line_bytes: 1 << 20 }
+        Options {
+            max_scan_bytes: 32 << 20,
+            max_line_bytes: 1 << 20,
+        }
     }
 }
 
@@ -66,14 +69,24 @@ pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
     let mut file = File::open(path)?;
     let len = file.metadata()?.len();
     let mut lines = ReverseLines::new(len, options);
-    let mut out = TurnText { messages: Vec::new(), boundary: Boundary::StartOfFile, scanned_bytes: 0, giant_lines: 0, bad_lines: 0 };
+    let mut out = TurnText {
+        messages: Vec::new(),
+        boundary: Boundary::StartOfFile,
+        scanned_bytes: 0,
+        giant_lines: 0,
+        bad_lines: 0,
+    };
     // Newest first while scanning; (message id, uuid, text).
     let mut found: Vec<(Option<String>, Option<String>, String)> = Vec::new();
     loop {
         let line = match lines.next(&mut file)? {
             Some(line) => line,
             None => {
-                out.boundary = if lines.exhausted_budget { Boundary::Budget } else { Boundary::StartOfFile };
+                out.boundary = if lines.exhausted_budget {
+                    Boundary::Budget
+                } else {
+                    Boundary::StartOfFile
+                };
                 break;
             }
         };
@@ -100,7 +113,11 @@ pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
             }
             Kind::Assistant => {
                 let text = entry.text();
-                if text.is_empty() || found.iter().any(|(_, uuid, _)| uuid.is_some() && *uuid == entry.uuid) {
+                if text.is_empty()
+                    || found
+                        .iter()
+                        .any(|(_, uuid, _)| uuid.is_some() && *uuid == entry.uuid)
+                {
                     continue;
                 }
                 let id = entry.message.and_then(|m| m.id);
@@ -246,7 +263,10 @@ impl ReverseLines {
 
     fn take_line(&mut self, start: u64) -> Option<RawLine> {
         let line = if self.giant {
-            Some(RawLine::Giant { start, end: self.line_end })
+            Some(RawLine::Giant {
+                start,
+                end: self.line_end,
+            })
         } else if self.piece_bytes == 0 {
             None
         } else {
@@ -393,15 +413,23 @@ fn tail_prefix(text: &str, max_bytes: usize) -> &str {
 }
 
 /// User text that an agent or the harness wrote, not the human.
-const HARNESS_PREFIXES: [&str; 4] = ["Stop hook feedback:", "<local-command-stdout>", "<local-command-caveat>", "<local-command-stderr>"];
+const HARNESS_PREFIXES: [&str; 4] = [
+    "Stop hook feedback:",
+    "<local-command-stdout>",
+    "<local-command-caveat>",
+    "<local-command-stderr>",
+];
 
 impl<B: Block> Entry<B> {
     fn classify(&self) -> Kind {
         let flag = |f: Option<bool>| f == Some(true);
         match self.kind.as_deref() {
-            Some("system") if self.subtype.as_deref() == Some("compact_boundary") => Kind::Compaction,
+            Some("system") if self.subtype.as_deref() == Some("compact_boundary") => {
+                Kind::Compaction
+            }
             Some("assistant") => {
-                let synthetic = self.message.as_ref().and_then(|m| m.model.as_deref()) == Some("<synthetic>");
+                let synthetic =
+                    self.message.as_ref().and_then(|m| m.model.as_deref()) == Some("<synthetic>");
                 if flag(self.is_sidechain) || flag(self.is_api_error_message) || synthetic {
                     Kind::Skip
                 } else {
@@ -415,13 +443,25 @@ impl<B: Block> Entry<B> {
                     || flag(self.is_visible_in_transcript_only)
                     || self.tool_use_result.is_some()
                     || self.source_tool_assistant_uuid.is_some()
-                    || self.origin.as_ref().is_some_and(|o| o.kind.as_deref().is_some_and(|k| k != "human"))
+                    || self
+                        .origin
+                        .as_ref()
+                        .is_some_and(|o| o.kind.as_deref().is_some_and(|k| k != "human"))
                 {
                     return Kind::Skip;
                 }
                 match self.message.as_ref().and_then(|m| m.content.as_ref()) {
-                    Some(Content::Text(text)) if HARNESS_PREFIXES.iter().any(|p| text.trim_start().starts_with(p)) => Kind::Skip,
-                    Some(Content::Blocks(blocks)) if !blocks.is_empty() && blocks.iter().all(|b| b.kind() == Some("tool_result")) => {
+                    Some(Content::Text(text))
+                        if HARNESS_PREFIXES
+                            .iter()
+                            .any(|p| text.trim_start().starts_with(p)) =>
+                    {
+                        Kind::Skip
+                    }
+                    Some(Content::Blocks(blocks))
+                        if !blocks.is_empty()
+                            && blocks.iter().all(|b| b.kind() == Some("tool_result")) =>
+                    {
                         Kind::Skip
                     }
                     Some(_) => Kind::UserTurn,
@@ -434,7 +474,8 @@ impl<B: Block> Entry<B> {
     }
 
     fn text(&self) -> String {
-        let Some(Content::Blocks(blocks)) = self.message.as_ref().and_then(|m| m.content.as_ref()) else {
+        let Some(Content::Blocks(blocks)) = self.message.as_ref().and_then(|m| m.content.as_ref())
+        else {
             return String::new();
         };
         let texts: Vec<&str> = blocks
@@ -468,7 +509,15 @@ impl Entry<ShapeBlock> {
                 id: m.id,
                 content: m.content.map(|c| match c {
                     Content::Text(t) => Content::Text(t),
-                    Content::Blocks(blocks) => Content::Blocks(blocks.into_iter().map(|b| TextBlock { kind: b.kind, text: None }).collect()),
+                    Content::Blocks(blocks) => Content::Blocks(
+                        blocks
+                            .into_iter()
+                            .map(|b| TextBlock {
+                                kind: b.kind,
+                                text: None,
+                            })
+                            .collect(),
+                    ),
                 }),
             }),
         }
@@ -529,10 +578,18 @@ mod tests {
     #[test]
     fn merges_blocks_of_one_message_and_dedupes_uuids() {
         let f = write(
-            &[user("go"), assistant("m1", "a1", "part one"), assistant("m1", "a2", "part two"), assistant("m1", "a2", "part two")],
+            &[
+                user("go"),
+                assistant("m1", "a1", "part one"),
+                assistant("m1", "a2", "part two"),
+                assistant("m1", "a2", "part two"),
+            ],
             "",
         );
-        assert_eq!(read(&f, Options::default()).messages, ["part one\npart two"]);
+        assert_eq!(
+            read(&f, Options::default()).messages,
+            ["part one\npart two"]
+        );
     }
 
     #[test]
@@ -555,12 +612,37 @@ mod tests {
     #[test]
     fn giant_lines_are_classified_without_their_text() {
         let big = "x".repeat(300);
-        let options = Options { max_scan_bytes: 1 << 20, max_line_bytes: 200 };
+        let options = Options {
+            max_scan_bytes: 1 << 20,
+            max_line_bytes: 200,
+        };
         // A giant tool result does not end the turn; a giant user prompt does.
-        let f = write(&[user("go"), assistant("m1", "a1", "one"), tool_result().replace("ok", &big), assistant("m2", "a2", "two")], "");
+        let f = write(
+            &[
+                user("go"),
+                assistant("m1", "a1", "one"),
+                tool_result().replace("ok", &big),
+                assistant("m2", "a2", "two"),
+            ],
+            "",
+        );
         let t = read(&f, options);
-        assert_eq!((t.messages.clone(), t.giant_lines, t.boundary), (vec!["one".to_string(), "two".to_string()], 1, Boundary::UserTurn));
-        let f = write(&[assistant("m0", "a0", "old"), user(&big), assistant("m1", "a1", "new")], "");
+        assert_eq!(
+            (t.messages.clone(), t.giant_lines, t.boundary),
+            (
+                vec!["one".to_string(), "two".to_string()],
+                1,
+                Boundary::UserTurn
+            )
+        );
+        let f = write(
+            &[
+                assistant("m0", "a0", "old"),
+                user(&big),
+                assistant("m1", "a1", "new"),
+            ],
+            "",
+        );
         assert_eq!(read(&f, options).messages, ["new"]);
     }
 
@@ -568,10 +650,20 @@ mod tests {
     fn budget_limits_the_scan() {
         let mut lines = vec![user("go")];
         for i in 0..2000 {
-            lines.push(assistant(&format!("m{i}"), &format!("a{i}"), &format!("line {i} {}", "y".repeat(100))));
+            lines.push(assistant(
+                &format!("m{i}"),
+                &format!("a{i}"),
+                &format!("line {i} {}", "y".repeat(100)),
+            ));
         }
         let f = write(&lines, "");
-        let t = read(&f, Options { max_scan_bytes: 100 * 1024, max_line_bytes: 1 << 20 });
+        let t = read(
+            &f,
+            Options {
+                max_scan_bytes: 100 * 1024,
+                max_line_bytes: 1 << 20,
+            },
+        );
         assert_eq!(t.boundary, Boundary::Budget);
         assert!(t.scanned_bytes <= 100 * 1024 + CHUNK as u64);
         assert!(t.messages.last().unwrap().starts_with("line 1999"));
@@ -581,10 +673,16 @@ mod tests {
     fn judged_text_appends_the_final_message_and_cuts_on_char_boundaries() {
         let messages = vec!["a".to_string(), "b".to_string()];
         assert_eq!(judged_text(&messages, Some("b"), 100), "a\n\nb");
-        assert_eq!(judged_text(&messages, Some("final"), 100), "a\n\nb\n\nfinal");
+        assert_eq!(
+            judged_text(&messages, Some("final"), 100),
+            "a\n\nb\n\nfinal"
+        );
         assert_eq!(judged_text(&[], Some("only"), 100), "only");
         let jp = "コミットします";
         let cut = judged_text(&[], Some(jp), 8);
-        assert!(jp.ends_with(&cut) && cut.len() <= 8 && !cut.is_empty(), "{cut:?}");
+        assert!(
+            jp.ends_with(&cut) && cut.len() <= 8 && !cut.is_empty(),
+            "{cut:?}"
+        );
     }
 }

@@ -6,14 +6,16 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use super::{ExitStatus, UserError};
 use crate::cli::EvalArgs;
 use crate::config::Settings;
-use crate::judge::evaluate::{evaluate, Decision, Evaluation, Layer2, NoLayer2};
-use crate::judge::layer1::Signal;
+use crate::config::dirs;
 use crate::judge::Judge;
+use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
+use crate::judge::layer1::Signal;
+use crate::llm::LlmJudge;
 
 /// One labelled case.
 #[derive(Debug, Clone, Deserialize)]
@@ -25,8 +27,9 @@ pub struct Case {
     /// judge should pass.
     pub judge: String,
     pub expect: Expect,
-    /// The fields a good model would return (informative; compared when an LLM judges).
+    /// The fields a good model would return; documentation for people reading the cases.
     #[serde(default)]
+    #[allow(dead_code)]
     pub fields: Option<Value>,
 }
 
@@ -55,7 +58,8 @@ pub struct Figures {
 
 /// Reads cases from JSONL, naming the line of any bad one.
 pub fn read_cases(path: &Path) -> Result<Vec<Case>, UserError> {
-    let text = std::fs::read_to_string(path).map_err(|e| UserError::new(format!("cannot read `{}`: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UserError::new(format!("cannot read `{}`: {e}", path.display())))?;
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -71,12 +75,23 @@ pub fn read_cases(path: &Path) -> Result<Vec<Case>, UserError> {
 }
 
 /// Evaluates every case, returning per-judge figures, overall figures and the misses.
-pub fn run_cases(cases: &[Case], judges: &[Judge], layer2: &dyn Layer2, judged: bool) -> (Vec<Figures>, Figures, Vec<String>) {
-    let evaluations: Vec<Evaluation> = cases.iter().map(|c| evaluate(&c.text, judges, layer2)).collect();
+pub fn run_cases(
+    cases: &[Case],
+    judges: &[Judge],
+    layer2: &dyn Fn() -> Box<dyn Layer2>,
+    judged: bool,
+) -> (Vec<Figures>, Figures, Vec<String>) {
+    let evaluations: Vec<Evaluation> = cases
+        .iter()
+        .map(|c| evaluate(&c.text, judges, layer2().as_ref()))
+        .collect();
     let mut misses = Vec::new();
     let mut per_judge = Vec::new();
     for (j, judge) in judges.iter().enumerate() {
-        let mut f = Figures { judge: judge.name.clone(), ..Figures::default() };
+        let mut f = Figures {
+            judge: judge.name.clone(),
+            ..Figures::default()
+        };
         for (case, eval) in cases.iter().zip(&evaluations) {
             let outcome = &eval.outcomes[j];
             let target = case.judge == judge.name && case.expect == Expect::Block;
@@ -86,31 +101,51 @@ pub fn run_cases(cases: &[Case], judges: &[Judge], layer2: &dyn Layer2, judged: 
                 f.block_cases += 1;
                 f.layer1_hits += usize::from(woke);
                 if !woke {
-                    misses.push(format!("{}: layer 1 missed a block case ({:?})", case.id, outcome.layer1));
+                    misses.push(format!(
+                        "{}: layer 1 missed a block case ({:?})",
+                        case.id, outcome.layer1
+                    ));
                 }
             }
             if case.expect == Expect::Allow {
                 f.benign_cases += 1;
                 f.layer1_wakes += usize::from(woke);
                 if woke {
-                    misses.push(format!("{}: benign case woke `{}` (/{}/)", case.id, judge.name, outcome.pattern.as_deref().unwrap_or("")));
+                    misses.push(format!(
+                        "{}: benign case woke `{}` (/{}/)",
+                        case.id,
+                        judge.name,
+                        outcome.pattern.as_deref().unwrap_or("")
+                    ));
                 }
             }
             if blocked && target {
                 f.final_blocks_correct += 1;
             } else if blocked && (case.expect == Expect::Allow || case.judge == judge.name) {
                 f.final_blocks_wrong += 1;
-                misses.push(format!("{}: `{}` blocked a case labelled {:?}", case.id, judge.name, case.expect));
+                misses.push(format!(
+                    "{}: `{}` blocked a case labelled {:?}",
+                    case.id, judge.name, case.expect
+                ));
             } else if target && judged && !blocked {
-                misses.push(format!("{}: `{}` allowed a block case", case.id, judge.name));
+                misses.push(format!(
+                    "{}: `{}` allowed a block case",
+                    case.id, judge.name
+                ));
             }
         }
         finish(&mut f, judged);
         per_judge.push(f);
     }
-    let mut all = Figures { judge: "all".into(), ..Figures::default() };
+    let mut all = Figures {
+        judge: "all".into(),
+        ..Figures::default()
+    };
     for (case, eval) in cases.iter().zip(&evaluations) {
-        let woke_own = eval.outcomes.iter().any(|o| o.judge == case.judge && o.layer1 == Signal::Trigger);
+        let woke_own = eval
+            .outcomes
+            .iter()
+            .any(|o| o.judge == case.judge && o.layer1 == Signal::Trigger);
         let woke_any = eval.outcomes.iter().any(|o| o.layer1 == Signal::Trigger);
         let blocked = eval.decision() == Decision::Block;
         match case.expect {
@@ -138,7 +173,10 @@ fn finish(f: &mut Figures, judged: bool) {
     f.layer1_recall = ratio(f.layer1_hits, f.block_cases);
     f.layer1_wake_rate = ratio(f.layer1_wakes, f.benign_cases);
     if judged {
-        f.final_precision = ratio(f.final_blocks_correct, f.final_blocks_correct + f.final_blocks_wrong);
+        f.final_precision = ratio(
+            f.final_blocks_correct,
+            f.final_blocks_correct + f.final_blocks_wrong,
+        );
         f.final_recall = ratio(f.final_blocks_correct, f.block_cases);
     }
 }
@@ -148,28 +186,90 @@ pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus,
     let cases = read_cases(&args.cases)?;
     let settings = Settings::load(&super::current_dir(), config)?;
     let judges = settings.judges(&[])?;
-    if let Some(case) = cases.iter().find(|c| c.judge != "none" && !judges.iter().any(|j| j.name == c.judge)) {
-        return Err(UserError::new(format!("case `{}` names judge `{}`, which is not enabled", case.id, case.judge))
-            .hint("enable the judge in your config, or label the case with `none`"));
+    if let Some(case) = cases
+        .iter()
+        .find(|c| c.judge != "none" && !judges.iter().any(|j| j.name == c.judge))
+    {
+        return Err(UserError::new(format!(
+            "case `{}` names judge `{}`, which is not enabled",
+            case.id, case.judge
+        ))
+        .hint("enable the judge in your config, or label the case with `none`"));
     }
-    let (per_judge, all, misses) = run_cases(&cases, &judges, &NoLayer2, false);
+    let llm = settings.llm.clone();
+    let layer2 = move || -> Box<dyn Layer2> {
+        if args.llm {
+            Box::new(LlmJudge::new(
+                &llm,
+                dirs::state_dir(),
+                std::time::Instant::now(),
+            ))
+        } else {
+            Box::new(NoLayer2)
+        }
+    };
+    let provider = if args.llm {
+        let resolution = crate::llm::resolve::resolve(
+            &settings.llm,
+            &dirs::state_dir(),
+            &crate::llm::resolve::process_env,
+        );
+        if resolution.backend.is_none() {
+            return Err(UserError::new(format!("`--llm` needs an LLM provider, and none is available: {}", resolution.why))
+                .hint("set `llm.provider` (and `llm.base_url` or an API key) in your config, or drop `--llm`"));
+        }
+        resolution.backend.map(|b| b.describe()).unwrap_or_default()
+    } else {
+        "none".to_string()
+    };
+    let (per_judge, all, misses) = run_cases(&cases, &judges, &layer2, args.llm);
     let mut out = io::stdout().lock();
     let written = if args.json {
-        writeln!(out, "{}", json!({"cases": cases.len(), "layer2": "none", "judges": per_judge, "all": all, "misses": misses}))
+        writeln!(
+            out,
+            "{}",
+            json!({"cases": cases.len(), "layer2": provider, "judges": per_judge, "all": all, "misses": misses})
+        )
     } else {
-        write_table(&mut out, cases.len(), &per_judge, &all, args.misses.then_some(misses.as_slice()))
+        write_table(
+            &mut out,
+            cases.len(),
+            &provider,
+            &per_judge,
+            &all,
+            args.misses.then_some(misses.as_slice()),
+        )
     };
     written.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
     Ok(ExitStatus::Success)
 }
 
 fn pct(r: Option<f64>) -> String {
-    r.map(|r| format!("{:.1}%", r * 100.0)).unwrap_or_else(|| "-".into())
+    r.map(|r| format!("{:.1}%", r * 100.0))
+        .unwrap_or_else(|| "-".into())
 }
 
-fn write_table(out: &mut dyn Write, cases: usize, per_judge: &[Figures], all: &Figures, misses: Option<&[String]>) -> io::Result<()> {
-    writeln!(out, "{cases} cases, Layer 2: none (final precision and recall need an LLM)\n")?;
-    writeln!(out, "{:<28} {:>14} {:>8} {:>16} {:>9} {:>8} {:>8}", "judge", "L1 recall", "", "L1 wake (benign)", "", "final P", "final R")?;
+fn write_table(
+    out: &mut dyn Write,
+    cases: usize,
+    provider: &str,
+    per_judge: &[Figures],
+    all: &Figures,
+    misses: Option<&[String]>,
+) -> io::Result<()> {
+    if provider == "none" {
+        writeln!(
+            out,
+            "{cases} cases, Layer 1 only (final precision and recall need `--llm`)\n"
+        )?;
+    } else {
+        writeln!(out, "{cases} cases, Layer 2: {provider}\n")?;
+    }
+    writeln!(
+        out,
+        "{:<28} {:>14} {:>8} {:>16} {:>9} {:>8} {:>8}",
+        "judge", "L1 recall", "", "L1 wake (benign)", "", "final P", "final R"
+    )?;
     for f in per_judge.iter().chain(std::iter::once(all)) {
         writeln!(
             out,

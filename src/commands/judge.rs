@@ -8,17 +8,28 @@ use serde_json::json;
 use super::{ExitStatus, UserError};
 use crate::cli::JudgeArgs;
 use crate::config::Settings;
-use crate::judge::evaluate::{evaluate, Decision, Evaluation, NoLayer2};
+use crate::config::dirs;
+use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
 use crate::judge::layer1::Signal;
+use crate::llm::LlmJudge;
 
 /// Judges a file or stdin with the configured judges. Exit 0 allow, 1 block, 2 error.
 pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let text = super::read_input(args.file.as_deref())?;
     let settings = Settings::load(&super::current_dir(), config)?;
     let judges = settings.judges(&args.judges)?;
-    let evaluation = evaluate(&text, &judges, &NoLayer2);
+    let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now());
+    let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
+    let evaluation = evaluate(&text, &judges, layer2);
+    if let Some(resolution) = llm.resolved().filter(|_| !args.json) {
+        let _ = writeln!(io::stderr(), "llm: {}", resolution.why);
+    }
     let mut out = io::stdout().lock();
-    let written = if args.json { write_json(&mut out, &evaluation) } else { write_table(&mut out, &evaluation) };
+    let written = if args.json {
+        write_json(&mut out, &evaluation)
+    } else {
+        write_table(&mut out, &evaluation)
+    };
     written.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
     Ok(match evaluation.decision() {
         Decision::Block => ExitStatus::Attention,
@@ -35,7 +46,11 @@ fn write_json(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
                    "decision": o.decision, "fields": o.fields, "reason": o.reason})
         })
         .collect();
-    writeln!(out, "{}", json!({"decision": evaluation.decision(), "judges": judges}))
+    writeln!(
+        out,
+        "{}",
+        json!({"decision": evaluation.decision(), "judges": judges})
+    )
 }
 
 fn write_table(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
@@ -50,7 +65,16 @@ fn write_table(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
             Signal::Trigger => "trigger",
             Signal::Bypass => "bypass",
         };
-        let verdict = o.verdict.map(|v| serde_json::to_value(v).unwrap().as_str().unwrap_or("").to_owned()).unwrap_or_else(|| "-".into());
+        let verdict = o
+            .verdict
+            .map(|v| {
+                serde_json::to_value(v)
+                    .unwrap()
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .unwrap_or_else(|| "-".into());
         write!(out, "  {:<28} {signal:<8} {verdict:<10}", o.judge)?;
         if let Some(pattern) = &o.pattern {
             write!(out, " /{pattern}/")?;
@@ -60,8 +84,15 @@ fn write_table(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
         }
         writeln!(out)?;
     }
-    if evaluation.outcomes.iter().any(|o| o.verdict == Some(crate::judge::evaluate::Verdict::Unjudged)) {
-        writeln!(out, "\nnote: no LLM is configured, so triggers are not judged (set `llm.provider` in the config)")?;
+    if evaluation
+        .outcomes
+        .iter()
+        .any(|o| o.verdict == Some(crate::judge::evaluate::Verdict::Unjudged))
+    {
+        writeln!(
+            out,
+            "\nnote: triggers were not judged (no LLM provider, or `--no-llm`); see `llm.provider` in the config"
+        )?;
     }
     Ok(())
 }

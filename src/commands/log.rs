@@ -8,14 +8,23 @@ use serde_json::Value;
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
-use crate::time::{parse_since, Timestamp};
+use crate::time::{Timestamp, parse_since};
 
 /// Shows recent decisions, newest last.
 pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let since = args.since.as_deref().map(|s| parse_since(s, Timestamp::now())).transpose().map_err(UserError::new)?;
-    let read = crate::log::read(&settings.log_dir, since)
-        .map_err(|e| UserError::new(format!("cannot read the decision log in `{}`: {e}", settings.log_dir.display())))?;
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_since(s, Timestamp::now()))
+        .transpose()
+        .map_err(UserError::new)?;
+    let read = crate::log::read(&settings.log_dir, since).map_err(|e| {
+        UserError::new(format!(
+            "cannot read the decision log in `{}`: {e}",
+            settings.log_dir.display()
+        ))
+    })?;
     let selected: Vec<&Value> = read.records.iter().filter(|r| keep(r, args)).collect();
     let shown = &selected[selected.len().saturating_sub(args.limit)..];
     let mut out = io::stdout().lock();
@@ -27,31 +36,58 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
             return Ok(());
         }
         if shown.is_empty() {
-            writeln!(out, "no decisions logged in `{}`{}", settings.log_dir.display(), if args.since.is_some() { " in that period" } else { "" })?;
+            writeln!(
+                out,
+                "no decisions logged in `{}`{}",
+                settings.log_dir.display(),
+                if args.since.is_some() {
+                    " in that period"
+                } else {
+                    ""
+                }
+            )?;
             return Ok(());
         }
-        writeln!(out, "{:<19}  {:<6}  {:<9}  {:<34}  text", "time (UTC)", "agent", "action", "judges woken")?;
+        writeln!(
+            out,
+            "{:<19}  {:<6}  {:<9}  {:<34}  text",
+            "time (UTC)", "agent", "action", "judges woken"
+        )?;
         for r in shown {
             writeln!(out, "{}", row(r))?;
         }
         if selected.len() > shown.len() {
-            writeln!(out, "({} earlier decisions not shown; use `-n` or `--since`)", selected.len() - shown.len())?;
+            writeln!(
+                out,
+                "({} earlier decisions not shown; use `-n` or `--since`)",
+                selected.len() - shown.len()
+            )?;
         }
         Ok(())
     })();
     if read.bad_lines > 0 {
-        let _ = writeln!(io::stderr(), "warning: skipped {} unreadable log lines", read.bad_lines);
+        let _ = writeln!(
+            io::stderr(),
+            "warning: skipped {} unreadable log lines",
+            read.bad_lines
+        );
     }
     result.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
     Ok(ExitStatus::Success)
 }
 
 fn keep(r: &Value, args: &LogArgs) -> bool {
-    if args.blocks && !matches!(r["action"].as_str(), Some("block" | "release" | "deny" | "ask")) {
+    if args.blocks
+        && !matches!(
+            r["action"].as_str(),
+            Some("block" | "release" | "deny" | "ask")
+        )
+    {
         return false;
     }
     if let Some(judge) = &args.judge {
-        let woke = judges(r).any(|j| j["judge"].as_str() == Some(judge) && j["layer1"].as_str() != Some("quiet"));
+        let woke = judges(r)
+            .any(|j| j["judge"].as_str() == Some(judge) && j["layer1"].as_str() != Some("quiet"));
         if !woke {
             return false;
         }
@@ -68,10 +104,37 @@ fn row(r: &Value) -> String {
     let time = ts.get(..19).unwrap_or(ts).replace('T', " ");
     let woken: Vec<String> = judges(r)
         .filter(|j| j["layer1"].as_str() != Some("quiet") || j["verdict"].as_str() == Some("fail"))
-        .map(|j| format!("{}:{}", j["judge"].as_str().unwrap_or("?"), j["verdict"].as_str().unwrap_or(j["layer1"].as_str().unwrap_or("?"))))
+        .map(|j| {
+            format!(
+                "{}:{}",
+                j["judge"].as_str().unwrap_or("?"),
+                j["verdict"]
+                    .as_str()
+                    .unwrap_or(j["layer1"].as_str().unwrap_or("?"))
+            )
+        })
         .collect();
-    let woken = if woken.is_empty() { "-".to_string() } else { woken.join(",") };
-    let text: String = r["text"].as_str().or(r["command"].as_str()).unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
-    let text = if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text };
-    format!("{time:<19}  {:<6}  {:<9}  {:<34}  {text}", r["agent"].as_str().unwrap_or("-"), r["action"].as_str().unwrap_or("-"), woken)
+    let woken = if woken.is_empty() {
+        "-".to_string()
+    } else {
+        woken.join(",")
+    };
+    let text: String = r["text"]
+        .as_str()
+        .or(r["command"].as_str())
+        .unwrap_or("")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let text = if text.chars().count() > 60 {
+        format!("{}…", text.chars().take(59).collect::<String>())
+    } else {
+        text
+    };
+    format!(
+        "{time:<19}  {:<6}  {:<9}  {:<34}  {text}",
+        r["agent"].as_str().unwrap_or("-"),
+        r["action"].as_str().unwrap_or("-"),
+        woken
+    )
 }

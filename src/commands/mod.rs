@@ -46,14 +46,26 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
-            let hook = args.iter().skip(1).find(|a| !a.to_string_lossy().starts_with('-'));
-            if let Some(hook) = hook.map(|h| h.to_string_lossy().into_owned()).filter(|h| HOOK_COMMANDS.contains(&h.as_str())) {
-                if !matches!(e.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) {
-                    return stop::usage_error(&hook, &e.to_string());
-                }
+            let hook = args
+                .iter()
+                .skip(1)
+                .find(|a| !a.to_string_lossy().starts_with('-'));
+            let informational = matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            if let Some(hook) = hook
+                .map(|h| h.to_string_lossy().into_owned())
+                .filter(|h| HOOK_COMMANDS.contains(&h.as_str()) && !informational)
+            {
+                return stop::usage_error(&hook, &e.to_string());
             }
             let _ = e.print();
-            return if e.use_stderr() { ExitStatus::Error } else { ExitStatus::Success };
+            return if e.use_stderr() {
+                ExitStatus::Error
+            } else {
+                ExitStatus::Success
+            };
         }
     };
     let config = cli.config.clone();
@@ -82,7 +94,10 @@ pub struct UserError {
 
 impl UserError {
     pub fn new(message: impl Into<String>) -> UserError {
-        UserError { message: message.into(), hint: None }
+        UserError {
+            message: message.into(),
+            hint: None,
+        }
     }
 
     pub fn hint(mut self, hint: impl Into<String>) -> UserError {
@@ -94,7 +109,10 @@ impl UserError {
 impl From<crate::config::Error> for UserError {
     fn from(e: crate::config::Error) -> Self {
         let hint = match &e.path {
-            Some(path) => format!("fix `{}`, then check it with `hookjudge judge --json` on a sample text", path.display()),
+            Some(path) => format!(
+                "fix `{}`, then check it with `hookjudge judge --json` on a sample text",
+                path.display()
+            ),
             None => "check the `judges` section of your config files".to_string(),
         };
         UserError::new(e.to_string()).hint(hint)
@@ -118,12 +136,14 @@ fn current_dir() -> PathBuf {
 fn read_input(file: Option<&std::path::Path>) -> Result<String, UserError> {
     use std::io::Read;
     match file.filter(|f| f.as_os_str() != "-") {
-        Some(path) => std::fs::read_to_string(path).map_err(|e| UserError::new(format!("cannot read `{}`: {e}", path.display()))),
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|e| UserError::new(format!("cannot read `{}`: {e}", path.display()))),
         None => {
             let mut text = String::new();
-            io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| UserError::new(format!("cannot read stdin: {e}")).hint("pass the text as a file, or pipe UTF-8 text in"))?;
+            io::stdin().read_to_string(&mut text).map_err(|e| {
+                UserError::new(format!("cannot read stdin: {e}"))
+                    .hint("pass the text as a file, or pipe UTF-8 text in")
+            })?;
             Ok(text)
         }
     }

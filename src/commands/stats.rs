@@ -5,12 +5,12 @@ use std::path::Path;
 
 use indexmap::IndexMap;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
-use crate::time::{parse_since, Timestamp};
+use crate::time::{Timestamp, parse_since};
 
 #[derive(Debug, Default, Serialize)]
 struct JudgeStats {
@@ -26,14 +26,32 @@ struct JudgeStats {
 /// Prints the summary.
 pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let since = args.since.as_deref().map(|s| parse_since(s, Timestamp::now())).transpose().map_err(UserError::new)?;
-    let read = crate::log::read(&settings.log_dir, since)
-        .map_err(|e| UserError::new(format!("cannot read the decision log in `{}`: {e}", settings.log_dir.display())))?;
-    let stops: Vec<&Value> = read.records.iter().filter(|r| r["kind"] == "stop").collect();
+    let since = args
+        .since
+        .as_deref()
+        .map(|s| parse_since(s, Timestamp::now()))
+        .transpose()
+        .map_err(UserError::new)?;
+    let read = crate::log::read(&settings.log_dir, since).map_err(|e| {
+        UserError::new(format!(
+            "cannot read the decision log in `{}`: {e}",
+            settings.log_dir.display()
+        ))
+    })?;
+    let stops: Vec<&Value> = read
+        .records
+        .iter()
+        .filter(|r| r["kind"] == "stop")
+        .collect();
     let count = |action: &str| stops.iter().filter(|r| r["action"] == action).count();
     let mut per_judge: IndexMap<String, JudgeStats> = IndexMap::new();
     for r in &stops {
-        let released: Vec<&str> = r["released"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let released: Vec<&str> = r["released"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
         for j in r["judges"].as_array().into_iter().flatten() {
             let name = j["judge"].as_str().unwrap_or("?");
             let s = per_judge.entry(name.to_owned()).or_default();
@@ -68,12 +86,34 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         if args.json {
             return writeln!(out, "{summary}");
         }
-        writeln!(out, "responses judged: {responses}   blocks: {}   loop-breaker releases: {}   fail-opens: {}", count("block"), count("release"), count("fail-open"))?;
+        writeln!(
+            out,
+            "responses judged: {responses}   blocks: {}   loop-breaker releases: {}   fail-opens: {}",
+            count("block"),
+            count("release"),
+            count("fail-open")
+        )?;
         if responses == 0 {
-            writeln!(out, "\nno Stop decisions logged in `{}` yet", settings.log_dir.display())?;
+            writeln!(
+                out,
+                "\nno Stop decisions logged in `{}` yet",
+                settings.log_dir.display()
+            )?;
             return Ok(());
         }
-        writeln!(out, "\n{:<28} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6} {:>7} {:>8}", "judge", "woken", "wake %", "bypass", "unjudged", "violation", "fail", "blocks", "released")?;
+        writeln!(
+            out,
+            "\n{:<28} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6} {:>7} {:>8}",
+            "judge",
+            "woken",
+            "wake %",
+            "bypass",
+            "unjudged",
+            "violation",
+            "fail",
+            "blocks",
+            "released"
+        )?;
         for (name, s) in &per_judge {
             writeln!(
                 out,

@@ -17,10 +17,11 @@ use serde_json::Value;
 use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
 use crate::cli::{AgentArg, StopArgs};
-use crate::config::{dirs, Settings};
-use crate::judge::evaluate::{evaluate, Decision, JudgeOutcome, Verdict};
+use crate::config::{Settings, dirs};
+use crate::judge::evaluate::{Decision, JudgeOutcome, Verdict, evaluate};
 use crate::ledger::{self, Limits};
-use crate::time::{micros, Timestamp};
+use crate::llm::LlmJudge;
+use crate::time::{Timestamp, micros};
 use crate::transcript::{self, Boundary};
 
 /// Environment variables that mark a process started by a judge (ours, or the article's).
@@ -60,6 +61,9 @@ struct StopRecord {
     action: Action,
     judges: Vec<JudgeOutcome>,
     released: Vec<String>,
+    /// Which LLM provider judged, and why it was chosen (only when a judge triggered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provider: Option<String>,
     text_bytes: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<String>,
@@ -102,6 +106,7 @@ impl StopRecord {
             action: Action::Allow,
             judges: Vec::new(),
             released: Vec::new(),
+            provider: None,
             text_bytes: 0,
             text: None,
             transcript: None,
@@ -126,7 +131,9 @@ struct Run {
 
 /// Whether this process was started by a judge's own LLM call.
 pub fn recursion_guard_active() -> bool {
-    RECURSION_GUARDS.iter().any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0"))
+    RECURSION_GUARDS
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0"))
 }
 
 /// Runs the Stop hook. Always returns success.
@@ -137,12 +144,15 @@ pub(super) fn stop(args: &StopArgs, config: Option<&Path>) -> ExitStatus {
     let started = Instant::now();
     let panic_message = capture_panics();
     let mut stdin = Vec::new();
-    let read = io::stdin().lock().take(MAX_STDIN_BYTES + 1).read_to_end(&mut stdin);
+    let read = io::stdin()
+        .lock()
+        .take(MAX_STDIN_BYTES + 1)
+        .read_to_end(&mut stdin);
     let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
         if std::env::var(DEBUG_PANIC_ENV).as_deref() == Ok("stop") {
             panic!("{DEBUG_PANIC_ENV}=stop was set");
         }
-        run(args, config, read.map(|_| stdin.as_slice()))
+        run(args, config, read.map(|_| stdin.as_slice()), started)
     }));
     let mut run = outcome.unwrap_or_else(|_| {
         let message = panic_message.lock().ok().and_then(|m| m.clone()).unwrap_or_else(|| "unknown panic".into());
@@ -162,13 +172,24 @@ pub(super) fn stop(args: &StopArgs, config: Option<&Path>) -> ExitStatus {
 
 /// A usage error on the hook's own command line: fail open, and say how to repair the entry.
 pub(super) fn usage_error(command: &str, clap_message: &str) -> ExitStatus {
-    let first_line = clap_message.lines().next().unwrap_or(clap_message).trim_start_matches("error: ").to_owned();
+    let first_line = clap_message
+        .lines()
+        .next()
+        .unwrap_or(clap_message)
+        .trim_start_matches("error: ")
+        .to_owned();
     let mut record = StopRecord::new();
-    record.fail_open(format!("bad arguments for `hookjudge {command}`: {first_line}"));
+    record.fail_open(format!(
+        "bad arguments for `hookjudge {command}`: {first_line}"
+    ));
     let output = agent::stop_notice(&format!(
         "hookjudge: the `{command}` hook entry has bad arguments ({first_line}); the turn was allowed to end. Run `hookjudge init` to rewrite it."
     ));
-    finish(Run { output: Some(output), record, log_dir: Settings::defaults().log_dir })
+    finish(Run {
+        output: Some(output),
+        record,
+        log_dir: Settings::defaults().log_dir,
+    })
 }
 
 fn finish(run: Run) -> ExitStatus {
@@ -179,7 +200,11 @@ fn finish(run: Run) -> ExitStatus {
     }
     let record = serde_json::to_value(&run.record).unwrap_or(Value::Null);
     if let Err(e) = crate::log::append(&run.log_dir, Timestamp::now(), &record) {
-        let _ = writeln!(io::stderr(), "hookjudge: cannot write the decision log in `{}`: {e}", run.log_dir.display());
+        let _ = writeln!(
+            io::stderr(),
+            "hookjudge: cannot write the decision log in `{}`: {e}",
+            run.log_dir.display()
+        );
     }
     for error in &run.record.errors {
         let _ = writeln!(io::stderr(), "hookjudge: {error}");
@@ -197,7 +222,10 @@ fn capture_panics() -> &'static Mutex<Option<String>> {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         if let Ok(mut m) = MESSAGE.lock() {
             *m = Some(format!("{payload}{location}"));
         }
@@ -205,25 +233,46 @@ fn capture_panics() -> &'static Mutex<Option<String>> {
     &MESSAGE
 }
 
-fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>) -> Run {
+fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started: Instant) -> Run {
     let mut record = StopRecord::new();
     let mut log_dir = Settings::defaults().log_dir;
     let fail = |mut record: StopRecord, log_dir: PathBuf, error: String, note: &str| {
         record.fail_open(error);
-        Run { output: Some(agent::stop_notice(&format!("hookjudge: {note}; the turn was allowed to end."))), record, log_dir }
+        Run {
+            output: Some(agent::stop_notice(&format!(
+                "hookjudge: {note}; the turn was allowed to end."
+            ))),
+            record,
+            log_dir,
+        }
     };
     let stdin = match stdin {
         Ok(bytes) if bytes.len() as u64 > MAX_STDIN_BYTES => {
-            return fail(record, log_dir, format!("hook input is larger than {MAX_STDIN_BYTES} bytes"), "hook input too large to judge");
+            return fail(
+                record,
+                log_dir,
+                format!("hook input is larger than {MAX_STDIN_BYTES} bytes"),
+                "hook input too large to judge",
+            );
         }
         Ok(bytes) => bytes,
-        Err(e) => return fail(record, log_dir, format!("cannot read stdin: {e}"), "could not read the hook input"),
+        Err(e) => {
+            return fail(
+                record,
+                log_dir,
+                format!("cannot read stdin: {e}"),
+                "could not read the hook input",
+            );
+        }
     };
     let input = match HookInput::parse(stdin) {
         Ok(input) => input,
         Err(e) => return fail(record, log_dir, e, "could not read the hook input"),
     };
-    let agent = args.agent.map(agent_from_arg).or_else(|| input.detect_agent());
+    let agent = args
+        .agent
+        .map(agent_from_arg)
+        .or_else(|| input.detect_agent());
     record.agent = agent.map(Agent::name);
     record.event = input.hook_event_name.clone();
     record.session = input.session_id.clone();
@@ -232,24 +281,54 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>) -> Run 
     record.stop_hook_active = input.stop_hook_active.unwrap_or(false);
     let Some(agent) = agent else {
         let event = input.hook_event_name.as_deref().unwrap_or("none");
-        return fail(record, log_dir, format!("cannot tell which agent sent hook event `{event}`; pass `--agent`"), "unrecognised hook input");
+        return fail(
+            record,
+            log_dir,
+            format!("cannot tell which agent sent hook event `{event}`; pass `--agent`"),
+            "unrecognised hook input",
+        );
     };
     if !input.is_stop_event() && args.agent.is_none() {
         // A Stop entry wired to another event: nothing to judge.
-        record.errors.push(format!("`hookjudge stop` received a `{}` event; ignored", record.event.as_deref().unwrap_or("?")));
-        return Run { output: None, record, log_dir };
+        record.errors.push(format!(
+            "`hookjudge stop` received a `{}` event; ignored",
+            record.event.as_deref().unwrap_or("?")
+        ));
+        return Run {
+            output: None,
+            record,
+            log_dir,
+        };
     }
 
-    let cwd = input.cwd.as_deref().map(PathBuf::from).unwrap_or_else(super::current_dir);
+    let cwd = input
+        .cwd
+        .as_deref()
+        .map(PathBuf::from)
+        .unwrap_or_else(super::current_dir);
     let settings = match Settings::load(&cwd, config) {
         Ok(settings) => settings,
         // The default log dir stays: the file that would name another one is the broken one.
-        Err(e) => return fail(record, log_dir, e.to_string(), "invalid config, judges skipped (see `hookjudge log`)"),
+        Err(e) => {
+            return fail(
+                record,
+                log_dir,
+                e.to_string(),
+                "invalid config, judges skipped (see `hookjudge log`)",
+            );
+        }
     };
     log_dir = settings.log_dir.clone();
     let judges = match settings.judges(&[]) {
         Ok(judges) => judges,
-        Err(e) => return fail(record, log_dir, e.to_string(), "invalid judge in config, judges skipped (see `hookjudge log`)"),
+        Err(e) => {
+            return fail(
+                record,
+                log_dir,
+                e.to_string(),
+                "invalid judge in config, judges skipped (see `hookjudge log`)",
+            );
+        }
     };
 
     let transcript_started = Instant::now();
@@ -260,34 +339,69 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>) -> Run 
         record.text = Some(text.clone());
     }
     if text.trim().is_empty() {
-        return Run { output: None, record, log_dir };
+        return Run {
+            output: None,
+            record,
+            log_dir,
+        };
     }
 
-    let evaluation = evaluate(&text, &judges, &crate::judge::evaluate::NoLayer2);
+    let layer2 = LlmJudge::new(&settings.llm, dirs::state_dir(), started);
+    let evaluation = evaluate(&text, &judges, &layer2);
+    record.provider = layer2.resolved().map(|r| r.why.clone());
     record.timings_us.layer1 = evaluation.layer1_us;
     record.timings_us.layer2 = evaluation.layer2_us;
     record.judges = evaluation.outcomes;
 
-    let blocking: Vec<&str> = record.judges.iter().filter(|o| o.decision == Decision::Block).map(|o| o.judge.as_str()).collect();
-    let failed: Vec<String> = record.judges.iter().filter(|o| o.verdict == Some(Verdict::Fail)).map(|o| o.judge.clone()).collect();
+    let blocking: Vec<&str> = record
+        .judges
+        .iter()
+        .filter(|o| o.decision == Decision::Block)
+        .map(|o| o.judge.as_str())
+        .collect();
+    let failed: Vec<String> = record
+        .judges
+        .iter()
+        .filter(|o| o.verdict == Some(Verdict::Fail))
+        .map(|o| o.judge.clone())
+        .collect();
     let mut notes: Vec<String> = Vec::new();
     if !failed.is_empty() {
-        notes.push(format!("could not judge with {} (see `hookjudge log`)", names(&failed)));
+        notes.push(format!(
+            "could not judge with {} (see `hookjudge log`)",
+            names(&failed)
+        ));
     }
     let mut output = None;
     if !blocking.is_empty() {
         let session = input.session_id.as_deref().unwrap_or("");
-        let limits = Limits { per_judge: settings.max_blocks_per_judge, per_prompt: settings.max_blocks_per_prompt };
-        let admission = ledger::admit(&dirs::state_dir(), session, record.prompt.as_deref(), record.stop_hook_active, &blocking, limits)
-            .unwrap_or_else(|e| {
-                // Without a ledger, `stop_hook_active` is the only loop guard left.
-                record.errors.push(format!("loop-breaker ledger unavailable ({e}); using stop_hook_active"));
-                let (admitted, released) = if record.stop_hook_active { (vec![], blocking.clone()) } else { (blocking.clone(), vec![]) };
-                ledger::Admission {
-                    admitted: admitted.into_iter().map(str::to_owned).collect(),
-                    released: released.into_iter().map(str::to_owned).collect(),
-                }
-            });
+        let limits = Limits {
+            per_judge: settings.max_blocks_per_judge,
+            per_prompt: settings.max_blocks_per_prompt,
+        };
+        let admission = ledger::admit(
+            &dirs::state_dir(),
+            session,
+            record.prompt.as_deref(),
+            record.stop_hook_active,
+            &blocking,
+            limits,
+        )
+        .unwrap_or_else(|e| {
+            // Without a ledger, `stop_hook_active` is the only loop guard left.
+            record.errors.push(format!(
+                "loop-breaker ledger unavailable ({e}); using stop_hook_active"
+            ));
+            let (admitted, released) = if record.stop_hook_active {
+                (vec![], blocking.clone())
+            } else {
+                (blocking.clone(), vec![])
+            };
+            ledger::Admission {
+                admitted: admitted.into_iter().map(str::to_owned).collect(),
+                released: released.into_iter().map(str::to_owned).collect(),
+            }
+        });
         for outcome in &mut record.judges {
             if admission.released.contains(&outcome.judge) {
                 outcome.decision = Decision::Allow;
@@ -325,16 +439,32 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>) -> Run 
         record.action = Action::FailOpen;
     }
     if output.is_none() && !notes.is_empty() {
-        output = Some(agent::stop_notice(&format!("hookjudge: {}.", notes.join("; "))));
+        output = Some(agent::stop_notice(&format!(
+            "hookjudge: {}.",
+            notes.join("; ")
+        )));
     }
-    Run { output, record, log_dir }
+    Run {
+        output,
+        record,
+        log_dir,
+    }
 }
 
 /// The text the judges read: the turn's assistant text, last `text_bytes` bytes.
-fn response_text(agent: Agent, input: &HookInput, settings: &Settings, record: &mut StopRecord) -> String {
+fn response_text(
+    agent: Agent,
+    input: &HookInput,
+    settings: &Settings,
+    record: &mut StopRecord,
+) -> String {
     let last = input.last_assistant_message.as_deref();
     match agent {
-        Agent::Gemini => transcript::judged_text(&[], input.prompt_response.as_deref().or(last), settings.text_bytes),
+        Agent::Gemini => transcript::judged_text(
+            &[],
+            input.prompt_response.as_deref().or(last),
+            settings.text_bytes,
+        ),
         Agent::Codex => transcript::judged_text(&[], last, settings.text_bytes),
         Agent::Claude => {
             let Some(path) = input.stop_transcript() else {
@@ -352,7 +482,10 @@ fn response_text(agent: Agent, input: &HookInput, settings: &Settings, record: &
                     transcript::judged_text(&turn.messages, last, settings.text_bytes)
                 }
                 Err(e) => {
-                    record.errors.push(format!("cannot read transcript `{}`: {e}; judging the last message only", path.display()));
+                    record.errors.push(format!(
+                        "cannot read transcript `{}`: {e}; judging the last message only",
+                        path.display()
+                    ));
                     transcript::judged_text(&[], last, settings.text_bytes)
                 }
             }
@@ -369,5 +502,9 @@ fn agent_from_arg(arg: AgentArg) -> Agent {
 }
 
 fn names(judges: &[String]) -> String {
-    judges.iter().map(|j| format!("`{j}`")).collect::<Vec<_>>().join(", ")
+    judges
+        .iter()
+        .map(|j| format!("`{j}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -10,8 +10,8 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::layer1::{self, Signal};
 use super::Judge;
+use super::layer1::{self, Signal};
 
 /// A judge's verdict on a triggered text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -41,9 +41,16 @@ pub enum Answer {
     /// No LLM is configured: the trigger stays unjudged.
     Unjudged,
     /// The model returned these fields (already normalised to booleans where possible).
-    Fields { fields: Map<String, Value>, reason: Option<String>, meta: Map<String, Value> },
+    Fields {
+        fields: Map<String, Value>,
+        reason: Option<String>,
+        meta: Map<String, Value>,
+    },
     /// The call failed; `cause` says why, `meta` what is known (provider, latency, …).
-    Failed { cause: String, meta: Map<String, Value> },
+    Failed {
+        cause: String,
+        meta: Map<String, Value>,
+    },
 }
 
 /// The LLM stage, as seen by the judges.
@@ -89,7 +96,11 @@ pub struct Evaluation {
 impl Evaluation {
     /// Blocks when any judge blocks.
     pub fn decision(&self) -> Decision {
-        if self.outcomes.iter().any(|o| o.decision == Decision::Block) { Decision::Block } else { Decision::Allow }
+        if self.outcomes.iter().any(|o| o.decision == Decision::Block) {
+            Decision::Block
+        } else {
+            Decision::Allow
+        }
     }
 }
 
@@ -129,32 +140,62 @@ pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation
     let layer1_us = started.elapsed().as_micros() as u64;
 
     let layer2_started = Instant::now();
-    let triggered: Vec<usize> = (0..judges.len()).filter(|&i| outcomes[i].layer1 == Signal::Trigger).collect();
+    let triggered: Vec<usize> = (0..judges.len())
+        .filter(|&i| outcomes[i].layer1 == Signal::Trigger)
+        .collect();
     let answers: Vec<Answer> = match triggered.as_slice() {
         [] => Vec::new(),
         [only] => vec![layer2.ask(&judges[*only], text)],
         many => std::thread::scope(|scope| {
-            let handles: Vec<_> = many.iter().map(|&i| scope.spawn(move || layer2.ask(&judges[i], text))).collect();
+            let handles: Vec<_> = many
+                .iter()
+                .map(|&i| scope.spawn(move || layer2.ask(&judges[i], text)))
+                .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Answer::Failed { cause: "the judge panicked".into(), meta: Map::new() }))
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| Answer::Failed {
+                        cause: "the judge panicked".into(),
+                        meta: Map::new(),
+                    })
+                })
                 .collect()
         }),
     };
     for (i, answer) in triggered.into_iter().zip(answers) {
         apply(&judges[i], &mut outcomes[i], answer);
     }
-    let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) { layer2_started.elapsed().as_micros() as u64 } else { 0 };
-    Evaluation { outcomes, layer1_us, layer2_us }
+    let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) {
+        layer2_started.elapsed().as_micros() as u64
+    } else {
+        0
+    };
+    Evaluation {
+        outcomes,
+        layer1_us,
+        layer2_us,
+    }
 }
 
 fn apply(judge: &Judge, outcome: &mut JudgeOutcome, answer: Answer) {
     match answer {
         Answer::Unjudged => {}
-        Answer::Fields { fields, reason, meta } => {
+        Answer::Fields {
+            fields,
+            reason,
+            meta,
+        } => {
             let violation = judge.block_when.holds(&fields);
-            outcome.verdict = Some(if violation { Verdict::Violation } else { Verdict::Allow });
-            outcome.decision = if violation { Decision::Block } else { Decision::Allow };
+            outcome.verdict = Some(if violation {
+                Verdict::Violation
+            } else {
+                Verdict::Allow
+            });
+            outcome.decision = if violation {
+                Decision::Block
+            } else {
+                Decision::Allow
+            };
             outcome.fields = Some(fields);
             outcome.reason = reason;
             outcome.layer2 = Some(meta);
@@ -170,11 +211,14 @@ fn apply(judge: &Judge, outcome: &mut JudgeOutcome, answer: Answer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::{builtin_specs, Judge};
+    use crate::judge::{Judge, builtin_specs};
     use serde_json::json;
 
     fn judges() -> Vec<Judge> {
-        builtin_specs().iter().filter_map(|(n, s)| Judge::from_spec(n, s).unwrap()).collect()
+        builtin_specs()
+            .iter()
+            .filter_map(|(n, s)| Judge::from_spec(n, s).unwrap())
+            .collect()
     }
 
     /// A Layer 2 that answers from a fixed table, to test the rule and the plumbing.
@@ -182,16 +226,31 @@ mod tests {
     impl Layer2 for Scripted {
         fn ask(&self, judge: &Judge, _text: &str) -> Answer {
             match self.0.get(&judge.name) {
-                Some(Value::Object(fields)) => Answer::Fields { fields: fields.clone(), reason: Some("scripted".into()), meta: Map::new() },
-                _ => Answer::Failed { cause: "no answer".into(), meta: Map::new() },
+                Some(Value::Object(fields)) => Answer::Fields {
+                    fields: fields.clone(),
+                    reason: Some("scripted".into()),
+                    meta: Map::new(),
+                },
+                _ => Answer::Failed {
+                    cause: "no answer".into(),
+                    meta: Map::new(),
+                },
             }
         }
     }
 
     #[test]
     fn quiet_text_never_reaches_layer2() {
-        let eval = evaluate("Here is the summary of the module layout.", &judges(), &Scripted(json!({})));
-        assert!(eval.outcomes.iter().all(|o| o.layer1 == Signal::Quiet && o.verdict.is_none()));
+        let eval = evaluate(
+            "Here is the summary of the module layout.",
+            &judges(),
+            &Scripted(json!({})),
+        );
+        assert!(
+            eval.outcomes
+                .iter()
+                .all(|o| o.layer1 == Signal::Quiet && o.verdict.is_none())
+        );
         assert_eq!(eval.decision(), Decision::Allow);
     }
 
@@ -201,13 +260,24 @@ mod tests {
         let js = judges();
         let none = evaluate(text, &js, &NoLayer2);
         let commit = &none.outcomes[0];
-        assert_eq!((commit.layer1, commit.verdict, commit.decision), (Signal::Trigger, Some(Verdict::Unjudged), Decision::Allow));
+        assert_eq!(
+            (commit.layer1, commit.verdict, commit.decision),
+            (Signal::Trigger, Some(Verdict::Unjudged), Decision::Allow)
+        );
 
-        let block = evaluate(text, &js, &Scripted(json!({"commit": {"new_proposal": true}})));
+        let block = evaluate(
+            text,
+            &js,
+            &Scripted(json!({"commit": {"new_proposal": true}})),
+        );
         assert_eq!(block.outcomes[0].verdict, Some(Verdict::Violation));
         assert_eq!(block.decision(), Decision::Block);
 
-        let allow = evaluate(text, &js, &Scripted(json!({"commit": {"new_proposal": true, "verification_reported": true}})));
+        let allow = evaluate(
+            text,
+            &js,
+            &Scripted(json!({"commit": {"new_proposal": true, "verification_reported": true}})),
+        );
         assert_eq!(allow.outcomes[0].verdict, Some(Verdict::Allow));
         assert_eq!(allow.decision(), Decision::Allow);
 

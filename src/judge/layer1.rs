@@ -33,15 +33,28 @@ pub struct Outcome<'j> {
 /// Errors name the pattern that failed to compile (only possible for user patterns).
 pub fn run<'j>(judge: &'j Judge, text: &str, lowercase: &str) -> Result<Outcome<'j>, String> {
     let Some(trigger) = first_match(&judge.triggers, text, lowercase)? else {
-        return Ok(Outcome { signal: Signal::Quiet, pattern: None });
+        return Ok(Outcome {
+            signal: Signal::Quiet,
+            pattern: None,
+        });
     };
     if let Some(bypass) = first_match(&judge.bypasses, text, lowercase)? {
-        return Ok(Outcome { signal: Signal::Bypass, pattern: Some(bypass) });
+        return Ok(Outcome {
+            signal: Signal::Bypass,
+            pattern: Some(bypass),
+        });
     }
-    Ok(Outcome { signal: Signal::Trigger, pattern: Some(trigger) })
+    Ok(Outcome {
+        signal: Signal::Trigger,
+        pattern: Some(trigger),
+    })
 }
 
-fn first_match<'j>(patterns: &'j [super::Pattern], text: &str, lowercase: &str) -> Result<Option<&'j str>, String> {
+fn first_match<'j>(
+    patterns: &'j [super::Pattern],
+    text: &str,
+    lowercase: &str,
+) -> Result<Option<&'j str>, String> {
     for pattern in patterns {
         if pattern.is_match(text, lowercase)? {
             return Ok(Some(&pattern.source));
@@ -53,17 +66,24 @@ fn first_match<'j>(patterns: &'j [super::Pattern], text: &str, lowercase: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::{builtin_specs, Judge};
+    use crate::judge::{Judge, builtin_specs};
 
     fn judge(name: &str) -> Judge {
-        let (_, spec) = builtin_specs().into_iter().find(|(n, _)| n == name).unwrap();
+        let (_, spec) = builtin_specs()
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .unwrap();
         Judge::from_spec(name, &spec).unwrap().unwrap()
     }
 
     #[track_caller]
     fn case(judge: &Judge, text: &str, expected: Signal) {
         let out = run(judge, text, &text.to_lowercase()).unwrap();
-        assert_eq!(out.signal, expected, "{}: {text:?} (pattern {:?})", judge.name, out.pattern);
+        assert_eq!(
+            out.signal, expected,
+            "{}: {text:?} (pattern {:?})",
+            judge.name, out.pattern
+        );
     }
 
     #[test]
@@ -71,20 +91,52 @@ mod tests {
         let commit = judge("commit");
         // The false-positive families of plain regex hooks are quiet or bypassed.
         case(&commit, "I committed the fix in a1b2c3d.", Signal::Quiet);
-        case(&commit, "Q1: commit now?\nQ2: create another branch first?", Signal::Bypass);
-        case(&commit, "I will commit after the tests complete.", Signal::Bypass);
-        case(&commit, "All tests PASS, cmp OK. Shall I commit?", Signal::Bypass);
+        case(
+            &commit,
+            "Q1: commit now?\nQ2: create another branch first?",
+            Signal::Bypass,
+        );
+        case(
+            &commit,
+            "I will commit after the tests complete.",
+            Signal::Bypass,
+        );
+        case(
+            &commit,
+            "All tests PASS, cmp OK. Shall I commit?",
+            Signal::Bypass,
+        );
         // Proposals before verification trigger.
-        case(&commit, "The refactor is done. Shall I commit and push?", Signal::Trigger);
-        case(&commit, "Everything looks good, I'll push to main now.", Signal::Trigger);
-        case(&commit, "実装が終わりました。コミットしてよろしいですか？", Signal::Trigger);
+        case(
+            &commit,
+            "The refactor is done. Shall I commit and push?",
+            Signal::Trigger,
+        );
+        case(
+            &commit,
+            "Everything looks good, I'll push to main now.",
+            Signal::Trigger,
+        );
+        case(
+            &commit,
+            "実装が終わりました。コミットしてよろしいですか？",
+            Signal::Trigger,
+        );
         case(&commit, "修改完成了，我现在提交并推送。", Signal::Trigger);
-        case(&commit, "Soll ich das jetzt committen und pushen?", Signal::Trigger);
+        case(
+            &commit,
+            "Soll ich das jetzt committen und pushen?",
+            Signal::Trigger,
+        );
     }
 
     #[test]
     fn bypass_needs_a_trigger_first() {
         let commit = judge("commit");
-        case(&commit, "All tests passed. The docs are updated.", Signal::Quiet);
+        case(
+            &commit,
+            "All tests passed. The docs are updated.",
+            Signal::Quiet,
+        );
     }
 }

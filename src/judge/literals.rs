@@ -27,9 +27,9 @@ impl Prefilter {
     pub fn may_match(&self, lowercase_text: &str) -> bool {
         let any = |set: &[String]| {
             set.is_empty()
-                || set
-                    .iter()
-                    .any(|lit| memchr::memmem::find(lowercase_text.as_bytes(), lit.as_bytes()).is_some())
+                || set.iter().any(|lit| {
+                    memchr::memmem::find(lowercase_text.as_bytes(), lit.as_bytes()).is_some()
+                })
         };
         any(&self.prefixes) && any(&self.suffixes)
     }
@@ -77,7 +77,10 @@ fn literal_set(hir: &regex_syntax::hir::Hir, kind: ExtractKind) -> Vec<String> {
     // A literal that contains another one is implied by it: keep the shorter.
     let mut kept: Vec<String> = Vec::with_capacity(out.len());
     for lit in &out {
-        if !out.iter().any(|other| other != lit && lit.contains(other.as_str())) {
+        if !out
+            .iter()
+            .any(|other| other != lit && lit.contains(other.as_str()))
+        {
             kept.push(lit.clone());
         }
     }
@@ -117,9 +120,21 @@ mod tests {
 
     #[test]
     fn extracts_alternations_and_lowercases() {
-        case(r"\b(Shall|should) I commit", &["shall i commit", "should i commit"], &["shall i commit", "should i commit"]);
-        case(r"\b(shall|should) I\b.{0,20}\b(commit|push)", &["shall i", "should i"], &["commit", "push"]);
-        case(r"コミット(します|しましょう)", &["コミットします", "コミットしましょう"], &["コミットします", "コミットしましょう"]);
+        case(
+            r"\b(Shall|should) I commit",
+            &["shall i commit", "should i commit"],
+            &["shall i commit", "should i commit"],
+        );
+        case(
+            r"\b(shall|should) I\b.{0,20}\b(commit|push)",
+            &["shall i", "should i"],
+            &["commit", "push"],
+        );
+        case(
+            r"コミット(します|しましょう)",
+            &["コミットします", "コミットしましょう"],
+            &["コミットします", "コミットしましょう"],
+        );
     }
 
     #[test]

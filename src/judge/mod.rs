@@ -62,10 +62,23 @@ impl JudgeSpec {
         macro_rules! replace {
             ($($key:ident),*) => { $( if upper.$key.is_some() { self.$key = upper.$key.clone(); } )* };
         }
-        replace!(enabled, description, triggers, bypasses, prompt, fields, block_when, reason);
-        for (mine, theirs) in [(&mut self.add_triggers, &upper.add_triggers), (&mut self.add_bypasses, &upper.add_bypasses)] {
+        replace!(
+            enabled,
+            description,
+            triggers,
+            bypasses,
+            prompt,
+            fields,
+            block_when,
+            reason
+        );
+        for (mine, theirs) in [
+            (&mut self.add_triggers, &upper.add_triggers),
+            (&mut self.add_bypasses, &upper.add_bypasses),
+        ] {
             if let Some(extra) = theirs {
-                mine.get_or_insert_with(Vec::new).extend(extra.iter().cloned());
+                mine.get_or_insert_with(Vec::new)
+                    .extend(extra.iter().cloned());
             }
         }
     }
@@ -77,7 +90,8 @@ pub fn builtin_specs() -> Vec<(String, JudgeSpec)> {
         serde_json::from_str(BUILTINS_JSON).expect("builtins.json is checked by build.rs");
     map.into_iter()
         .map(|(name, value)| {
-            let spec = serde_json::from_value(value).expect("builtins.json follows JudgeSpec (tested)");
+            let spec =
+                serde_json::from_value(value).expect("builtins.json follows JudgeSpec (tested)");
             (name, spec)
         })
         .collect()
@@ -110,18 +124,36 @@ impl Judge {
         if spec.enabled == Some(false) {
             return Ok(None);
         }
-        let err = |kind| Error { judge: name.to_owned(), kind };
-        let require = |value: &Option<String>, key: &'static str| value.clone().ok_or_else(|| err(ErrorKind::Missing(key)));
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        let err = |kind| Error {
+            judge: name.to_owned(),
+            kind,
+        };
+        let require = |value: &Option<String>, key: &'static str| {
+            value.clone().ok_or_else(|| err(ErrorKind::Missing(key)))
+        };
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
             return Err(err(ErrorKind::BadName));
         }
-        let patterns = |base: &Option<Vec<String>>, extra: &Option<Vec<String>>, what: &'static str| {
-            base.iter()
-                .chain(extra.iter())
-                .flatten()
-                .map(|source| Pattern::new(source).map_err(|message| err(ErrorKind::BadPattern { what, pattern: source.clone(), message })))
-                .collect::<Result<Vec<_>, _>>()
-        };
+        let patterns =
+            |base: &Option<Vec<String>>, extra: &Option<Vec<String>>, what: &'static str| {
+                base.iter()
+                    .chain(extra.iter())
+                    .flatten()
+                    .map(|source| {
+                        Pattern::new(source).map_err(|message| {
+                            err(ErrorKind::BadPattern {
+                                what,
+                                pattern: source.clone(),
+                                message,
+                            })
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            };
         let triggers = patterns(&spec.triggers, &spec.add_triggers, "trigger")?;
         if triggers.is_empty() {
             return Err(err(ErrorKind::Missing("triggers")));
@@ -133,17 +165,29 @@ impl Judge {
             .ok_or_else(|| err(ErrorKind::Missing("fields")))?
             .iter()
             .map(|(field, meaning)| match meaning {
-                Value::String(meaning) => Ok(Field { name: field.clone(), meaning: meaning.clone() }),
+                Value::String(meaning) => Ok(Field {
+                    name: field.clone(),
+                    meaning: meaning.clone(),
+                }),
                 _ => Err(err(ErrorKind::BadField(field.clone()))),
             })
             .collect::<Result<Vec<_>, _>>()?;
         if fields.is_empty() {
             return Err(err(ErrorKind::Missing("fields")));
         }
-        let rule_json = spec.block_when.as_ref().ok_or_else(|| err(ErrorKind::Missing("block_when")))?;
+        let rule_json = spec
+            .block_when
+            .as_ref()
+            .ok_or_else(|| err(ErrorKind::Missing("block_when")))?;
         let block_when = Rule::from_json(rule_json).map_err(|m| err(ErrorKind::BadRule(m)))?;
-        if let Some(unknown) = block_when.field_names().into_iter().find(|n| !fields.iter().any(|f| f.name == *n)) {
-            return Err(err(ErrorKind::BadRule(format!("`{unknown}` is not one of the judge's `fields`"))));
+        if let Some(unknown) = block_when
+            .field_names()
+            .into_iter()
+            .find(|n| !fields.iter().any(|f| f.name == *n))
+        {
+            return Err(err(ErrorKind::BadRule(format!(
+                "`{unknown}` is not one of the judge's `fields`"
+            ))));
         }
         Ok(Some(Judge {
             name: name.to_owned(),
@@ -185,7 +229,11 @@ impl Pattern {
             }
             Err(_) => literals::extract(source)?,
         };
-        Ok(Pattern { source: source.to_owned(), prefilter, compiled: OnceLock::new() })
+        Ok(Pattern {
+            source: source.to_owned(),
+            prefilter,
+            compiled: OnceLock::new(),
+        })
     }
 
     /// Whether the pattern matches `text`; `lowercase` is `text` lowercased, for the prefilter.
@@ -203,7 +251,10 @@ impl Pattern {
         });
         match compiled {
             Ok(regex) => Ok(regex.is_match(text)),
-            Err(message) => Err(format!("pattern `{}` does not compile: {message}", self.source)),
+            Err(message) => Err(format!(
+                "pattern `{}` does not compile: {message}",
+                self.source
+            )),
         }
     }
 
@@ -225,7 +276,11 @@ pub struct Error {
 pub enum ErrorKind {
     Missing(&'static str),
     BadName,
-    BadPattern { what: &'static str, pattern: String, message: String },
+    BadPattern {
+        what: &'static str,
+        pattern: String,
+        message: String,
+    },
     BadField(String),
     BadRule(String),
 }
@@ -238,12 +293,27 @@ impl fmt::Display for Error {
                 f,
                 "judge `{judge}` has no `{key}` (a new judge needs `description`, `triggers`, `prompt`, `fields`, `block_when` and `reason`)"
             ),
-            ErrorKind::BadName => write!(f, "judge name `{judge}` may only use ASCII letters, digits, `-` and `_`"),
-            ErrorKind::BadPattern { what, pattern, message } => {
-                write!(f, "judge `{judge}`: {what} pattern `{pattern}` is not a valid regex:\n{message}")
+            ErrorKind::BadName => write!(
+                f,
+                "judge name `{judge}` may only use ASCII letters, digits, `-` and `_`"
+            ),
+            ErrorKind::BadPattern {
+                what,
+                pattern,
+                message,
+            } => {
+                write!(
+                    f,
+                    "judge `{judge}`: {what} pattern `{pattern}` is not a valid regex:\n{message}"
+                )
             }
-            ErrorKind::BadField(field) => write!(f, "judge `{judge}`: field `{field}` must map to a string saying what it means"),
-            ErrorKind::BadRule(message) => write!(f, "judge `{judge}`: bad `block_when`: {message}"),
+            ErrorKind::BadField(field) => write!(
+                f,
+                "judge `{judge}`: field `{field}` must map to a string saying what it means"
+            ),
+            ErrorKind::BadRule(message) => {
+                write!(f, "judge `{judge}`: bad `block_when`: {message}")
+            }
         }
     }
 }
@@ -263,17 +333,46 @@ mod tests {
     #[test]
     fn the_five_builtins_load_in_order() {
         let names: Vec<String> = builtin_specs().into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["commit", "scope-check", "scope-change", "shallow-bugfix", "bugfix-without-reproduction"]);
+        assert_eq!(
+            names,
+            [
+                "commit",
+                "scope-check",
+                "scope-change",
+                "shallow-bugfix",
+                "bugfix-without-reproduction"
+            ]
+        );
         for name in &names {
             let judge = builtin(name);
             assert!(!judge.triggers.is_empty());
-            assert!(!judge.prompt.contains(&judge.reason), "the reason must not repeat the prompt");
+            assert!(
+                !judge.prompt.contains(&judge.reason),
+                "the reason must not repeat the prompt"
+            );
         }
         let commit = builtin("commit");
         let fields: Vec<&str> = commit.fields.iter().map(|f| f.name.as_str()).collect();
-        assert_eq!(fields, ["new_proposal", "verification_reported", "direction_query", "future_step_description"]);
-        for sister in ["scope-check", "scope-change", "shallow-bugfix", "bugfix-without-reproduction"] {
-            let fields: Vec<String> = builtin(sister).fields.iter().map(|f| f.name.clone()).collect();
+        assert_eq!(
+            fields,
+            [
+                "new_proposal",
+                "verification_reported",
+                "direction_query",
+                "future_step_description"
+            ]
+        );
+        for sister in [
+            "scope-check",
+            "scope-change",
+            "shallow-bugfix",
+            "bugfix-without-reproduction",
+        ] {
+            let fields: Vec<String> = builtin(sister)
+                .fields
+                .iter()
+                .map(|f| f.name.clone())
+                .collect();
             assert_eq!(fields, ["new_proposal", "retraction_or_quote"], "{sister}");
         }
     }
@@ -284,10 +383,17 @@ mod tests {
         for (name, spec) in builtin_specs() {
             let judge = Judge::from_spec(&name, &spec).unwrap().unwrap();
             for p in judge.triggers.iter().chain(&judge.bypasses) {
-                assert!(p.has_prefilter(), "{name}: `{}` has no literal prefilter", p.source);
+                assert!(
+                    p.has_prefilter(),
+                    "{name}: `{}` has no literal prefilter",
+                    p.source
+                );
                 assert!(p.is_match("", "").is_ok());
                 // Force compilation even though the prefilter would skip it.
-                regex::RegexBuilder::new(&p.source).case_insensitive(true).build().unwrap();
+                regex::RegexBuilder::new(&p.source)
+                    .case_insensitive(true)
+                    .build()
+                    .unwrap();
             }
         }
     }
@@ -303,34 +409,68 @@ mod tests {
 
     #[test]
     fn overlay_replaces_and_appends() {
-        let mut base = JudgeSpec { triggers: Some(vec!["a1".into()]), add_triggers: Some(vec!["x".into()]), ..Default::default() };
-        base.overlay(&JudgeSpec { add_triggers: Some(vec!["y".into()]), prompt: Some("p".into()), ..Default::default() });
+        let mut base = JudgeSpec {
+            triggers: Some(vec!["a1".into()]),
+            add_triggers: Some(vec!["x".into()]),
+            ..Default::default()
+        };
+        base.overlay(&JudgeSpec {
+            add_triggers: Some(vec!["y".into()]),
+            prompt: Some("p".into()),
+            ..Default::default()
+        });
         assert_eq!(base.triggers.as_deref(), Some(&["a1".to_string()][..]));
-        assert_eq!(base.add_triggers.as_deref(), Some(&["x".to_string(), "y".to_string()][..]));
+        assert_eq!(
+            base.add_triggers.as_deref(),
+            Some(&["x".to_string(), "y".to_string()][..])
+        );
         assert_eq!(base.prompt.as_deref(), Some("p"));
-        base.overlay(&JudgeSpec { enabled: Some(false), ..Default::default() });
+        base.overlay(&JudgeSpec {
+            enabled: Some(false),
+            ..Default::default()
+        });
         assert!(Judge::from_spec("j", &base).unwrap().is_none());
     }
 
     #[test]
     fn bad_definitions_name_the_judge_and_the_pattern() {
         let (_, mut spec) = builtin_specs().remove(0);
-        spec.overlay(&JudgeSpec { add_triggers: Some(vec!["(unclosed".into()]), ..Default::default() });
+        spec.overlay(&JudgeSpec {
+            add_triggers: Some(vec!["(unclosed".into()]),
+            ..Default::default()
+        });
         let err = Judge::from_spec("commit", &spec).unwrap_err();
         let text = err.to_string();
-        assert!(text.contains("judge `commit`") && text.contains("`(unclosed`"), "{text}");
+        assert!(
+            text.contains("judge `commit`") && text.contains("`(unclosed`"),
+            "{text}"
+        );
 
-        let new = JudgeSpec { triggers: Some(vec!["foo".into()]), ..Default::default() };
-        assert_eq!(Judge::from_spec("mine", &new).unwrap_err().kind, ErrorKind::Missing("fields"));
+        let new = JudgeSpec {
+            triggers: Some(vec!["foo".into()]),
+            ..Default::default()
+        };
+        assert_eq!(
+            Judge::from_spec("mine", &new).unwrap_err().kind,
+            ErrorKind::Missing("fields")
+        );
 
         let mut rule_typo: JudgeSpec = serde_json::from_value(serde_json::json!({
             "description": "d", "triggers": ["foo"], "prompt": "p", "reason": "r",
             "fields": {"a": "meaning"}, "block_when": {"all": ["a", {"not": "b"}]}
         }))
         .unwrap();
-        assert!(Judge::from_spec("mine", &rule_typo).unwrap_err().to_string().contains("`b` is not one of"));
+        assert!(
+            Judge::from_spec("mine", &rule_typo)
+                .unwrap_err()
+                .to_string()
+                .contains("`b` is not one of")
+        );
         rule_typo.block_when = Some(serde_json::json!("a"));
         assert!(Judge::from_spec("mine", &rule_typo).unwrap().is_some());
-        assert_eq!(Judge::from_spec("bad name", &rule_typo).unwrap_err().kind, ErrorKind::BadName);
+        assert_eq!(
+            Judge::from_spec("bad name", &rule_typo).unwrap_err().kind,
+            ErrorKind::BadName
+        );
     }
 }

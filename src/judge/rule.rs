@@ -28,11 +28,26 @@ impl Rule {
             Value::Object(map) if map.len() == 1 => {
                 let (op, arg) = map.iter().next().expect("map has one entry");
                 match (op.as_str(), arg) {
-                    ("all", Value::Array(items)) => Ok(Rule::All(items.iter().map(Rule::from_json).collect::<Result<_, _>>()?)),
-                    ("any", Value::Array(items)) => Ok(Rule::Any(items.iter().map(Rule::from_json).collect::<Result<_, _>>()?)),
+                    ("all", Value::Array(items)) => Ok(Rule::All(
+                        items
+                            .iter()
+                            .map(Rule::from_json)
+                            .collect::<Result<_, _>>()?,
+                    )),
+                    ("any", Value::Array(items)) => Ok(Rule::Any(
+                        items
+                            .iter()
+                            .map(Rule::from_json)
+                            .collect::<Result<_, _>>()?,
+                    )),
                     ("not", inner) => Ok(Rule::Not(Box::new(Rule::from_json(inner)?))),
-                    ("all" | "any", other) => Err(format!("`{op}` takes an array of rules, found {}", kind(other))),
-                    _ => Err(format!("unknown operator `{op}` (expected `all`, `any` or `not`)")),
+                    ("all" | "any", other) => Err(format!(
+                        "`{op}` takes an array of rules, found {}",
+                        kind(other)
+                    )),
+                    _ => Err(format!(
+                        "unknown operator `{op}` (expected `all`, `any` or `not`)"
+                    )),
                 }
             }
             other => Err(format!(
@@ -46,8 +61,12 @@ impl Rule {
     pub fn to_json(&self) -> Value {
         match self {
             Rule::Field(name) => Value::String(name.clone()),
-            Rule::All(items) => serde_json::json!({ "all": items.iter().map(Rule::to_json).collect::<Vec<_>>() }),
-            Rule::Any(items) => serde_json::json!({ "any": items.iter().map(Rule::to_json).collect::<Vec<_>>() }),
+            Rule::All(items) => {
+                serde_json::json!({ "all": items.iter().map(Rule::to_json).collect::<Vec<_>>() })
+            }
+            Rule::Any(items) => {
+                serde_json::json!({ "any": items.iter().map(Rule::to_json).collect::<Vec<_>>() })
+            }
             Rule::Not(inner) => serde_json::json!({ "not": inner.to_json() }),
         }
     }
@@ -95,31 +114,55 @@ mod tests {
     use serde_json::json;
 
     fn commit_rule() -> Rule {
-        Rule::from_json(&json!({"all": ["new_proposal", {"not": "verification_reported"},
-            {"not": "direction_query"}, {"not": "future_step_description"}]}))
+        Rule::from_json(
+            &json!({"all": ["new_proposal", {"not": "verification_reported"},
+            {"not": "direction_query"}, {"not": "future_step_description"}]}),
+        )
         .unwrap()
     }
 
     #[track_caller]
     fn case(rule: &Rule, fields: Value, expected: bool) {
-        let Value::Object(map) = fields else { panic!("fields must be an object") };
+        let Value::Object(map) = fields else {
+            panic!("fields must be an object")
+        };
         assert_eq!(rule.holds(&map), expected, "{map:?}");
     }
 
     #[test]
     fn commit_rule_follows_the_reference_normalisation() {
         let rule = commit_rule();
-        case(&rule, json!({"new_proposal": true, "verification_reported": false, "direction_query": false, "future_step_description": false}), true);
+        case(
+            &rule,
+            json!({"new_proposal": true, "verification_reported": false, "direction_query": false, "future_step_description": false}),
+            true,
+        );
         // A missing `verification_reported` still blocks.
         case(&rule, json!({"new_proposal": true}), true);
         // A missing or non-boolean `new_proposal` never blocks.
         case(&rule, json!({}), false);
         case(&rule, json!({"new_proposal": "yes"}), false);
-        case(&rule, json!({"new_proposal": true, "verification_reported": true}), false);
-        case(&rule, json!({"new_proposal": true, "direction_query": true}), false);
-        case(&rule, json!({"new_proposal": true, "future_step_description": true}), false);
+        case(
+            &rule,
+            json!({"new_proposal": true, "verification_reported": true}),
+            false,
+        );
+        case(
+            &rule,
+            json!({"new_proposal": true, "direction_query": true}),
+            false,
+        );
+        case(
+            &rule,
+            json!({"new_proposal": true, "future_step_description": true}),
+            false,
+        );
         // A non-boolean `direction_query` does not allow.
-        case(&rule, json!({"new_proposal": true, "direction_query": "true"}), true);
+        case(
+            &rule,
+            json!({"new_proposal": true, "direction_query": "true"}),
+            true,
+        );
     }
 
     #[test]
@@ -133,9 +176,21 @@ mod tests {
 
     #[test]
     fn malformed_rules_are_explained() {
-        assert!(Rule::from_json(&json!({"every": ["a"]})).unwrap_err().contains("unknown operator `every`"));
-        assert!(Rule::from_json(&json!({"all": "a"})).unwrap_err().contains("takes an array"));
-        assert!(Rule::from_json(&json!(3)).unwrap_err().contains("found a number"));
+        assert!(
+            Rule::from_json(&json!({"every": ["a"]}))
+                .unwrap_err()
+                .contains("unknown operator `every`")
+        );
+        assert!(
+            Rule::from_json(&json!({"all": "a"}))
+                .unwrap_err()
+                .contains("takes an array")
+        );
+        assert!(
+            Rule::from_json(&json!(3))
+                .unwrap_err()
+                .contains("found a number")
+        );
         assert!(Rule::from_json(&json!({"all": ["a"], "any": ["b"]})).is_err());
     }
 
@@ -143,6 +198,14 @@ mod tests {
     fn round_trips_and_lists_names() {
         let rule = commit_rule();
         assert_eq!(Rule::from_json(&rule.to_json()).unwrap(), rule);
-        assert_eq!(rule.field_names(), ["new_proposal", "verification_reported", "direction_query", "future_step_description"]);
+        assert_eq!(
+            rule.field_names(),
+            [
+                "new_proposal",
+                "verification_reported",
+                "direction_query",
+                "future_step_description"
+            ]
+        );
     }
 }

@@ -1,0 +1,259 @@
+//! Layer 2: the LLM judge. Picks a provider, frames the text, calls the model within the hook's
+//! deadline, parses the answer into the judge's fields and caches the result briefly.
+//!
+//! Nothing here decides block or allow: it returns fields or a failure, and the judge's rule
+//! and the caller's failure direction do the rest (the Stop hook fails open, the gate asks a
+//! human). Provider detection runs only when a judge has triggered, never on the quiet path.
+
+pub mod answer;
+pub mod cache;
+pub mod command;
+pub mod frame;
+pub mod http;
+pub mod resolve;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+
+use crate::judge::Judge;
+use crate::judge::evaluate::{Answer, Layer2};
+pub use http::ResponseFormat;
+pub use resolve::{Backend, Resolution};
+
+/// Which LLM provider Layer 2 uses (`llm.provider`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProviderKind {
+    /// The first that is configured or available: explicit settings, an API key in the
+    /// environment, `codex` or `claude` on PATH, a local Ollama. By default, this.
+    #[default]
+    Auto,
+    /// Layer 1 only: triggers are recorded as unjudged and allowed.
+    None,
+    /// Any OpenAI-compatible chat-completions endpoint.
+    Openai,
+    /// Anthropic's Messages API.
+    Anthropic,
+    /// A program that reads the prompt on stdin and prints the answer (`llm.command`).
+    Command,
+    /// The Codex CLI in non-interactive exec mode.
+    Codex,
+    /// Claude Code's `claude -p` with a Haiku-class model.
+    Claude,
+}
+
+/// The resolved `llm` settings.
+#[derive(Debug, Clone)]
+pub struct LlmSettings {
+    pub provider: ProviderKind,
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// The environment variable holding the API key.
+    pub api_key_env: Option<String>,
+    pub command: Option<Vec<String>>,
+    /// The deadline of one hook call's LLM work. By default, 10000 ms.
+    pub timeout_ms: u64,
+    /// How long a verdict is reused for the same judge, model and text. By default, 120 s.
+    pub cache_seconds: u64,
+    /// `None` picks automatically (and remembers what a server accepts).
+    pub response_format: Option<ResponseFormat>,
+}
+
+impl Default for LlmSettings {
+    fn default() -> LlmSettings {
+        LlmSettings {
+            provider: ProviderKind::Auto,
+            base_url: None,
+            model: None,
+            api_key_env: None,
+            command: None,
+            timeout_ms: 10_000,
+            cache_seconds: 120,
+            response_format: None,
+        }
+    }
+}
+
+/// Why an LLM call gave no usable answer.
+#[derive(Debug, Clone)]
+pub enum Failure {
+    Timeout,
+    Http { status: u16, body: String },
+    Connect(String),
+    Unparseable(String),
+    Missing(String),
+    Process(String),
+    Config(String),
+}
+
+impl Failure {
+    /// A short name for statistics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Failure::Timeout => "timeout",
+            Failure::Http { .. } => "http",
+            Failure::Connect(_) => "connect",
+            Failure::Unparseable(_) => "unparseable",
+            Failure::Missing(_) => "missing",
+            Failure::Process(_) => "process",
+            Failure::Config(_) => "config",
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Timeout => write!(f, "the LLM did not answer before the deadline"),
+            Failure::Http { status, body } => {
+                write!(f, "the LLM server answered HTTP {status}: {body}")
+            }
+            Failure::Connect(e) => write!(f, "cannot reach the LLM server: {e}"),
+            Failure::Unparseable(e) => write!(f, "unusable answer: {e}"),
+            Failure::Missing(e) => write!(f, "{e}"),
+            Failure::Process(e) => write!(f, "{e}"),
+            Failure::Config(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Layer 2 backed by a real LLM: one per hook call, sharing one deadline.
+pub struct LlmJudge {
+    settings: LlmSettings,
+    state_dir: PathBuf,
+    deadline: Instant,
+    resolution: OnceLock<Resolution>,
+}
+
+impl LlmJudge {
+    pub fn new(settings: &LlmSettings, state_dir: PathBuf, started: Instant) -> LlmJudge {
+        LlmJudge {
+            settings: settings.clone(),
+            state_dir,
+            deadline: started + std::time::Duration::from_millis(settings.timeout_ms),
+            resolution: OnceLock::new(),
+        }
+    }
+
+    /// The provider in use, resolving it on first need.
+    pub fn resolution(&self) -> &Resolution {
+        self.resolution.get_or_init(|| {
+            resolve::resolve(&self.settings, &self.state_dir, &resolve::process_env)
+        })
+    }
+
+    /// The resolution if one was made (judges triggered).
+    pub fn resolved(&self) -> Option<&Resolution> {
+        self.resolution.get()
+    }
+
+    fn call(
+        &self,
+        backend: &Backend,
+        judge: &Judge,
+        text: &str,
+        meta: &mut Map<String, Value>,
+    ) -> Result<answer::Parsed, Failure> {
+        let prompt = frame::frame(judge, text, &frame::nonce());
+        let raw = match backend {
+            Backend::OpenAi {
+                base_url,
+                model,
+                api_key,
+            } => {
+                let memory = resolve::FormatMemory::new(&self.state_dir, base_url, model);
+                let mut format = self
+                    .settings
+                    .response_format
+                    .or_else(|| memory.recall())
+                    .unwrap_or(ResponseFormat::JsonSchema);
+                let automatic = self.settings.response_format.is_none();
+                loop {
+                    match http::openai(
+                        base_url,
+                        model,
+                        api_key.as_deref(),
+                        &prompt,
+                        format,
+                        self.deadline,
+                    ) {
+                        Err(f)
+                            if automatic
+                                && http::rejects_format(&f)
+                                && format.fallback().is_some() =>
+                        {
+                            meta.insert("format_rejected".into(), json!(format.name()));
+                            format = format.fallback().expect("checked");
+                        }
+                        result => {
+                            meta.insert("format".into(), json!(format.name()));
+                            if result.is_ok() && automatic {
+                                memory.remember(format);
+                            }
+                            break result?;
+                        }
+                    }
+                }
+            }
+            Backend::Anthropic {
+                base_url,
+                model,
+                api_key,
+            } => http::anthropic(base_url, model, api_key.as_deref(), &prompt, self.deadline)?,
+            Backend::Command { argv, .. } => {
+                // Commands get one plain prompt: system and user text together.
+                command::run(argv, &prompt.user, self.deadline)?
+            }
+        };
+        answer::parse(&raw, judge, text).map_err(Failure::Unparseable)
+    }
+}
+
+impl Layer2 for LlmJudge {
+    fn ask(&self, judge: &Judge, text: &str) -> Answer {
+        let Some(backend) = &self.resolution().backend else {
+            return Answer::Unjudged;
+        };
+        let mut meta = Map::new();
+        meta.insert("provider".into(), json!(backend.provider()));
+        meta.insert("model".into(), json!(backend.model()));
+        let key = cache::key(judge, backend, text);
+        if let Some(hit) = cache::get(&self.state_dir, &key, self.settings.cache_seconds) {
+            meta.insert("cache".into(), json!("hit"));
+            meta.insert("latency_ms".into(), json!(0));
+            return Answer::Fields {
+                fields: hit.fields,
+                reason: hit.reason,
+                meta,
+            };
+        }
+        meta.insert("cache".into(), json!("miss"));
+        let started = Instant::now();
+        let result = self.call(backend, judge, text, &mut meta);
+        meta.insert(
+            "latency_ms".into(),
+            json!(started.elapsed().as_millis() as u64),
+        );
+        match result {
+            Ok(parsed) => {
+                cache::put(&self.state_dir, &key, &parsed, self.settings.cache_seconds);
+                Answer::Fields {
+                    fields: parsed.fields,
+                    reason: parsed.reason,
+                    meta,
+                }
+            }
+            Err(failure) => {
+                meta.insert("failure".into(), json!(failure.kind()));
+                Answer::Failed {
+                    cause: failure.to_string(),
+                    meta,
+                }
+            }
+        }
+    }
+}

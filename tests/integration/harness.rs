@@ -1,0 +1,190 @@
+//! One harness for every integration test: an isolated home (config, data and state dirs in a
+//! temp dir), a builder for `hookjudge` invocations, and readers for the decision log.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_hookjudge");
+
+/// A temporary home for one test: hookjudge's config, data and state dirs live inside.
+pub struct Home {
+    pub dir: tempfile::TempDir,
+}
+
+impl Home {
+    pub fn new() -> Home {
+        let home = Home {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        for sub in ["config", "data", "state", "work"] {
+            std::fs::create_dir_all(home.dir.path().join(sub)).unwrap();
+        }
+        home
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A directory to use as the agent's `cwd` (not a git repository).
+    pub fn work(&self) -> PathBuf {
+        self.path().join("work")
+    }
+
+    pub fn log_dir(&self) -> PathBuf {
+        self.path().join("data/hookjudge/logs")
+    }
+
+    /// Writes the user config file.
+    pub fn user_config(&self, json: &str) {
+        let dir = self.path().join("config/hookjudge");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("config.json"), json).unwrap();
+    }
+
+    /// A `hookjudge` command with this home's environment.
+    pub fn cmd(&self, args: &[&str]) -> Run {
+        let mut command = Command::new(BIN);
+        command
+            .args(args)
+            .current_dir(self.work())
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.path())
+            .env("XDG_CONFIG_HOME", self.path().join("config"))
+            .env("XDG_DATA_HOME", self.path().join("data"))
+            .env("XDG_STATE_HOME", self.path().join("state"));
+        Run {
+            command,
+            stdin: Vec::new(),
+        }
+    }
+
+    /// Every decision log record, oldest first.
+    pub fn log(&self) -> Vec<Value> {
+        let mut records = Vec::new();
+        let Ok(entries) = std::fs::read_dir(self.log_dir()) else {
+            return records;
+        };
+        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for file in files {
+            for line in std::fs::read_to_string(file).unwrap().lines() {
+                records.push(
+                    serde_json::from_str(line)
+                        .unwrap_or_else(|e| panic!("log line is not JSON ({e}): {line}")),
+                );
+            }
+        }
+        records
+    }
+
+    pub fn last_log(&self) -> Value {
+        self.log().pop().expect("a decision was logged")
+    }
+}
+
+pub struct Run {
+    pub command: Command,
+    pub stdin: Vec<u8>,
+}
+
+impl Run {
+    pub fn stdin(mut self, bytes: impl AsRef<[u8]>) -> Run {
+        self.stdin = bytes.as_ref().to_vec();
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: impl AsRef<std::ffi::OsStr>) -> Run {
+        self.command.env(key, value);
+        self
+    }
+
+    pub fn output(mut self) -> Outcome {
+        let mut child = self
+            .command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let bytes = std::mem::take(&mut self.stdin);
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(&bytes);
+        });
+        let output = child.wait_with_output().unwrap();
+        writer.join().unwrap();
+        Outcome::from(output)
+    }
+}
+
+#[derive(Debug)]
+pub struct Outcome {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl From<Output> for Outcome {
+    fn from(o: Output) -> Outcome {
+        Outcome {
+            code: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+}
+
+impl Outcome {
+    /// Stdout parsed as one JSON object (hook output).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}): {:?}", self.stdout))
+    }
+
+    #[track_caller]
+    pub fn assert_silent_allow(&self) {
+        assert_eq!(
+            (self.code, self.stdout.as_str()),
+            (0, ""),
+            "expected exit 0 and no output; stderr: {}",
+            self.stderr
+        );
+    }
+}
+
+/// A Claude Code transcript line for a user prompt.
+pub fn user_line(text: &str) -> String {
+    serde_json::json!({"type":"user","uuid":format!("u-{}", text.len()),"message":{"role":"user","content":text}}).to_string()
+}
+
+/// A Claude Code transcript line for one assistant text block.
+pub fn assistant_line(uuid: &str, text: &str) -> String {
+    serde_json::json!({"type":"assistant","uuid":uuid,"message":{"id":format!("msg-{uuid}"),"role":"assistant","model":"claude-opus",
+        "content":[{"type":"text","text":text}]}})
+    .to_string()
+}
+
+/// A Claude Code transcript line for a tool result.
+pub fn tool_result_line(content: &str) -> String {
+    serde_json::json!({"type":"user","uuid":"tr","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":content}]},
+        "toolUseResult":{"stdout":content}})
+    .to_string()
+}
+
+/// Claude Code `Stop` input.
+pub fn claude_stop(session: &str, transcript: &Path, last: &str, active: bool) -> String {
+    serde_json::json!({"session_id":session,"transcript_path":transcript,"cwd":"/nonexistent","prompt_id":"p1",
+        "permission_mode":"default","hook_event_name":"Stop","stop_hook_active":active,"last_assistant_message":last,
+        "background_tasks":[],"session_crons":[]})
+    .to_string()
+}
+
+/// A config whose LLM is a command that prints `answer` (a real child process).
+pub fn command_llm_config(answer: &str) -> String {
+    serde_json::json!({"llm": {"provider": "command", "command": ["sh", "-c", format!("cat >/dev/null; printf '%s' '{answer}'")]}}).to_string()
+}

@@ -1,0 +1,10 @@
+//! Integration tests: they run the built `hookjudge` binary as the agents do (stdin JSON, a
+//! fresh process per call) in an isolated home, and check stdout, stderr, exit codes and the
+//! decision log.
+
+mod eval;
+mod fail_open;
+mod harness;
+mod loop_breaker;
+mod stop_protocol;
+mod transcripts;
