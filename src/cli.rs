@@ -42,6 +42,15 @@ pub enum Command {
     Log(LogArgs),
     /// Summarise the decision log: wake rates, blocks, fail-opens, loop-breaker releases
     Stats(StatsArgs),
+    /// Redact secrets from stdin and print the result, as hookjudge does before any LLM call
+    Redact(RedactArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RedactArgs {
+    /// Print `{"text": …, "counts": {kind: n}}` instead of the redacted text
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The agents whose hooks hookjudge serves.

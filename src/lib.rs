@@ -18,5 +18,6 @@ pub mod judge;
 pub mod ledger;
 pub mod llm;
 pub mod log;
+pub mod redact;
 pub mod time;
 pub mod transcript;

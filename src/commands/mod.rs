@@ -5,6 +5,7 @@
 mod eval;
 mod judge;
 mod log;
+mod redact;
 mod stats;
 mod stop;
 
@@ -75,6 +76,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Eval(args) => eval::eval(&args, config.as_deref()),
         Command::Log(args) => log::log(&args, config.as_deref()),
         Command::Stats(args) => stats::stats(&args, config.as_deref()),
+        Command::Redact(args) => redact::redact(&args),
     };
     match result {
         Ok(status) => status,

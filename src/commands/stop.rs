@@ -65,6 +65,9 @@ struct StopRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     provider: Option<String>,
     text_bytes: usize,
+    /// Secrets removed from the text before judging, per kind.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    redactions: std::collections::BTreeMap<String, usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,6 +111,7 @@ impl StopRecord {
             released: Vec::new(),
             provider: None,
             text_bytes: 0,
+            redactions: Default::default(),
             text: None,
             transcript: None,
             timings_us: Timings::default(),
@@ -334,6 +338,10 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
     let transcript_started = Instant::now();
     let text = response_text(agent, &input, &settings, &mut record);
     record.timings_us.transcript = micros(transcript_started.elapsed());
+    // Secrets go before anything else sees the text: the LLM, the cache, the log.
+    let redacted = crate::redact::redact(&text);
+    let text = redacted.text;
+    record.redactions = redacted.counts;
     record.text_bytes = text.len();
     if settings.log_text {
         record.text = Some(text.clone());

@@ -188,3 +188,165 @@ pub fn claude_stop(session: &str, transcript: &Path, last: &str, active: bool) -
 pub fn command_llm_config(answer: &str) -> String {
     serde_json::json!({"llm": {"provider": "command", "command": ["sh", "-c", format!("cat >/dev/null; printf '%s' '{answer}'")]}}).to_string()
 }
+
+/// A scripted HTTP server on 127.0.0.1 (a free port) standing in for an LLM API. It answers
+/// each request with what `respond` returns for the parsed request, records every request, and
+/// stops when dropped.
+pub struct FakeLlm {
+    pub url: String,
+    pub requests: std::sync::Arc<std::sync::Mutex<Vec<Recorded>>>,
+    pub max_in_flight: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    addr: std::net::SocketAddr,
+}
+
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// What the fake server sends back: status, body, and a delay before answering.
+pub struct Reply {
+    pub status: u16,
+    pub body: String,
+    pub delay: std::time::Duration,
+}
+
+impl Reply {
+    pub fn ok(body: Value) -> Reply {
+        Reply {
+            status: 200,
+            body: body.to_string(),
+            delay: std::time::Duration::ZERO,
+        }
+    }
+    /// An OpenAI chat completion whose message content is `content`.
+    pub fn chat(content: &str) -> Reply {
+        Reply::ok(
+            serde_json::json!({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}),
+        )
+    }
+}
+
+impl FakeLlm {
+    pub fn start(respond: impl Fn(&Recorded) -> Reply + Send + Sync + 'static) -> FakeLlm {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        use std::sync::{Arc, Mutex};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let stop = Arc::new(AtomicBool::new(false));
+        let in_flight = Arc::new(AtomicUsize::new(0));
+        let max_in_flight = Arc::new(AtomicUsize::new(0));
+        let respond = Arc::new(respond);
+        {
+            let (requests, stop, in_flight, max_in_flight) = (
+                requests.clone(),
+                stop.clone(),
+                in_flight.clone(),
+                max_in_flight.clone(),
+            );
+            std::thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(stream) = stream else { continue };
+                    let (requests, respond, in_flight, max_in_flight) = (
+                        requests.clone(),
+                        respond.clone(),
+                        in_flight.clone(),
+                        max_in_flight.clone(),
+                    );
+                    std::thread::spawn(move || {
+                        let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                        max_in_flight.fetch_max(now, Ordering::SeqCst);
+                        serve(stream, &requests, respond.as_ref());
+                        in_flight.fetch_sub(1, Ordering::SeqCst);
+                    });
+                }
+            });
+        }
+        FakeLlm {
+            url: format!("http://{addr}"),
+            requests,
+            max_in_flight,
+            stop,
+            addr,
+        }
+    }
+
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+impl Drop for FakeLlm {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let _ = std::net::TcpStream::connect(self.addr);
+    }
+}
+
+fn serve(
+    mut stream: std::net::TcpStream,
+    requests: &std::sync::Mutex<Vec<Recorded>>,
+    respond: &(dyn Fn(&Recorded) -> Reply + Send + Sync),
+) {
+    use std::io::{BufRead, BufReader, Read};
+    let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(10)));
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() || request_line.is_empty() {
+        return;
+    }
+    let path = request_line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("/")
+        .to_owned();
+    let mut headers = Vec::new();
+    let mut length = 0usize;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).is_err() || line.trim().is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.trim_end().split_once(':') {
+            if k.eq_ignore_ascii_case("content-length") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+            headers.push((k.trim().to_owned(), v.trim().to_owned()));
+        }
+    }
+    let mut body = vec![0u8; length];
+    if reader.read_exact(&mut body).is_err() {
+        return;
+    }
+    let recorded = Recorded {
+        path,
+        headers,
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+    };
+    requests.lock().unwrap().push(recorded.clone());
+    let reply = respond(&recorded);
+    std::thread::sleep(reply.delay);
+    let response = format!(
+        "HTTP/1.1 {} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{}",
+        reply.status,
+        reply.body.len(),
+        reply.body
+    );
+    let _ = stream.write_all(response.as_bytes());
+}

@@ -5,6 +5,8 @@
 mod eval;
 mod fail_open;
 mod harness;
+mod llm_http;
 mod loop_breaker;
+mod redaction;
 mod stop_protocol;
 mod transcripts;
