@@ -44,6 +44,29 @@ pub enum Command {
     Stats(StatsArgs),
     /// Redact secrets from stdin and print the result, as hookjudge does before any LLM call
     Redact(RedactArgs),
+    /// Re-judge logged responses under the current config and show which decisions would change
+    ///
+    /// Use it after editing a pattern, a prompt or a rule. Needs `log.text` (on by default).
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Only responses logged since this time: a duration back (`30m`, `2h`, `7d`) or a date
+    #[arg(long, value_name = "WHEN")]
+    pub since: Option<String>,
+    /// Only this judge (repeatable)
+    #[arg(long = "judge", value_name = "NAME")]
+    pub judges: Vec<String>,
+    /// Layer 1 only: compare trigger outcomes without calling the LLM
+    #[arg(long)]
+    pub no_llm: bool,
+    /// Re-judge at most this many responses (the most recent)
+    #[arg(long, short = 'n', default_value_t = 200)]
+    pub limit: usize,
+    /// Print the changes as JSON lines
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

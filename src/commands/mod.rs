@@ -6,6 +6,7 @@ mod eval;
 mod judge;
 mod log;
 mod redact;
+mod replay;
 mod stats;
 mod stop;
 
@@ -77,6 +78,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Log(args) => log::log(&args, config.as_deref()),
         Command::Stats(args) => stats::stats(&args, config.as_deref()),
         Command::Redact(args) => redact::redact(&args),
+        Command::Replay(args) => replay::replay(&args, config.as_deref()),
     };
     match result {
         Ok(status) => status,

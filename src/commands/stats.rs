@@ -71,6 +71,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         }
     }
     let responses = stops.len();
+    let layer2 = layer2_summary(&stops);
     let summary = json!({
         "responses": responses,
         "blocks": count("block"),
@@ -78,6 +79,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         "fail_opens": count("fail-open"),
         "allowed": count("allow"),
         "judges": per_judge,
+        "layer2": layer2,
         "log_dir": settings.log_dir,
         "bad_lines": read.bad_lines,
     });
@@ -128,8 +130,69 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                 s.released
             )?;
         }
+        let l2 = &summary["layer2"];
+        writeln!(
+            out,
+            "\nLayer 2: {} calls, {} cache hits, latency p50 {} ms, p95 {} ms, mean added per response {:.1} ms",
+            l2["calls"],
+            l2["cache_hits"],
+            l2["latency_ms_p50"],
+            l2["latency_ms_p95"],
+            l2["mean_added_ms_per_response"].as_f64().unwrap_or(0.0)
+        )?;
+        if let Some(failures) = l2["failures"].as_object().filter(|f| !f.is_empty()) {
+            let list: Vec<String> = failures.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            writeln!(out, "Layer 2 failures by cause: {}", list.join(", "))?;
+        }
         Ok(())
     })();
     result.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
     Ok(ExitStatus::Success)
+}
+
+/// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency.
+fn layer2_summary(stops: &[&Value]) -> Value {
+    let mut latencies: Vec<u64> = Vec::new();
+    let mut hits = 0;
+    let mut failures: IndexMap<String, usize> = IndexMap::new();
+    for j in stops
+        .iter()
+        .flat_map(|r| r["judges"].as_array().into_iter().flatten())
+    {
+        let l2 = &j["layer2"];
+        if !l2.is_object() {
+            continue;
+        }
+        if l2["cache"] == "hit" {
+            hits += 1;
+            continue;
+        }
+        latencies.push(l2["latency_ms"].as_u64().unwrap_or(0));
+        if let Some(cause) = l2["failure"].as_str() {
+            *failures.entry(cause.to_owned()).or_default() += 1;
+        }
+    }
+    latencies.sort_unstable();
+    let pct = |p: f64| {
+        latencies
+            .get(((latencies.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+    };
+    let added_us: u64 = stops
+        .iter()
+        .map(|r| r["timings_us"]["layer2"].as_u64().unwrap_or(0))
+        .sum();
+    let mean_added_ms = if stops.is_empty() {
+        0.0
+    } else {
+        added_us as f64 / 1000.0 / stops.len() as f64
+    };
+    json!({
+        "calls": latencies.len(),
+        "cache_hits": hits,
+        "latency_ms_p50": pct(0.5),
+        "latency_ms_p95": pct(0.95),
+        "failures": failures,
+        "mean_added_ms_per_response": mean_added_ms,
+    })
 }

@@ -1,0 +1,149 @@
+//! The tuning commands as a user runs them: `judge`, `log`, `stats`, `replay`.
+
+use serde_json::json;
+
+use crate::harness::{Home, claude_stop, command_llm_config};
+
+#[test]
+fn judge_exit_codes_and_json_shape() {
+    let home = Home::new();
+    home.user_config(&command_llm_config(
+        r#"{"new_proposal": true, "reason": "proposes a push"}"#,
+    ));
+    let out = home
+        .cmd(&["judge", "--json"])
+        .stdin("The API docs are updated.")
+        .output();
+    assert_eq!(out.code, 0);
+    let v = out.json();
+    assert_eq!(v["decision"], "allow");
+    assert_eq!(v["judges"].as_array().unwrap().len(), 5);
+    let keys: Vec<&String> = v["judges"][0].as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        [
+            "judge", "layer1", "pattern", "verdict", "decision", "fields", "reason"
+        ]
+    );
+
+    let out = home
+        .cmd(&["judge", "--json", "--judge", "commit"])
+        .stdin("Shall I push to main?")
+        .output();
+    assert_eq!(out.code, 1, "a block exits 1");
+    let v = out.json();
+    assert_eq!(v["judges"][0]["verdict"], "violation");
+    assert_eq!(v["judges"][0]["fields"]["new_proposal"], true);
+    assert_eq!(v["judges"][0]["reason"], "proposes a push");
+
+    let out = home
+        .cmd(&["judge", "--no-llm"])
+        .stdin("Shall I push to main?")
+        .output();
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout.contains("trigger") && out.stdout.contains("unjudged"),
+        "{}",
+        out.stdout
+    );
+
+    let out = home
+        .cmd(&["judge", "--judge", "nonesuch"])
+        .stdin("x")
+        .output();
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no judge `nonesuch`"), "{}", out.stderr);
+}
+
+fn fill_log(home: &Home) {
+    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    for (session, text) in [
+        ("s1", "Here is the summary of the module."),
+        ("s2", "Done. I'll push to main now."),
+        ("s3", "I fixed it, works now."),
+    ] {
+        home.cmd(&["stop"])
+            .stdin(claude_stop(session, std::path::Path::new(""), text, false))
+            .output();
+    }
+}
+
+#[test]
+fn log_filters_and_formats() {
+    let home = Home::new();
+    fill_log(&home);
+    let out = home.cmd(&["log"]).output();
+    assert_eq!(out.code, 0);
+    assert_eq!(
+        out.stdout.lines().count(),
+        4,
+        "header and three rows:\n{}",
+        out.stdout
+    );
+    let blocks = home.cmd(&["log", "--blocks", "--json"]).output();
+    let lines: Vec<serde_json::Value> = blocks
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l["action"] == "block"));
+    let commit = home.cmd(&["log", "--judge", "commit", "--json"]).output();
+    assert_eq!(commit.stdout.lines().count(), 1);
+    let future = home.cmd(&["log", "--since", "2999-01-01"]).output();
+    assert!(
+        future.stdout.contains("no decisions logged"),
+        "{}",
+        future.stdout
+    );
+    let bad = home.cmd(&["log", "--since", "yesterday"]).output();
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("hint:"));
+}
+
+#[test]
+fn stats_summarises_layer1_and_layer2() {
+    let home = Home::new();
+    fill_log(&home);
+    let out = home.cmd(&["stats", "--json"]).output();
+    let v = out.json();
+    assert_eq!(
+        (v["responses"].as_u64(), v["blocks"].as_u64()),
+        (Some(3), Some(2))
+    );
+    assert_eq!(v["judges"]["commit"]["woken"], 1);
+    assert_eq!(v["judges"]["commit"]["blocks"], 1);
+    assert!(v["layer2"]["calls"].as_u64().unwrap() >= 2);
+    assert!(v["layer2"]["latency_ms_p50"].is_u64());
+    let text = home.cmd(&["stats"]).output();
+    assert!(
+        text.stdout.contains("Layer 2:") && text.stdout.contains("wake %"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn replay_shows_what_a_pattern_edit_changes() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    home.cmd(&["stop"])
+        .stdin(claude_stop(
+            "s",
+            std::path::Path::new(""),
+            "Ready. Ship it!",
+            false,
+        ))
+        .output();
+    assert_eq!(home.last_log()["judges"][0]["layer1"], "quiet");
+    home.user_config(&json!({"llm": {"provider": "none"}, "judges": {"commit": {"add_triggers": ["\\bship it\\b"]}}}).to_string());
+    let out = home.cmd(&["replay", "--no-llm", "--json"]).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let change: serde_json::Value =
+        serde_json::from_str(out.stdout.lines().next().expect("one change")).unwrap();
+    assert_eq!(
+        (change["judge"].as_str(), change["before"].as_str()),
+        (Some("commit"), Some("quiet"))
+    );
+    assert_eq!(change["pattern"], "\\bship it\\b");
+}
