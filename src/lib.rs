@@ -14,6 +14,7 @@ pub mod agent;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod gate;
 pub mod judge;
 pub mod ledger;
 pub mod llm;
