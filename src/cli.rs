@@ -31,6 +31,13 @@ pub enum Command {
     /// CLI (`AfterAgent`) on stdin. Always exits 0: any failure lets the turn end (fail-open)
     /// and is logged.
     Stop(StopArgs),
+    /// PreToolUse/BeforeTool entry: check a shell command before it runs
+    ///
+    /// Reads the hook JSON of Claude Code or Codex CLI (`PreToolUse`, tool `Bash`) or Gemini CLI
+    /// (`BeforeTool`, tool `run_shell_command`). Silent unless the command commits, pushes,
+    /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
+    /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
+    Gate(GateArgs),
     /// Judge a text directly (a file, or stdin), to tune patterns and prompts
     ///
     /// Exit status: 0 allow, 1 block, 2 error.
@@ -86,6 +93,13 @@ pub enum AgentArg {
 
 #[derive(Debug, Args)]
 pub struct StopArgs {
+    /// The agent calling the hook; detected from the input when absent
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentArg>,
+}
+
+#[derive(Debug, Args)]
+pub struct GateArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,

@@ -32,6 +32,7 @@ pub struct ConfigFile {
     pub log: Option<LogFile>,
     pub transcript: Option<TranscriptFile>,
     pub llm: Option<LlmFile>,
+    pub gate: Option<GateFile>,
     /// Judges by name: changes to built-ins, or new judges.
     pub judges: Option<IndexMap<String, JudgeSpec>>,
 }
@@ -77,6 +78,94 @@ pub struct LlmFile {
     pub response_format: Option<ResponseFormat>,
 }
 
+/// What the gate does with each class of action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    /// Stay silent: the agent's own permission rules apply.
+    Allow,
+    /// Silent when the code was verified since its last change; otherwise the judge or a human.
+    Verify,
+    /// Always ask a human.
+    Ask,
+    /// Always deny.
+    Deny,
+    /// Deny only when something would be lost (destructive operations).
+    Guard,
+}
+
+/// The `gate` section.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateFile {
+    pub commit: Option<Policy>,
+    pub push: Option<Policy>,
+    pub publish: Option<Policy>,
+    pub deploy: Option<Policy>,
+    #[serde(rename = "hook-bypass")]
+    pub hook_bypass: Option<Policy>,
+    pub destructive: Option<Policy>,
+    pub unparsed: Option<Policy>,
+    /// Branches a force push must never rewrite (`*` matches within a segment).
+    pub protected_branches: Option<Vec<String>>,
+    /// Files test runs write; replaces the defaults.
+    pub artifacts: Option<Vec<String>>,
+    /// Files test runs write; added to the defaults.
+    pub add_artifacts: Option<Vec<String>>,
+    /// A regex over a command line that recognises a test run.
+    pub test_commands: Option<String>,
+    /// Command prefixes that deploy (e.g. `./scripts/deploy.sh`, `make deploy`).
+    pub deploy_commands: Option<Vec<String>>,
+    /// The deadline of the gate's own judge call. By default, 8000 ms.
+    pub timeout_ms: Option<u64>,
+}
+
+/// The resolved `gate` settings.
+#[derive(Debug, Clone)]
+pub struct GateSettings {
+    pub policies: Vec<(crate::gate::classify::Class, Policy)>,
+    pub protected_branches: Vec<String>,
+    pub artifacts: Vec<String>,
+    pub test_commands: String,
+    pub deploy_commands: Vec<Vec<String>>,
+    pub timeout_ms: u64,
+}
+
+impl Default for GateSettings {
+    fn default() -> GateSettings {
+        use crate::gate::classify::Class;
+        GateSettings {
+            policies: vec![
+                (Class::Commit, Policy::Verify),
+                (Class::Push, Policy::Verify),
+                (Class::Publish, Policy::Verify),
+                (Class::Deploy, Policy::Ask),
+                (Class::HookBypass, Policy::Deny),
+                (Class::Destructive, Policy::Guard),
+                (Class::Unparsed, Policy::Ask),
+            ],
+            protected_branches: vec!["main".into(), "master".into(), "release/*".into()],
+            artifacts: crate::gate::evidence::DEFAULT_ARTIFACTS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            test_commands: crate::gate::evidence::DEFAULT_TEST_COMMANDS.to_string(),
+            deploy_commands: Vec::new(),
+            timeout_ms: 8000,
+        }
+    }
+}
+
+impl GateSettings {
+    pub fn policy(&self, class: crate::gate::classify::Class) -> Policy {
+        self.policies
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map(|(_, p)| *p)
+            .unwrap_or(Policy::Ask)
+    }
+}
+
 /// The effective settings after all layers.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -87,6 +176,7 @@ pub struct Settings {
     pub log_text: bool,
     pub transcript: transcript::Options,
     pub llm: LlmSettings,
+    pub gate: GateSettings,
     /// Judge specs after merging, in order: built-ins first, then new ones as first named.
     pub judge_specs: Vec<(String, JudgeSpec)>,
     /// The files that were found and applied, lowest layer first.
@@ -104,6 +194,7 @@ impl Settings {
             log_text: true,
             transcript: transcript::Options::default(),
             llm: LlmSettings::default(),
+            gate: GateSettings::default(),
             judge_specs: judge::builtin_specs(),
             files: Vec::new(),
         }
@@ -188,6 +279,39 @@ impl Settings {
             s.timeout_ms = llm.timeout_ms.unwrap_or(s.timeout_ms);
             s.cache_seconds = llm.cache_seconds.unwrap_or(s.cache_seconds);
             s.response_format = llm.response_format.or(s.response_format);
+        }
+        if let Some(gate) = file.gate {
+            use crate::gate::classify::Class;
+            let g = &mut self.gate;
+            for (class, policy) in [
+                (Class::Commit, gate.commit),
+                (Class::Push, gate.push),
+                (Class::Publish, gate.publish),
+                (Class::Deploy, gate.deploy),
+                (Class::HookBypass, gate.hook_bypass),
+                (Class::Destructive, gate.destructive),
+                (Class::Unparsed, gate.unparsed),
+            ] {
+                if let Some(policy) = policy {
+                    g.policies.retain(|(c, _)| *c != class);
+                    g.policies.push((class, policy));
+                }
+            }
+            if let Some(b) = gate.protected_branches {
+                g.protected_branches = b;
+            }
+            if let Some(a) = gate.artifacts {
+                g.artifacts = a;
+            }
+            g.artifacts.extend(gate.add_artifacts.unwrap_or_default());
+            if let Some(t) = gate.test_commands {
+                g.test_commands = t;
+            }
+            for command in gate.deploy_commands.unwrap_or_default() {
+                g.deploy_commands
+                    .push(shell_words::split(&command).unwrap_or_else(|_| vec![command.clone()]));
+            }
+            g.timeout_ms = gate.timeout_ms.unwrap_or(g.timeout_ms);
         }
         for (name, spec) in file.judges.unwrap_or_default() {
             match self.judge_specs.iter_mut().find(|(n, _)| *n == name) {

@@ -3,6 +3,7 @@
 //! become clap's exit 2, which Claude Code reads as "block").
 
 mod eval;
+mod gate;
 mod judge;
 mod log;
 mod redact;
@@ -40,7 +41,7 @@ impl From<ExitStatus> for std::process::ExitCode {
 }
 
 /// Hook entry points: they always exit 0 and fail open (or safe), even on a usage error.
-const HOOK_COMMANDS: [&str; 1] = ["stop"];
+const HOOK_COMMANDS: [&str; 2] = ["stop", "gate"];
 
 /// Parses `args` and runs the command.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
@@ -60,7 +61,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
                 .map(|h| h.to_string_lossy().into_owned())
                 .filter(|h| HOOK_COMMANDS.contains(&h.as_str()) && !informational)
             {
-                return stop::usage_error(&hook, &e.to_string());
+                return if hook == "gate" {
+                    gate::usage_error(&e.to_string())
+                } else {
+                    stop::usage_error(&hook, &e.to_string())
+                };
             }
             let _ = e.print();
             return if e.use_stderr() {
@@ -73,6 +78,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
     let config = cli.config.clone();
     let result = match cli.command {
         Command::Stop(args) => return stop::stop(&args, config.as_deref()),
+        Command::Gate(args) => return gate::gate(&args, config.as_deref()),
         Command::Judge(args) => judge::judge(&args, config.as_deref()),
         Command::Eval(args) => eval::eval(&args, config.as_deref()),
         Command::Log(args) => log::log(&args, config.as_deref()),

@@ -134,7 +134,7 @@ struct Run {
 }
 
 /// Whether this process was started by a judge's own LLM call.
-pub fn recursion_guard_active() -> bool {
+pub(crate) fn recursion_guard_active() -> bool {
     RECURSION_GUARDS
         .iter()
         .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0"))

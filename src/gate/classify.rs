@@ -34,7 +34,15 @@ impl Class {
         }
     }
 
-    pub const ALL: [Class; 7] = [Class::Commit, Class::Push, Class::Publish, Class::Deploy, Class::HookBypass, Class::Destructive, Class::Unparsed];
+    pub const ALL: [Class; 7] = [
+        Class::Commit,
+        Class::Push,
+        Class::Publish,
+        Class::Deploy,
+        Class::HookBypass,
+        Class::Destructive,
+        Class::Unparsed,
+    ];
 }
 
 /// Which destructive git operation, for computing what it would lose.
@@ -43,11 +51,18 @@ impl Class {
 pub enum Destructive {
     ResetHard,
     /// `checkout -- paths`, `checkout .`, `restore paths` (worktree side).
-    DiscardPaths { paths: Vec<String> },
-    Clean { directories: bool, ignored: bool },
+    DiscardPaths {
+        paths: Vec<String>,
+    },
+    Clean {
+        directories: bool,
+        ignored: bool,
+    },
     StashDrop,
     StashClear,
-    BranchDelete { branches: Vec<String> },
+    BranchDelete {
+        branches: Vec<String>,
+    },
 }
 
 /// Where the command's git repository is.
@@ -86,19 +101,46 @@ pub struct Gated {
 }
 
 /// Git's global options that take a value as the next word.
-const GIT_VALUE_OPTIONS: [&str; 6] = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"];
+const GIT_VALUE_OPTIONS: [&str; 6] = [
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--exec-path",
+];
 
 /// Classifies one simple command. `deploy_commands` are user-defined deploy prefixes.
 pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gated> {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
     let lit = |i: usize| cmd.argv.get(i).and_then(Word::literal);
     let mut out = Vec::new();
-    let gated = |class: Class, what: String, target: Target| Gated { class, command: cmd.source.clone(), target, push: None, destructive: None, what };
-    let base_target = Target { dir: cmd.cwd.clone(), git_dir: env_path(cmd, "GIT_DIR"), work_tree: env_path(cmd, "GIT_WORK_TREE") };
+    let gated = |class: Class, what: String, target: Target| Gated {
+        class,
+        command: cmd.source.clone(),
+        target,
+        push: None,
+        destructive: None,
+        what,
+    };
+    let base_target = Target {
+        dir: cmd.cwd.clone(),
+        git_dir: env_path(cmd, "GIT_DIR"),
+        work_tree: env_path(cmd, "GIT_WORK_TREE"),
+    };
 
     for prefix in deploy_commands {
-        if !prefix.is_empty() && words.len() >= prefix.len() && prefix.iter().zip(&words).all(|(p, w)| p == w || (p == &prefix[0] && w.rsplit('/').next() == Some(p.as_str()))) {
-            out.push(gated(Class::Deploy, format!("`{}` is a configured deploy command", prefix.join(" ")), base_target.clone()));
+        if !prefix.is_empty()
+            && words.len() >= prefix.len()
+            && prefix.iter().zip(&words).all(|(p, w)| {
+                p == w || (p == &prefix[0] && w.rsplit('/').next() == Some(p.as_str()))
+            })
+        {
+            out.push(gated(
+                Class::Deploy,
+                format!("`{}` is a configured deploy command", prefix.join(" ")),
+                base_target.clone(),
+            ));
             return out;
         }
     }
@@ -126,101 +168,283 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                     inline
                 };
                 match name {
-                    "-C" => target.dir = value.and_then(|v| target.dir.as_ref().map(|d| d.join(&v)).or(Some(PathBuf::from(v)))),
+                    "-C" => {
+                        target.dir = value.and_then(|v| {
+                            target
+                                .dir
+                                .as_ref()
+                                .map(|d| d.join(&v))
+                                .or(Some(PathBuf::from(v)))
+                        })
+                    }
                     "--git-dir" => target.git_dir = value.map(|v| resolve(&target.dir, &v)),
                     "--work-tree" => target.work_tree = value.map(|v| resolve(&target.dir, &v)),
-                    "-c" => hooks_path_override |= value.is_some_and(|v| v.to_ascii_lowercase().starts_with("core.hookspath")),
+                    "-c" => {
+                        hooks_path_override |= value
+                            .is_some_and(|v| v.to_ascii_lowercase().starts_with("core.hookspath"))
+                    }
                     _ => {}
                 }
                 i += 1;
             }
             let Some(sub) = lit(i) else { return out };
-            let rest: Vec<&str> = (i + 1..cmd.argv.len()).map(|j| cmd.argv[j].text()).collect();
-            let has = |flags: &[&str]| rest.iter().any(|a| flags.contains(a) || flags.iter().any(|f| f.starts_with("--") && a.starts_with(&format!("{f}="))));
-            let short_flag = |c: char| rest.iter().any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c));
+            let rest: Vec<&str> = (i + 1..cmd.argv.len())
+                .map(|j| cmd.argv[j].text())
+                .collect();
+            let has = |flags: &[&str]| {
+                rest.iter().any(|a| {
+                    flags.contains(a)
+                        || flags
+                            .iter()
+                            .any(|f| f.starts_with("--") && a.starts_with(&format!("{f}=")))
+                })
+            };
+            let short_flag = |c: char| {
+                rest.iter()
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
+            };
             match sub {
                 "commit" => {
-                    out.push(gated(Class::Commit, "creates a commit".into(), target.clone()));
-                    if has(&["--no-verify"]) || short_flag('n') || husky_off || hooks_path_override {
-                        out.push(gated(Class::HookBypass, "skips the commit hooks".into(), target));
+                    out.push(gated(
+                        Class::Commit,
+                        "creates a commit".into(),
+                        target.clone(),
+                    ));
+                    if has(&["--no-verify"]) || short_flag('n') || husky_off || hooks_path_override
+                    {
+                        out.push(gated(
+                            Class::HookBypass,
+                            "skips the commit hooks".into(),
+                            target,
+                        ));
                     }
                 }
                 "push" => {
                     let spec = push_spec(&rest);
-                    let what = if spec.delete { "deletes remote refs" } else if spec.force { "force-pushes" } else { "pushes commits" };
+                    let what = if spec.delete {
+                        "deletes remote refs"
+                    } else if spec.force {
+                        "force-pushes"
+                    } else {
+                        "pushes commits"
+                    };
                     let mut g = gated(Class::Push, what.into(), target.clone());
                     g.push = Some(spec);
                     out.push(g);
                     if has(&["--no-verify"]) || husky_off || hooks_path_override {
-                        out.push(gated(Class::HookBypass, "skips the pre-push hook".into(), target));
+                        out.push(gated(
+                            Class::HookBypass,
+                            "skips the pre-push hook".into(),
+                            target,
+                        ));
                     }
                 }
-                "config" if rest.iter().any(|a| a.eq_ignore_ascii_case("core.hookspath")) && !rest.iter().any(|a| matches!(*a, "--get" | "--list" | "-l" | "--get-all")) && rest.len() >= 2 => {
-                    out.push(gated(Class::HookBypass, "changes `core.hooksPath`".into(), target));
+                "config"
+                    if rest
+                        .iter()
+                        .any(|a| a.eq_ignore_ascii_case("core.hookspath"))
+                        && !rest
+                            .iter()
+                            .any(|a| matches!(*a, "--get" | "--list" | "-l" | "--get-all"))
+                        && rest.len() >= 2 =>
+                {
+                    out.push(gated(
+                        Class::HookBypass,
+                        "changes `core.hooksPath`".into(),
+                        target,
+                    ));
                 }
-                "reset" if has(&["--hard"]) => out.push(destructive(gated(Class::Destructive, "discards uncommitted changes".into(), target), Destructive::ResetHard)),
+                "reset" if has(&["--hard"]) => out.push(destructive(
+                    gated(
+                        Class::Destructive,
+                        "discards uncommitted changes".into(),
+                        target,
+                    ),
+                    Destructive::ResetHard,
+                )),
                 "checkout" => {
                     let dash = rest.iter().position(|a| *a == "--");
                     let paths: Vec<String> = match dash {
                         Some(p) => rest[p + 1..].iter().map(|s| s.to_string()).collect(),
-                        None if rest.first().is_some_and(|a| *a == "." ) => vec![".".into()],
+                        None if rest.first().is_some_and(|a| *a == ".") => vec![".".into()],
                         None => Vec::new(),
                     };
                     if !paths.is_empty() {
-                        out.push(destructive(gated(Class::Destructive, "discards changes to files".into(), target), Destructive::DiscardPaths { paths }));
+                        out.push(destructive(
+                            gated(
+                                Class::Destructive,
+                                "discards changes to files".into(),
+                                target,
+                            ),
+                            Destructive::DiscardPaths { paths },
+                        ));
                     } else if has(&["-f", "--force"]) {
-                        out.push(destructive(gated(Class::Destructive, "discards local changes while switching".into(), target), Destructive::ResetHard));
+                        out.push(destructive(
+                            gated(
+                                Class::Destructive,
+                                "discards local changes while switching".into(),
+                                target,
+                            ),
+                            Destructive::ResetHard,
+                        ));
                     }
                 }
                 "restore" if !has(&["--staged", "-S"]) || has(&["--worktree", "-W"]) => {
-                    let paths: Vec<String> = rest.iter().filter(|a| !a.starts_with('-')).map(|s| s.to_string()).collect();
+                    let paths: Vec<String> = rest
+                        .iter()
+                        .filter(|a| !a.starts_with('-'))
+                        .map(|s| s.to_string())
+                        .collect();
                     if !paths.is_empty() {
-                        out.push(destructive(gated(Class::Destructive, "discards changes to files".into(), target), Destructive::DiscardPaths { paths }));
+                        out.push(destructive(
+                            gated(
+                                Class::Destructive,
+                                "discards changes to files".into(),
+                                target,
+                            ),
+                            Destructive::DiscardPaths { paths },
+                        ));
                     }
                 }
-                "clean" if (has(&["--force"]) || short_flag('f')) && !(has(&["--dry-run"]) || short_flag('n')) => {
-                    let clean = Destructive::Clean { directories: short_flag('d'), ignored: short_flag('x') || short_flag('X') };
-                    out.push(destructive(gated(Class::Destructive, "deletes untracked files".into(), target), clean));
+                "clean"
+                    if (has(&["--force"]) || short_flag('f'))
+                        && !(has(&["--dry-run"]) || short_flag('n')) =>
+                {
+                    let clean = Destructive::Clean {
+                        directories: short_flag('d'),
+                        ignored: short_flag('x') || short_flag('X'),
+                    };
+                    out.push(destructive(
+                        gated(Class::Destructive, "deletes untracked files".into(), target),
+                        clean,
+                    ));
                 }
                 "stash" => match rest.first().copied() {
-                    Some("drop") => out.push(destructive(gated(Class::Destructive, "drops a stash".into(), target), Destructive::StashDrop)),
-                    Some("clear") => out.push(destructive(gated(Class::Destructive, "drops every stash".into(), target), Destructive::StashClear)),
+                    Some("drop") => out.push(destructive(
+                        gated(Class::Destructive, "drops a stash".into(), target),
+                        Destructive::StashDrop,
+                    )),
+                    Some("clear") => out.push(destructive(
+                        gated(Class::Destructive, "drops every stash".into(), target),
+                        Destructive::StashClear,
+                    )),
                     _ => {}
                 },
-                "branch" if has(&["-D"]) || (has(&["-d", "--delete"]) && has(&["-f", "--force"])) => {
-                    let branches: Vec<String> = rest.iter().filter(|a| !a.starts_with('-')).map(|s| s.to_string()).collect();
-                    out.push(destructive(gated(Class::Destructive, "force-deletes branches".into(), target), Destructive::BranchDelete { branches }));
+                "branch"
+                    if has(&["-D"]) || (has(&["-d", "--delete"]) && has(&["-f", "--force"])) =>
+                {
+                    let branches: Vec<String> = rest
+                        .iter()
+                        .filter(|a| !a.starts_with('-'))
+                        .map(|s| s.to_string())
+                        .collect();
+                    out.push(destructive(
+                        gated(Class::Destructive, "force-deletes branches".into(), target),
+                        Destructive::BranchDelete { branches },
+                    ));
                 }
                 _ => {}
             }
         }
-        "cargo" if words.get(1) == Some(&"publish") && !words.contains(&"--dry-run") => out.push(gated(Class::Publish, "publishes a crate".into(), base_target)),
-        "npm" | "pnpm" | "yarn" | "bun" if words.get(1) == Some(&"publish") && !words.contains(&"--dry-run") => {
-            out.push(gated(Class::Publish, "publishes a package".into(), base_target))
+        "cargo" if words.get(1) == Some(&"publish") && !words.contains(&"--dry-run") => out.push(
+            gated(Class::Publish, "publishes a crate".into(), base_target),
+        ),
+        "npm" | "pnpm" | "yarn" | "bun"
+            if words.get(1) == Some(&"publish") && !words.contains(&"--dry-run") =>
+        {
+            out.push(gated(
+                Class::Publish,
+                "publishes a package".into(),
+                base_target,
+            ))
         }
-        "twine" if words.get(1) == Some(&"upload") => out.push(gated(Class::Publish, "uploads to a package index".into(), base_target)),
-        "gem" if words.get(1) == Some(&"push") => out.push(gated(Class::Publish, "publishes a gem".into(), base_target)),
-        "docker" | "podman" if words.get(1) == Some(&"push") || (words.get(1) == Some(&"image") && words.get(2) == Some(&"push")) => {
+        "twine" if words.get(1) == Some(&"upload") => out.push(gated(
+            Class::Publish,
+            "uploads to a package index".into(),
+            base_target,
+        )),
+        "gem" if words.get(1) == Some(&"push") => {
+            out.push(gated(Class::Publish, "publishes a gem".into(), base_target))
+        }
+        "docker" | "podman"
+            if words.get(1) == Some(&"push")
+                || (words.get(1) == Some(&"image") && words.get(2) == Some(&"push")) =>
+        {
             out.push(gated(Class::Publish, "pushes an image".into(), base_target))
         }
         "gh" => match (words.get(1).copied(), words.get(2).copied()) {
-            (Some("release"), Some("create" | "upload")) => out.push(gated(Class::Publish, "creates a release".into(), base_target)),
-            (Some("pr"), Some("create" | "merge")) => out.push(gated(Class::Deploy, format!("`gh pr {}`", words[2]), base_target)),
+            (Some("release"), Some("create" | "upload")) => out.push(gated(
+                Class::Publish,
+                "creates a release".into(),
+                base_target,
+            )),
+            (Some("pr"), Some("create" | "merge")) => out.push(gated(
+                Class::Deploy,
+                format!("`gh pr {}`", words[2]),
+                base_target,
+            )),
             _ => {}
         },
-        "kubectl" | "oc" if matches!(words.get(1).copied(), Some("apply" | "rollout" | "create" | "replace" | "set" | "scale" | "delete" | "patch")) => {
-            if !(words.get(1) == Some(&"rollout") && matches!(words.get(2).copied(), Some("status" | "history"))) && !words.iter().any(|w| w.starts_with("--dry-run")) {
-                out.push(gated(Class::Deploy, format!("`{program} {}` changes a cluster", words[1]), base_target))
+        "kubectl" | "oc"
+            if matches!(
+                words.get(1).copied(),
+                Some(
+                    "apply"
+                        | "rollout"
+                        | "create"
+                        | "replace"
+                        | "set"
+                        | "scale"
+                        | "delete"
+                        | "patch"
+                )
+            ) =>
+        {
+            if !(words.get(1) == Some(&"rollout")
+                && matches!(words.get(2).copied(), Some("status" | "history")))
+                && !words.iter().any(|w| w.starts_with("--dry-run"))
+            {
+                out.push(gated(
+                    Class::Deploy,
+                    format!("`{program} {}` changes a cluster", words[1]),
+                    base_target,
+                ))
             }
         }
-        "helm" if matches!(words.get(1).copied(), Some("install" | "upgrade" | "uninstall" | "rollback")) && !words.contains(&"--dry-run") => {
-            out.push(gated(Class::Deploy, format!("`helm {}`", words[1]), base_target))
+        "helm"
+            if matches!(
+                words.get(1).copied(),
+                Some("install" | "upgrade" | "uninstall" | "rollback")
+            ) && !words.contains(&"--dry-run") =>
+        {
+            out.push(gated(
+                Class::Deploy,
+                format!("`helm {}`", words[1]),
+                base_target,
+            ))
         }
-        "terraform" | "tofu" if matches!(words.get(1).copied(), Some("apply" | "destroy")) => out.push(gated(Class::Deploy, format!("`{program} {}`", words[1]), base_target)),
-        "pulumi" if matches!(words.get(1).copied(), Some("up" | "destroy" | "update")) => out.push(gated(Class::Deploy, format!("`pulumi {}`", words[1]), base_target)),
-        "fly" | "flyctl" if words.get(1) == Some(&"deploy") => out.push(gated(Class::Deploy, "deploys to Fly.io".into(), base_target)),
-        "vercel" if words.iter().any(|w| *w == "--prod" || *w == "deploy") => out.push(gated(Class::Deploy, "deploys to Vercel".into(), base_target)),
-        "netlify" if words.get(1) == Some(&"deploy") && words.contains(&"--prod") => out.push(gated(Class::Deploy, "deploys to Netlify".into(), base_target)),
+        "terraform" | "tofu" if matches!(words.get(1).copied(), Some("apply" | "destroy")) => out
+            .push(gated(
+                Class::Deploy,
+                format!("`{program} {}`", words[1]),
+                base_target,
+            )),
+        "pulumi" if matches!(words.get(1).copied(), Some("up" | "destroy" | "update")) => out.push(
+            gated(Class::Deploy, format!("`pulumi {}`", words[1]), base_target),
+        ),
+        "fly" | "flyctl" if words.get(1) == Some(&"deploy") => out.push(gated(
+            Class::Deploy,
+            "deploys to Fly.io".into(),
+            base_target,
+        )),
+        "vercel" if words.iter().any(|w| *w == "--prod" || *w == "deploy") => out.push(gated(
+            Class::Deploy,
+            "deploys to Vercel".into(),
+            base_target,
+        )),
+        "netlify" if words.get(1) == Some(&"deploy") && words.contains(&"--prod") => out.push(
+            gated(Class::Deploy, "deploys to Netlify".into(), base_target),
+        ),
         _ => {}
     }
     out
@@ -232,7 +456,9 @@ fn destructive(mut g: Gated, op: Destructive) -> Gated {
 }
 
 fn env_path(cmd: &SimpleCommand, name: &str) -> Option<PathBuf> {
-    cmd.env_var(name).and_then(Word::literal).map(|v| resolve(&cmd.cwd, v))
+    cmd.env_var(name)
+        .and_then(Word::literal)
+        .map(|v| resolve(&cmd.cwd, v))
 }
 
 fn resolve(base: &Option<PathBuf>, path: &str) -> PathBuf {
@@ -284,12 +510,44 @@ fn push_spec(rest: &[&str]) -> PushSpec {
 /// Quick test before parsing: could `text` contain a gated command at all? Quotes and
 /// backslashes are removed first, so `g\it pu"sh"` still counts.
 pub fn may_be_gated(text: &str, deploy_commands: &[Vec<String>]) -> bool {
-    let plain: String = text.chars().filter(|c| !matches!(c, '\\' | '"' | '\'')).collect::<String>().to_ascii_lowercase();
+    let plain: String = text
+        .chars()
+        .filter(|c| !matches!(c, '\\' | '"' | '\''))
+        .collect::<String>()
+        .to_ascii_lowercase();
     const WORDS: [&str; 26] = [
-        "git", "cargo", "npm", "pnpm", "yarn", "bun", "twine", "gem", "docker", "podman", "gh", "kubectl", "oc ", "helm", "terraform", "tofu", "pulumi", "fly",
-        "vercel", "netlify", "push", "commit", "publish", "deploy", "husky", "eval",
+        "git",
+        "cargo",
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "twine",
+        "gem",
+        "docker",
+        "podman",
+        "gh",
+        "kubectl",
+        "oc ",
+        "helm",
+        "terraform",
+        "tofu",
+        "pulumi",
+        "fly",
+        "vercel",
+        "netlify",
+        "push",
+        "commit",
+        "publish",
+        "deploy",
+        "husky",
+        "eval",
     ];
-    WORDS.iter().any(|w| plain.contains(w)) || deploy_commands.iter().filter_map(|p| p.first()).any(|p| plain.contains(&p.to_ascii_lowercase()))
+    WORDS.iter().any(|w| plain.contains(w))
+        || deploy_commands
+            .iter()
+            .filter_map(|p| p.first())
+            .any(|p| plain.contains(&p.to_ascii_lowercase()))
 }
 
 #[cfg(test)]
@@ -300,7 +558,12 @@ mod tests {
 
     fn classes(text: &str) -> Vec<&'static str> {
         let script = shell::parse(text, Path::new("/w"));
-        script.commands.iter().flat_map(|c| classify(c, &[])).map(|g| g.class.name()).collect()
+        script
+            .commands
+            .iter()
+            .flat_map(|c| classify(c, &[]))
+            .map(|g| g.class.name())
+            .collect()
     }
 
     #[track_caller]
@@ -314,7 +577,10 @@ mod tests {
         case("git commit --amend --no-edit", &["commit"]);
         case("git commit -n -m x", &["commit", "hook-bypass"]);
         case("HUSKY=0 git commit -m x", &["commit", "hook-bypass"]);
-        case("git -c core.hooksPath=/dev/null push", &["push", "hook-bypass"]);
+        case(
+            "git -c core.hooksPath=/dev/null push",
+            &["push", "hook-bypass"],
+        );
         case("git config core.hooksPath .nohooks", &["hook-bypass"]);
         case("git config --get core.hooksPath", &[]);
         case("git push --no-verify", &["push", "hook-bypass"]);
@@ -340,9 +606,18 @@ mod tests {
         let g = &classify(&script.commands[0], &[])[0];
         let spec = g.push.as_ref().unwrap();
         assert!(spec.force && spec.tags);
-        assert_eq!((spec.remote.as_deref(), spec.refspecs.as_slice()), (Some("origin"), &["+main:main".to_string()][..]));
+        assert_eq!(
+            (spec.remote.as_deref(), spec.refspecs.as_slice()),
+            (Some("origin"), &["+main:main".to_string()][..])
+        );
         let script = shell::parse("git push origin :old-branch", Path::new("/w"));
-        assert!(classify(&script.commands[0], &[])[0].push.as_ref().unwrap().delete);
+        assert!(
+            classify(&script.commands[0], &[])[0]
+                .push
+                .as_ref()
+                .unwrap()
+                .delete
+        );
     }
 
     #[test]
@@ -375,8 +650,15 @@ mod tests {
     #[test]
     fn user_deploy_commands() {
         let script = shell::parse("./scripts/deploy.sh prod && make deploy", Path::new("/w"));
-        let prefixes = vec![vec!["./scripts/deploy.sh".to_string()], vec!["make".to_string(), "deploy".to_string()]];
-        let n: usize = script.commands.iter().map(|c| classify(c, &prefixes).len()).sum();
+        let prefixes = vec![
+            vec!["./scripts/deploy.sh".to_string()],
+            vec!["make".to_string(), "deploy".to_string()],
+        ];
+        let n: usize = script
+            .commands
+            .iter()
+            .map(|c| classify(c, &prefixes).len())
+            .sum();
         assert_eq!(n, 2);
     }
 

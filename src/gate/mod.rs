@@ -6,5 +6,7 @@
 //! and `policy` decides: silent, deny, or ask a human.
 
 pub mod classify;
+pub mod evidence;
 pub mod facts;
+pub mod policy;
 pub mod shell;

@@ -66,7 +66,11 @@ impl SimpleCommand {
     }
 
     pub fn env_var(&self, name: &str) -> Option<&Word> {
-        self.env.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v)
+        self.env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
     }
 }
 
@@ -89,11 +93,15 @@ pub fn parse(text: &str, cwd: &Path) -> Script {
 
 fn parse_into(text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Script) {
     if text.len() > MAX_INPUT_BYTES {
-        script.incomplete.push(format!("command longer than {MAX_INPUT_BYTES} bytes"));
+        script
+            .incomplete
+            .push(format!("command longer than {MAX_INPUT_BYTES} bytes"));
         return;
     }
     if depth > MAX_DEPTH {
-        script.incomplete.push(format!("script bodies nested deeper than {MAX_DEPTH}"));
+        script
+            .incomplete
+            .push(format!("script bodies nested deeper than {MAX_DEPTH}"));
         return;
     }
     let Some(tree) = parse_tree(text) else {
@@ -108,12 +116,19 @@ fn parse_into(text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Scrip
 
 fn parse_tree(text: &str) -> Option<Tree> {
     let mut parser = Parser::new();
-    parser.set_language(&tree_sitter_bash::LANGUAGE.into()).ok()?;
+    parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .ok()?;
     parser.parse(text, None)
 }
 
 /// Node kinds whose contents run in a scope of their own (a `cd` inside does not leak out).
-const SCOPES: [&str; 4] = ["subshell", "command_substitution", "process_substitution", "pipeline"];
+const SCOPES: [&str; 4] = [
+    "subshell",
+    "command_substitution",
+    "process_substitution",
+    "pipeline",
+];
 
 fn walk(tree: &Tree, text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Script) {
     let mut scopes: Vec<Option<PathBuf>> = vec![cwd];
@@ -130,7 +145,9 @@ fn walk(tree: &Tree, text: &str, cwd: Option<PathBuf>, depth: usize, script: &mu
                 let heredoc = heredoc_of(node, text);
                 command(node, text, heredoc, &mut scopes[scope], depth, script);
                 // Substitutions inside the words run too, in their own scopes.
-                push_children(node, child_scope, &mut stack, |n| n.kind() != "command_name" || has_substitution(n));
+                push_children(node, child_scope, &mut stack, |n| {
+                    n.kind() != "command_name" || has_substitution(n)
+                });
             }
             "heredoc_body" => {} // data, unless a shell reads it (handled at its command)
             _ => push_children(node, child_scope, &mut stack, |_| true),
@@ -138,7 +155,12 @@ fn walk(tree: &Tree, text: &str, cwd: Option<PathBuf>, depth: usize, script: &mu
     }
 }
 
-fn push_children<'t>(node: Node<'t>, scope: usize, stack: &mut Vec<(Node<'t>, usize)>, keep: impl Fn(&Node) -> bool) {
+fn push_children<'t>(
+    node: Node<'t>,
+    scope: usize,
+    stack: &mut Vec<(Node<'t>, usize)>,
+    keep: impl Fn(&Node) -> bool,
+) {
     let mut cursor = node.walk();
     let children: Vec<Node> = node.children(&mut cursor).filter(|c| keep(c)).collect();
     for child in children.into_iter().rev() {
@@ -166,36 +188,69 @@ fn heredoc_of(node: Node, text: &str) -> Option<String> {
         return None;
     }
     let mut cursor = parent.walk();
-    let redirect = parent.children(&mut cursor).find(|c| c.kind() == "heredoc_redirect")?;
+    let redirect = parent
+        .children(&mut cursor)
+        .find(|c| c.kind() == "heredoc_redirect")?;
     let mut cursor = redirect.walk();
-    let body = redirect.children(&mut cursor).find(|c| c.kind() == "heredoc_body")?;
+    let body = redirect
+        .children(&mut cursor)
+        .find(|c| c.kind() == "heredoc_body")?;
     Some(text[body.byte_range()].to_owned())
 }
 
-fn command(node: Node, text: &str, heredoc: Option<String>, cwd: &mut Option<PathBuf>, depth: usize, script: &mut Script) {
+fn command(
+    node: Node,
+    text: &str,
+    heredoc: Option<String>,
+    cwd: &mut Option<PathBuf>,
+    depth: usize,
+    script: &mut Script,
+) {
     let mut env = Vec::new();
     let mut argv = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
             "variable_assignment" => {
-                let name = child.child_by_field_name("name").map(|n| text[n.byte_range()].to_owned()).unwrap_or_default();
-                let value = child.child_by_field_name("value").map(|v| word(v, text)).unwrap_or(Word::Literal(String::new()));
+                let name = child
+                    .child_by_field_name("name")
+                    .map(|n| text[n.byte_range()].to_owned())
+                    .unwrap_or_default();
+                let value = child
+                    .child_by_field_name("value")
+                    .map(|v| word(v, text))
+                    .unwrap_or(Word::Literal(String::new()));
                 env.push((name, value));
             }
-            "command_name" => argv.push(child.named_child(0).map(|w| word(w, text)).unwrap_or(Word::Dynamic(String::new()))),
+            "command_name" => argv.push(
+                child
+                    .named_child(0)
+                    .map(|w| word(w, text))
+                    .unwrap_or(Word::Dynamic(String::new())),
+            ),
             k if k.ends_with("redirect") || k == "file_redirect" || k == "herestring_redirect" => {}
             _ if child.is_named() && child.kind() != "comment" => argv.push(word(child, text)),
             _ => {}
         }
     }
     let source = text[node.byte_range()].to_owned();
-    let found = SimpleCommand { env, argv, cwd: cwd.clone(), depth, source };
+    let found = SimpleCommand {
+        env,
+        argv,
+        cwd: cwd.clone(),
+        depth,
+        source,
+    };
     expand(found, heredoc, cwd, script);
 }
 
 /// Removes wrappers, applies `cd`, and follows script bodies.
-fn expand(mut cmd: SimpleCommand, heredoc: Option<String>, cwd: &mut Option<PathBuf>, script: &mut Script) {
+fn expand(
+    mut cmd: SimpleCommand,
+    heredoc: Option<String>,
+    cwd: &mut Option<PathBuf>,
+    script: &mut Script,
+) {
     unwrap_wrappers(&mut cmd);
     let program = cmd.program().map(str::to_owned);
     match program.as_deref() {
@@ -203,9 +258,10 @@ fn expand(mut cmd: SimpleCommand, heredoc: Option<String>, cwd: &mut Option<Path
             *cwd = match (cmd.argv.get(1).and_then(Word::literal), cwd.as_ref()) {
                 (Some("-"), _) | (None, _) => None,
                 (Some(dir), _) if dir.starts_with('/') => Some(PathBuf::from(dir)),
-                (Some(dir), _) if dir == "~" || dir.starts_with("~/") => {
-                    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(dir.trim_start_matches('~').trim_start_matches('/')))
-                }
+                (Some(dir), _) if dir == "~" || dir.starts_with("~/") => std::env::var_os("HOME")
+                    .map(|h| {
+                        PathBuf::from(h).join(dir.trim_start_matches('~').trim_start_matches('/'))
+                    }),
                 (Some(dir), Some(base)) => Some(base.join(dir)),
                 (Some(_), None) => None,
             };
@@ -216,10 +272,19 @@ fn expand(mut cmd: SimpleCommand, heredoc: Option<String>, cwd: &mut Option<Path
         Some(shell) if is_shell(shell) => {
             if let Some(body) = shell_c_body(&cmd) {
                 match body {
-                    Word::Literal(body) => parse_into(&body, cmd.cwd.clone(), cmd.depth + 1, script),
-                    Word::Dynamic(src) => script.incomplete.push(format!("dynamic script body `{src}`")),
+                    Word::Literal(body) => {
+                        parse_into(&body, cmd.cwd.clone(), cmd.depth + 1, script)
+                    }
+                    Word::Dynamic(src) => script
+                        .incomplete
+                        .push(format!("dynamic script body `{src}`")),
                 }
-            } else if let Some(body) = heredoc.filter(|_| cmd.argv.len() == 1 || cmd.argv[1..].iter().all(|w| w.literal().is_some_and(|a| a.starts_with('-') && a != "-c"))) {
+            } else if let Some(body) = heredoc.filter(|_| {
+                cmd.argv.len() == 1
+                    || cmd.argv[1..]
+                        .iter()
+                        .all(|w| w.literal().is_some_and(|a| a.starts_with('-') && a != "-c"))
+            }) {
                 parse_into(&body, cmd.cwd.clone(), cmd.depth + 1, script);
             }
         }
@@ -229,7 +294,9 @@ fn expand(mut cmd: SimpleCommand, heredoc: Option<String>, cwd: &mut Option<Path
                 let body: Vec<&str> = parts.iter().filter_map(|w| w.literal()).collect();
                 parse_into(&body.join(" "), cmd.cwd.clone(), cmd.depth + 1, script);
             } else {
-                script.incomplete.push(format!("dynamic eval `{}`", cmd.source));
+                script
+                    .incomplete
+                    .push(format!("dynamic eval `{}`", cmd.source));
             }
         }
         _ => {}
@@ -262,13 +329,29 @@ fn shell_c_body(cmd: &SimpleCommand) -> Option<Word> {
 /// Wrapper programs and how many arguments their options take.
 fn wrapper_option_takes_value(wrapper: &str, option: &str) -> bool {
     match wrapper {
-        "sudo" | "doas" => matches!(option, "-u" | "-g" | "-C" | "-D" | "-h" | "-p" | "-r" | "-t" | "-U" | "-T"),
+        "sudo" | "doas" => matches!(
+            option,
+            "-u" | "-g" | "-C" | "-D" | "-h" | "-p" | "-r" | "-t" | "-U" | "-T"
+        ),
         "env" => matches!(option, "-u" | "-C" | "--unset" | "--chdir"),
         "timeout" => matches!(option, "-s" | "-k" | "--signal" | "--kill-after"),
         "nice" => matches!(option, "-n" | "--adjustment"),
         "ionice" => matches!(option, "-c" | "-n" | "-p" | "-P" | "-u"),
         "stdbuf" => matches!(option, "-i" | "-o" | "-e"),
-        "xargs" => matches!(option, "-I" | "-L" | "-n" | "-P" | "-d" | "-E" | "-s" | "-a" | "--max-args" | "--max-procs" | "--delimiter" | "--arg-file"),
+        "xargs" => matches!(
+            option,
+            "-I" | "-L"
+                | "-n"
+                | "-P"
+                | "-d"
+                | "-E"
+                | "-s"
+                | "-a"
+                | "--max-args"
+                | "--max-procs"
+                | "--delimiter"
+                | "--arg-file"
+        ),
         "exec" => matches!(option, "-a"),
         "time" => matches!(option, "-f" | "-o" | "--format" | "--output"),
         "chronic" | "nohup" | "command" | "builtin" | "caffeinate" => false,
@@ -276,11 +359,29 @@ fn wrapper_option_takes_value(wrapper: &str, option: &str) -> bool {
     }
 }
 
-const WRAPPERS: [&str; 15] = ["sudo", "doas", "env", "command", "builtin", "nohup", "nice", "ionice", "time", "timeout", "exec", "stdbuf", "xargs", "chronic", "caffeinate"];
+const WRAPPERS: [&str; 15] = [
+    "sudo",
+    "doas",
+    "env",
+    "command",
+    "builtin",
+    "nohup",
+    "nice",
+    "ionice",
+    "time",
+    "timeout",
+    "exec",
+    "stdbuf",
+    "xargs",
+    "chronic",
+    "caffeinate",
+];
 
 fn unwrap_wrappers(cmd: &mut SimpleCommand) {
     for _ in 0..8 {
-        let Some(wrapper) = cmd.program().map(str::to_owned) else { return };
+        let Some(wrapper) = cmd.program().map(str::to_owned) else {
+            return;
+        };
         if !WRAPPERS.contains(&wrapper.as_str()) {
             return;
         }
@@ -302,20 +403,38 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand) {
                 break;
             }
             if wrapper == "env" && matches!(arg, "-C" | "--chdir") {
-                chdir = cmd.argv.get(i + 1).and_then(Word::literal).map(str::to_owned);
+                chdir = cmd
+                    .argv
+                    .get(i + 1)
+                    .and_then(Word::literal)
+                    .map(str::to_owned);
             }
             if wrapper == "env" && matches!(arg, "-S" | "--split-string") {
                 // `env -S 'git push'`: the string is split into the command.
                 if let Some(Word::Literal(s)) = cmd.argv.get(i + 1).cloned() {
-                    let words: Vec<Word> = shell_words::split(&s).unwrap_or_default().into_iter().map(Word::Literal).collect();
+                    let words: Vec<Word> = shell_words::split(&s)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(Word::Literal)
+                        .collect();
                     cmd.argv.splice(i..i + 2, words);
                     continue;
                 }
             }
-            i += if wrapper_option_takes_value(&wrapper, arg) { 2 } else { 1 };
+            i += if wrapper_option_takes_value(&wrapper, arg) {
+                2
+            } else {
+                1
+            };
         }
         // `timeout DURATION cmd` and `nice`'s old `-N` form take a positional first.
-        if wrapper == "timeout" && cmd.argv.get(i).and_then(Word::literal).is_some_and(|d| d.chars().next().is_some_and(|c| c.is_ascii_digit())) {
+        if wrapper == "timeout"
+            && cmd
+                .argv
+                .get(i)
+                .and_then(Word::literal)
+                .is_some_and(|d| d.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        {
             i += 1;
         }
         if i >= cmd.argv.len() {
@@ -323,7 +442,11 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand) {
         }
         cmd.argv.drain(..i);
         if let Some(dir) = chdir {
-            cmd.cwd = cmd.cwd.take().map(|c| c.join(&dir)).or(Some(PathBuf::from(dir)));
+            cmd.cwd = cmd
+                .cwd
+                .take()
+                .map(|c| c.join(&dir))
+                .or(Some(PathBuf::from(dir)));
         }
     }
 }
@@ -346,7 +469,14 @@ fn has_expansion(node: Node) -> bool {
     while let Some(n) = stack.pop() {
         if matches!(
             n.kind(),
-            "simple_expansion" | "expansion" | "command_substitution" | "process_substitution" | "arithmetic_expansion" | "ansi_c_string" | "translated_string" | "brace_expression"
+            "simple_expansion"
+                | "expansion"
+                | "command_substitution"
+                | "process_substitution"
+                | "arithmetic_expansion"
+                | "ansi_c_string"
+                | "translated_string"
+                | "brace_expression"
         ) {
             return true;
         }
@@ -375,8 +505,14 @@ mod tests {
 
     #[test]
     fn finds_commands_in_compound_forms() {
-        case("git add . && git commit -m x; git push", &["git add .", "git commit -m x", "git push"]);
-        case("( cd a; git push ) || { git push -f; }", &["cd a", "git push", "git push -f"]);
+        case(
+            "git add . && git commit -m x; git push",
+            &["git add .", "git commit -m x", "git push"],
+        );
+        case(
+            "( cd a; git push ) || { git push -f; }",
+            &["cd a", "git push", "git push -f"],
+        );
         case("x=$(git push)", &["git push"]);
         case("echo `git push`", &["echo `git push`", "git push"]);
         case("if true; then git push; fi", &["true", "git push"]);
@@ -386,7 +522,10 @@ mod tests {
     #[test]
     fn data_is_not_execution() {
         case("echo \"git push\"", &["echo git push"]);
-        case("git commit -m \"fix git push --force\"", &["git commit -m fix git push --force"]);
+        case(
+            "git commit -m \"fix git push --force\"",
+            &["git commit -m fix git push --force"],
+        );
         case("grep -r 'git push' docs", &["grep -r git push docs"]);
         case("cat <<EOF\ngit push\nEOF", &["cat"]);
     }
@@ -400,36 +539,75 @@ mod tests {
 
     #[test]
     fn script_bodies_are_followed() {
-        case("bash -c 'git push origin main'", &["git push origin main", "bash -c git push origin main"]);
-        case("zsh -lc \"cd sub && git push\"", &["cd sub", "git push", "zsh -lc cd sub && git push"]);
+        case(
+            "bash -c 'git push origin main'",
+            &["git push origin main", "bash -c git push origin main"],
+        );
+        case(
+            "zsh -lc \"cd sub && git push\"",
+            &["cd sub", "git push", "zsh -lc cd sub && git push"],
+        );
         case("eval git push", &["git push", "eval git push"]);
         case("bash <<EOF\ngit push\nEOF", &["git push", "bash"]);
-        case("sh -c \"sh -c 'git push'\"", &["git push", "sh -c git push", "sh -c sh -c 'git push'"]);
+        case(
+            "sh -c \"sh -c 'git push'\"",
+            &["git push", "sh -c git push", "sh -c sh -c 'git push'"],
+        );
     }
 
     #[test]
     fn wrappers_and_env_prefixes() {
-        let s = parse("HUSKY=0 sudo -u me env GIT_DIR=/r timeout -s KILL 10 nice -n 5 git push", Path::new("/w"));
+        let s = parse(
+            "HUSKY=0 sudo -u me env GIT_DIR=/r timeout -s KILL 10 nice -n 5 git push",
+            Path::new("/w"),
+        );
         let c = s.commands.last().unwrap();
-        assert_eq!(c.argv.iter().map(Word::text).collect::<Vec<_>>(), ["git", "push"]);
+        assert_eq!(
+            c.argv.iter().map(Word::text).collect::<Vec<_>>(),
+            ["git", "push"]
+        );
         assert_eq!(c.env_var("HUSKY"), Some(&Word::Literal("0".into())));
         assert_eq!(c.env_var("GIT_DIR"), Some(&Word::Literal("/r".into())));
     }
 
     #[test]
     fn cd_is_scoped() {
-        let s = parse("cd sub && git push; (cd ../x; git push); git push", Path::new("/w"));
-        let cwds: Vec<Option<PathBuf>> = s.commands.iter().filter(|c| c.program() == Some("git")).map(|c| c.cwd.clone()).collect();
-        assert_eq!(cwds, [Some(PathBuf::from("/w/sub")), Some(PathBuf::from("/w/sub/../x")), Some(PathBuf::from("/w/sub"))]);
+        let s = parse(
+            "cd sub && git push; (cd ../x; git push); git push",
+            Path::new("/w"),
+        );
+        let cwds: Vec<Option<PathBuf>> = s
+            .commands
+            .iter()
+            .filter(|c| c.program() == Some("git"))
+            .map(|c| c.cwd.clone())
+            .collect();
+        assert_eq!(
+            cwds,
+            [
+                Some(PathBuf::from("/w/sub")),
+                Some(PathBuf::from("/w/sub/../x")),
+                Some(PathBuf::from("/w/sub"))
+            ]
+        );
         let s = parse("cd $DIR && git push", Path::new("/w"));
-        assert_eq!(s.commands.last().unwrap().cwd, None, "an unknown cd target makes the cwd unknown");
+        assert_eq!(
+            s.commands.last().unwrap().cwd,
+            None,
+            "an unknown cd target makes the cwd unknown"
+        );
     }
 
     #[test]
     fn dynamic_words_are_not_guessed() {
         let s = parse("$GIT push", Path::new("/w"));
         assert_eq!(s.commands[0].argv[0], Word::Dynamic("$GIT".into()));
-        assert!(parse("bash -c \"$CMD\"", Path::new("/w")).incomplete.iter().any(|i| i.contains("dynamic script")));
+        assert!(
+            parse("bash -c \"$CMD\"", Path::new("/w"))
+                .incomplete
+                .iter()
+                .any(|i| i.contains("dynamic script"))
+        );
     }
 
     #[test]
@@ -437,7 +615,11 @@ mod tests {
         let text = "git commit -m \"$(cat <<'EOF'\nIt's done\nEOF\n)\" && git push";
         let s = parse(text, Path::new("/w"));
         assert!(!s.had_errors);
-        let programs: Vec<&str> = s.commands.iter().filter_map(SimpleCommand::program).collect();
+        let programs: Vec<&str> = s
+            .commands
+            .iter()
+            .filter_map(SimpleCommand::program)
+            .collect();
         assert_eq!(programs, ["git", "cat", "git"]);
     }
 }

@@ -1,0 +1,508 @@
+//! Deciding what to do with a gated action: stay silent, deny with a reason the agent can act
+//! on, or hand the decision to a human. Facts come first (nothing to push, nothing to lose),
+//! then verification evidence, then the judge; when the judge cannot decide, a human does.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::classify::{Class, Destructive, Gated};
+use super::evidence::{self, Finding};
+use super::facts::{Commits, Repo};
+use crate::config::{GateSettings, Policy};
+use crate::judge::Judge;
+use crate::judge::evaluate::{Answer, Layer2};
+
+/// What the gate does about one gated action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// Say nothing: the agent's own permission rules apply.
+    Silent,
+    /// Refuse, with a reason for the agent.
+    Deny,
+    /// A human decides.
+    Ask,
+}
+
+/// Who or what decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DecidedBy {
+    Policy,
+    Facts,
+    Evidence,
+    Judge,
+    /// The judge could not decide (no provider, failure): a human must.
+    JudgeFailed,
+    /// The user approved with `HOOKJUDGE_APPROVED=1`.
+    Approval,
+}
+
+/// The decision on one gated action, with what it rests on.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ruling {
+    pub class: Class,
+    pub command: String,
+    pub decision: Decision,
+    pub decided_by: DecidedBy,
+    /// For the agent (deny) or the human (ask); empty when silent.
+    pub reason: String,
+    pub repo: Option<PathBuf>,
+    pub facts: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Finding>,
+}
+
+/// What the gate knows besides the command.
+pub struct Context<'a> {
+    pub settings: &'a GateSettings,
+    /// The directory the hook runs in (the agent's cwd).
+    pub cwd: &'a Path,
+    /// The Claude Code transcript, for evidence and the judge.
+    pub transcript: Option<&'a Path>,
+    /// The `commit` judge, when enabled, and the LLM behind it.
+    pub judge: Option<(&'a Judge, &'a dyn Layer2)>,
+    /// The command carried `HOOKJUDGE_APPROVED=1`.
+    pub approved: bool,
+    /// Now, in ms since the epoch.
+    pub now: i64,
+}
+
+/// Decides one gated action.
+pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
+    let mut ruling = Ruling {
+        class: gated.class,
+        command: gated.command.clone(),
+        decision: Decision::Silent,
+        decided_by: DecidedBy::Policy,
+        reason: String::new(),
+        repo: None,
+        facts: json!({}),
+        evidence: None,
+    };
+    let policy = ctx.settings.policy(gated.class);
+    let cmd = short(&gated.command);
+    match policy {
+        Policy::Allow => return ruling,
+        Policy::Deny => {
+            ruling.decision = Decision::Deny;
+            ruling.reason = match gated.class {
+                Class::HookBypass => format!(
+                    "hookjudge gate [hook-bypass]: `{cmd}` {}. Run it without `--no-verify`/`-n`/`HUSKY=0`/`core.hooksPath` changes, and fix what the hook reports.",
+                    gated.what
+                ),
+                _ => format!(
+                    "hookjudge gate [{}]: `{cmd}` is not allowed by this repository's hookjudge config (`gate.{}` is `deny`).",
+                    gated.class.name(),
+                    gated.class.name()
+                ),
+            };
+            return ruling;
+        }
+        Policy::Ask => {
+            return ask(
+                ruling,
+                ctx,
+                format!("`{cmd}` {}.", gated.what),
+                DecidedBy::Policy,
+            );
+        }
+        Policy::Verify | Policy::Guard => {}
+    }
+    if gated.class == Class::Unparsed {
+        return ask(
+            ruling,
+            ctx,
+            format!("hookjudge could not read `{cmd}` reliably, and it mentions a gated action."),
+            DecidedBy::Policy,
+        );
+    }
+    let repo = match Repo::open(&gated.target, ctx.cwd) {
+        Ok(repo) => repo,
+        Err(e) if matches!(gated.class, Class::Publish | Class::Deploy) => {
+            // Not every publish or deploy happens in a repository; judge on the transcript alone.
+            ruling.facts = json!({"repository": e.to_string()});
+            return verify(ruling, ctx, None, &format!("`{cmd}` {}", gated.what));
+        }
+        Err(e) => {
+            ruling.facts = json!({"error": e.to_string()});
+            return ask(
+                ruling,
+                ctx,
+                format!(
+                    "`{cmd}` {}, but hookjudge cannot read its repository ({e}).",
+                    gated.what
+                ),
+                DecidedBy::Facts,
+            );
+        }
+    };
+    ruling.repo = repo.work_tree.clone();
+    match gated.class {
+        Class::Destructive => guard(ruling, ctx, &repo, gated, &cmd),
+        Class::Push => push(ruling, ctx, &repo, gated, &cmd),
+        _ => {
+            let changes = code_changes(&repo, ctx);
+            let newest = newest_change(&repo, changes.as_ref());
+            ruling.facts = json!({"branch": repo.branch(), "changes": changes});
+            if gated.class == Class::Commit
+                && changes.as_ref().is_some_and(|c| c.is_empty())
+                && !gated.command.contains("--amend")
+                && !gated.command.contains("--allow-empty")
+            {
+                ruling.decided_by = DecidedBy::Facts;
+                return ruling; // git itself will say there is nothing to commit
+            }
+            verify_with(
+                ruling,
+                ctx,
+                Some(&repo),
+                newest,
+                &format!("`{cmd}` {}", gated.what),
+            )
+        }
+    }
+}
+
+fn push(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str) -> Ruling {
+    let spec = gated.push.clone().unwrap_or_default();
+    let facts = match repo.push_facts(&spec) {
+        Ok(f) => f,
+        Err(e) => {
+            ruling.facts = json!({"error": e.to_string()});
+            return ask(
+                ruling,
+                ctx,
+                format!("`{cmd}` pushes, but hookjudge cannot tell what ({e})."),
+                DecidedBy::Facts,
+            );
+        }
+    };
+    ruling.facts = serde_json::to_value(&facts).unwrap_or_default();
+    let destination = format!("{}/{}", facts.remote, facts.destination);
+    if spec.force && !spec.delete {
+        if ctx
+            .settings
+            .protected_branches
+            .iter()
+            .any(|p| branch_matches(p, &facts.destination))
+        {
+            ruling.decision = Decision::Deny;
+            ruling.decided_by = DecidedBy::Facts;
+            ruling.reason = format!(
+                "hookjudge gate [push]: `{cmd}` force-pushes to the protected branch `{}`. Push without force after integrating the remote (`git pull --rebase`), or push to another branch.",
+                facts.destination
+            );
+            return ruling;
+        }
+        if facts.behind.count > 0 {
+            ruling.decision = Decision::Deny;
+            ruling.decided_by = DecidedBy::Facts;
+            ruling.reason = format!(
+                "hookjudge gate [push]: `{cmd}` would discard {} on `{destination}` that `{}` lacks ({}). Fetch and integrate them (`git pull --rebase`), then push without force.",
+                plural(facts.behind.count, "commit"),
+                facts.source,
+                subjects(&facts.behind)
+            );
+            return ruling;
+        }
+    }
+    if spec.delete {
+        return ask(
+            ruling,
+            ctx,
+            format!("`{cmd}` deletes a branch or tag on `{}`.", facts.remote),
+            DecidedBy::Policy,
+        );
+    }
+    if facts.ahead.count == 0 && !spec.tags && !spec.all {
+        ruling.decided_by = DecidedBy::Facts;
+        return ruling; // nothing to publish
+    }
+    let changes = code_changes(repo, ctx);
+    let newest = newest_change(repo, changes.as_ref());
+    let what = format!(
+        "`{cmd}` would publish {} to `{destination}` ({})",
+        plural(facts.ahead.count, "commit"),
+        subjects(&facts.ahead)
+    );
+    verify_with(ruling, ctx, Some(repo), newest, &what)
+}
+
+fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str) -> Ruling {
+    let Some(op) = &gated.destructive else {
+        return ruling;
+    };
+    let changes = repo.changes();
+    let (lost, hint): (Vec<String>, &str) = match (op, &changes) {
+        (_, Err(e)) => {
+            ruling.facts = json!({"error": e.to_string()});
+            return ask(
+                ruling,
+                ctx,
+                format!(
+                    "`{cmd}` {}, and hookjudge cannot tell what it would lose ({e}).",
+                    gated.what
+                ),
+                DecidedBy::Facts,
+            );
+        }
+        (Destructive::ResetHard, Ok(c)) => (
+            c.modified.clone(),
+            "Commit or stash them first (`git stash`), or ask the user",
+        ),
+        (Destructive::DiscardPaths { paths }, Ok(c)) => (
+            c.modified
+                .iter()
+                .filter(|f| {
+                    paths.iter().any(|p| {
+                        p == "."
+                            || p == "*"
+                            || *f == p
+                            || f.starts_with(&format!("{}/", p.trim_end_matches('/')))
+                    })
+                })
+                .cloned()
+                .collect(),
+            "Commit or stash them first (`git stash`), or ask the user",
+        ),
+        (Destructive::Clean { ignored, .. }, Ok(c)) => {
+            let mut lost = c.untracked.clone();
+            if *ignored {
+                lost.push("(ignored files too: `-x`/`-X`)".into());
+            }
+            (
+                lost,
+                "Move or commit what you need, or run `git clean -n` to review, or ask the user",
+            )
+        }
+        (Destructive::StashDrop | Destructive::StashClear, Ok(_)) => {
+            let n = repo.stash_count();
+            (
+                (0..n).map(|i| format!("stash@{{{i}}}")).collect(),
+                "Apply or branch the stash first (`git stash branch`), or ask the user",
+            )
+        }
+        (Destructive::BranchDelete { branches }, Ok(_)) => {
+            let mut lost = Vec::new();
+            for b in branches {
+                if let Ok(only) = repo.only_on_branch(b)
+                    && only.count > 0
+                {
+                    lost.push(format!(
+                        "{} only on `{b}` ({})",
+                        plural(only.count, "commit"),
+                        subjects(&only)
+                    ));
+                }
+            }
+            (lost, "Merge or push the branch first, or ask the user")
+        }
+    };
+    ruling.facts = json!({"would_lose": lost});
+    ruling.decided_by = DecidedBy::Facts;
+    if lost.is_empty() {
+        return ruling;
+    }
+    ruling.decision = Decision::Deny;
+    let shown: Vec<String> = lost.iter().take(5).cloned().collect();
+    let more = if lost.len() > 5 {
+        format!(" and {} more", lost.len() - 5)
+    } else {
+        String::new()
+    };
+    ruling.reason = format!(
+        "hookjudge gate [destructive]: `{cmd}` would lose {}{more}. {hint}.",
+        shown.join(", ")
+    );
+    ruling
+}
+
+fn code_changes(repo: &Repo, ctx: &Context) -> Option<super::facts::Changes> {
+    repo.changes_except(|p| evidence::is_artifact(p, &ctx.settings.artifacts))
+        .ok()
+}
+
+/// The newest change in ms: changed files' mtimes, and HEAD's commit time (whole seconds, so
+/// counted as the end of its second: an artifact from the same second is not provably newer).
+fn newest_change(repo: &Repo, changes: Option<&super::facts::Changes>) -> i64 {
+    let head = repo.head().map(|(_, t)| t * 1000 + 999).unwrap_or(0);
+    changes
+        .and_then(|c| c.newest_mtime_ms)
+        .unwrap_or(0)
+        .max(head)
+}
+
+fn verify(ruling: Ruling, ctx: &Context, repo: Option<&Repo>, what: &str) -> Ruling {
+    verify_with(ruling, ctx, repo, 0, what)
+}
+
+/// Silent when there is fresh evidence; otherwise the judge; otherwise a human.
+fn verify_with(
+    mut ruling: Ruling,
+    ctx: &Context,
+    repo: Option<&Repo>,
+    newest_change: i64,
+    what: &str,
+) -> Ruling {
+    if ctx.approved {
+        ruling.decided_by = DecidedBy::Approval;
+        return ruling;
+    }
+    let mut finding = Finding::None;
+    if let Some(root) = repo.and_then(|r| r.work_tree.as_deref()) {
+        finding = evidence::artifacts(root, &ctx.settings.artifacts, newest_change, ctx.now);
+    }
+    if !finding.is_fresh()
+        && let Some(transcript) = ctx.transcript
+        && let Ok(tests) = regex::Regex::new(&ctx.settings.test_commands)
+    {
+        let from_transcript = evidence::transcript_tests(transcript, &tests, Default::default());
+        if from_transcript != Finding::None || finding == Finding::None {
+            finding = from_transcript;
+        }
+    }
+    ruling.evidence = Some(finding.clone());
+    if finding.is_fresh() {
+        ruling.decided_by = DecidedBy::Evidence;
+        return ruling;
+    }
+    let account = describe(&finding);
+    // The judge reads what happened last and says whether verification was reported.
+    if let (Some((judge, layer2)), Some(transcript)) = (ctx.judge, ctx.transcript) {
+        let activity = evidence::recent_activity(transcript, 4000, Default::default());
+        if !activity.trim().is_empty() {
+            let text = crate::redact::redact(&format!(
+                "{activity}\n\n(The agent now runs: {})",
+                ruling.command
+            ))
+            .text;
+            match layer2.ask(judge, &text) {
+                Answer::Fields { fields, reason, .. } => {
+                    ruling.decided_by = DecidedBy::Judge;
+                    if fields.get("verification_reported") == Some(&Value::Bool(true)) {
+                        return ruling;
+                    }
+                    ruling.decision = Decision::Deny;
+                    let why = reason.map(|r| format!(" (judge: {r})")).unwrap_or_default();
+                    ruling.reason = format!(
+                        "hookjudge gate [{}]: {what}, but nothing shows the code was verified after its last change: {account}{why}. Run the tests this change needs, report the results, then run the command again.",
+                        ruling.class.name()
+                    );
+                    return ruling;
+                }
+                Answer::Failed { cause, .. } => {
+                    ruling.facts["judge_failure"] = json!(cause);
+                }
+                Answer::Unjudged => {}
+            }
+        }
+    }
+    ask(
+        ruling,
+        ctx,
+        format!(
+            "{what}; hookjudge found no proof of verification since the last change ({account})."
+        ),
+        DecidedBy::JudgeFailed,
+    )
+}
+
+fn ask(mut ruling: Ruling, ctx: &Context, why: String, by: DecidedBy) -> Ruling {
+    if ctx.approved {
+        ruling.decided_by = DecidedBy::Approval;
+        return ruling;
+    }
+    ruling.decision = Decision::Ask;
+    ruling.decided_by = by;
+    ruling.reason = format!("hookjudge: {why}");
+    ruling
+}
+
+fn describe(finding: &Finding) -> String {
+    match finding {
+        Finding::StaleArtifact {
+            path,
+            change_is_newer_by_ms,
+        } => {
+            format!(
+                "the newest test artifact `{}` is {} older than the last change",
+                path.display(),
+                seconds(*change_is_newer_by_ms / 1000)
+            )
+        }
+        Finding::ChangeAfterTests {
+            tool,
+            last_test: Some(t),
+        } => format!("files changed ({tool}) after the last test run, and {t}"),
+        Finding::ChangeAfterTests {
+            tool,
+            last_test: None,
+        } => format!("files changed ({tool}) and no test run followed"),
+        Finding::None => "no test artifacts and no test run in the session".into(),
+        Finding::FreshArtifact { .. } | Finding::TestRunAfterChange { .. } => "verified".into(),
+    }
+}
+
+fn seconds(s: i64) -> String {
+    match s {
+        s if s < 120 => format!("{s} s"),
+        s if s < 7200 => format!("{} min", s / 60),
+        s => format!("{} h", s / 3600),
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn subjects(commits: &Commits) -> String {
+    let mut parts: Vec<String> = commits
+        .first
+        .iter()
+        .take(3)
+        .map(|c| format!("{} {}", c.id, c.subject))
+        .collect();
+    if commits.count > 3 {
+        parts.push(format!("… {} more", commits.count - 3));
+    }
+    parts.join("; ")
+}
+
+/// `release/*` matches `release/1.2`; `*` stays within a segment.
+pub fn branch_matches(pattern: &str, branch: &str) -> bool {
+    let (p, b): (Vec<&str>, Vec<&str>) =
+        (pattern.split('/').collect(), branch.split('/').collect());
+    p.len() == b.len()
+        && p.iter().zip(&b).all(|(p, b)| {
+            *p == "*" || p == b || (p.ends_with('*') && b.starts_with(p.trim_end_matches('*')))
+        })
+}
+
+fn short(command: &str) -> String {
+    let one_line: String = command.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 120 {
+        format!("{}…", one_line.chars().take(119).collect::<String>())
+    } else {
+        one_line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protected_branch_patterns() {
+        assert!(branch_matches("main", "main"));
+        assert!(branch_matches("release/*", "release/1.2"));
+        assert!(!branch_matches("release/*", "release"));
+        assert!(!branch_matches("main", "maintenance"));
+    }
+}
