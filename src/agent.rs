@@ -140,6 +140,65 @@ pub fn stop_notice(message: &str) -> Value {
     json!({ "systemMessage": message })
 }
 
+/// Whether a pre-tool event concerns the shell tool (`Bash`, or Gemini's `run_shell_command`).
+pub fn is_shell_tool(input: &HookInput) -> bool {
+    matches!(
+        input.tool_name.as_deref(),
+        Some("Bash" | "run_shell_command" | "shell" | "local_shell" | "exec_command")
+    )
+}
+
+/// The command of a shell tool call.
+pub fn shell_command(input: &HookInput) -> Option<String> {
+    let tool_input = input.tool_input.as_ref()?;
+    match &tool_input["command"] {
+        Value::String(s) => Some(s.clone()),
+        // Some clients send argv arrays.
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(Value::as_str)
+                .map(shell_quote)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask), a deny
+/// that tells the agent to get the user's explicit approval.
+pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
+    match agent {
+        Agent::Gemini => json!({"decision": if deny { "deny" } else { "ask" }, "reason": reason}),
+        Agent::Claude => {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": if deny { "deny" } else { "ask" }, "permissionDecisionReason": reason}})
+        }
+        Agent::Codex => {
+            let reason = if deny {
+                reason.to_owned()
+            } else {
+                format!(
+                    "{reason} Ask the user for explicit approval before running it; if they approve, run the same command again prefixed with `HOOKJUDGE_APPROVED=1`."
+                )
+            };
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,64 +288,5 @@ mod tests {
             stop_block(Agent::Gemini, "r"),
             json!({"decision":"deny","reason":"r"})
         );
-    }
-}
-
-/// Whether a pre-tool event concerns the shell tool (`Bash`, or Gemini's `run_shell_command`).
-pub fn is_shell_tool(input: &HookInput) -> bool {
-    matches!(
-        input.tool_name.as_deref(),
-        Some("Bash" | "run_shell_command" | "shell" | "local_shell" | "exec_command")
-    )
-}
-
-/// The command of a shell tool call.
-pub fn shell_command(input: &HookInput) -> Option<String> {
-    let tool_input = input.tool_input.as_ref()?;
-    match &tool_input["command"] {
-        Value::String(s) => Some(s.clone()),
-        // Some clients send argv arrays.
-        Value::Array(parts) => Some(
-            parts
-                .iter()
-                .filter_map(Value::as_str)
-                .map(|p| shell_quote(p))
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        _ => None,
-    }
-}
-
-fn shell_quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
-    {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
-}
-
-/// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask), a deny
-/// that tells the agent to get the user's explicit approval.
-pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
-    match agent {
-        Agent::Gemini => json!({"decision": if deny { "deny" } else { "ask" }, "reason": reason}),
-        Agent::Claude => {
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": if deny { "deny" } else { "ask" }, "permissionDecisionReason": reason}})
-        }
-        Agent::Codex => {
-            let reason = if deny {
-                reason.to_owned()
-            } else {
-                format!(
-                    "{reason} Ask the user for explicit approval before running it; if they approve, run the same command again prefixed with `HOOKJUDGE_APPROVED=1`."
-                )
-            };
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
-        }
     }
 }

@@ -385,32 +385,11 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
             )),
             _ => {}
         },
-        "kubectl" | "oc"
-            if matches!(
-                words.get(1).copied(),
-                Some(
-                    "apply"
-                        | "rollout"
-                        | "create"
-                        | "replace"
-                        | "set"
-                        | "scale"
-                        | "delete"
-                        | "patch"
-                )
-            ) =>
-        {
-            if !(words.get(1) == Some(&"rollout")
-                && matches!(words.get(2).copied(), Some("status" | "history")))
-                && !words.iter().any(|w| w.starts_with("--dry-run"))
-            {
-                out.push(gated(
-                    Class::Deploy,
-                    format!("`{program} {}` changes a cluster", words[1]),
-                    base_target,
-                ))
-            }
-        }
+        "kubectl" | "oc" if kubectl_changes(&words) => out.push(gated(
+            Class::Deploy,
+            format!("`{program} {}` changes a cluster", words[1]),
+            base_target,
+        )),
         "helm"
             if matches!(
                 words.get(1).copied(),
@@ -448,6 +427,16 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
         _ => {}
     }
     out
+}
+
+fn kubectl_changes(words: &[&str]) -> bool {
+    let verb = matches!(
+        words.get(1).copied(),
+        Some("apply" | "rollout" | "create" | "replace" | "set" | "scale" | "delete" | "patch")
+    );
+    let read_only_rollout = words.get(1) == Some(&"rollout")
+        && matches!(words.get(2).copied(), Some("status" | "history"));
+    verb && !read_only_rollout && !words.iter().any(|w| w.starts_with("--dry-run"))
 }
 
 fn destructive(mut g: Gated, op: Destructive) -> Gated {
