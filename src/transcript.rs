@@ -524,6 +524,30 @@ impl Entry<ShapeBlock> {
     }
 }
 
+/// Visits the complete, parseable lines of a transcript from the newest, within `options`'
+/// budget, until `visit` returns `false`. Lines over the line cap are skipped.
+pub fn visit_backwards(
+    path: &Path,
+    options: Options,
+    mut visit: impl FnMut(&serde_json::Value) -> bool,
+) -> io::Result<()> {
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
+    let mut lines = ReverseLines::new(len, options);
+    while let Some(line) = lines.next(&mut file)? {
+        let RawLine::Small(bytes) = line else {
+            continue;
+        };
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            continue;
+        };
+        if !visit(&value) {
+            break;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -685,28 +709,4 @@ mod tests {
             "{cut:?}"
         );
     }
-}
-
-/// Visits the complete, parseable lines of a transcript from the newest, within `options`'
-/// budget, until `visit` returns `false`. Lines over the line cap are skipped.
-pub fn visit_backwards(
-    path: &Path,
-    options: Options,
-    mut visit: impl FnMut(&serde_json::Value) -> bool,
-) -> io::Result<()> {
-    let mut file = File::open(path)?;
-    let len = file.metadata()?.len();
-    let mut lines = ReverseLines::new(len, options);
-    while let Some(line) = lines.next(&mut file)? {
-        let RawLine::Small(bytes) = line else {
-            continue;
-        };
-        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
-            continue;
-        };
-        if !visit(&value) {
-            break;
-        }
-    }
-    Ok(())
 }
