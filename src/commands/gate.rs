@@ -18,15 +18,12 @@ use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
 use crate::cli::{AgentArg, GateArgs};
 use crate::config::{Settings, dirs};
-use crate::gate::classify::{self, Class, Gated, Target};
+use crate::gate::classify;
 use crate::gate::policy::{self, Context, Decision, Ruling};
-use crate::gate::shell::{self, Word};
 use crate::llm::LlmJudge;
 use crate::time::{Timestamp, micros};
 
 const MAX_STDIN_BYTES: u64 = 16 << 20;
-/// The approval marker a user-approved command carries (see the Codex ask-the-user reason).
-pub const APPROVAL_ENV: &str = "HOOKJUDGE_APPROVED";
 
 /// One gate decision, as logged.
 #[derive(Debug, Serialize)]
@@ -167,7 +164,7 @@ fn run(
         .map(PathBuf::from)
         .unwrap_or_else(super::current_dir);
     let settings = Settings::load(&cwd, config).map_err(|e| e.to_string())?;
-    let found = find_gated(&command, &cwd, &settings.gate.deploy_commands);
+    let found = crate::gate::find(&command, &cwd, &settings.gate.deploy_commands);
     if found.is_empty() {
         return Ok((None, None));
     }
@@ -235,60 +232,6 @@ fn mentions_user_deploy(command: &str, config: Option<&Path>, input: &HookInput)
                 && classify::may_be_gated(command, &s.gate.deploy_commands)
         })
         .unwrap_or(false)
-}
-
-/// Every gated action in `command`, with whether the user approved it explicitly.
-pub fn find_gated(
-    command: &str,
-    cwd: &Path,
-    deploy_commands: &[Vec<String>],
-) -> Vec<(Gated, bool)> {
-    let script = shell::parse(command, cwd);
-    let mut found: Vec<(Gated, bool)> = Vec::new();
-    for cmd in &script.commands {
-        let approved = cmd.env_var(APPROVAL_ENV).and_then(Word::literal) == Some("1");
-        for gated in classify::classify(cmd, deploy_commands) {
-            found.push((gated, approved));
-        }
-        // A dynamic program name with a gated verb: cannot be read, must not pass silently.
-        if cmd.argv.first().is_some_and(|w| w.literal().is_none())
-            && cmd.argv.iter().skip(1).filter_map(Word::literal).any(|a| {
-                matches!(
-                    a,
-                    "push" | "commit" | "publish" | "deploy" | "apply" | "upload"
-                )
-            })
-        {
-            found.push((
-                unparsed(
-                    cmd.source.clone(),
-                    "runs a dynamic command with a gated verb",
-                ),
-                false,
-            ));
-        }
-    }
-    let unreadable = script.had_errors || !script.incomplete.is_empty();
-    if unreadable && found.is_empty() && classify::may_be_gated(command, deploy_commands) {
-        let why = if script.incomplete.is_empty() {
-            "does not parse".to_string()
-        } else {
-            script.incomplete.join("; ")
-        };
-        found.push((unparsed(command.to_owned(), &why), false));
-    }
-    found
-}
-
-fn unparsed(command: String, what: &str) -> Gated {
-    Gated {
-        class: Class::Unparsed,
-        command,
-        target: Target::default(),
-        push: None,
-        destructive: None,
-        what: what.to_owned(),
-    }
 }
 
 fn agent_from_arg(arg: AgentArg) -> Agent {

@@ -441,6 +441,16 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand) {
             return;
         }
         cmd.argv.drain(..i);
+        // `sudo VAR=1 cmd` and friends: assignments after a wrapper still reach the command.
+        while let Some((k, v)) = cmd
+            .argv
+            .first()
+            .and_then(Word::literal)
+            .and_then(assignment)
+        {
+            cmd.env.push((k, Word::Literal(v)));
+            cmd.argv.remove(0);
+        }
         if let Some(dir) = chdir {
             cmd.cwd = cmd
                 .cwd
@@ -449,6 +459,15 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand) {
                 .or(Some(PathBuf::from(dir)));
         }
     }
+}
+
+/// `NAME=value` with a valid variable name.
+fn assignment(word: &str) -> Option<(String, String)> {
+    let (name, value) = word.split_once('=')?;
+    let valid = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then(|| (name.to_owned(), value.to_owned()))
 }
 
 /// A word's value, when it has no expansions.

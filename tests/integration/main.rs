@@ -5,6 +5,8 @@
 mod cli;
 mod eval;
 mod fail_open;
+mod gate_fuzz;
+mod gate_table;
 mod harness;
 mod llm_http;
 mod loop_breaker;
