@@ -370,6 +370,24 @@ fn verify_with(
         return ruling;
     }
     let account = describe(&finding);
+    // Test results older than the change are conclusive: the agent can act on that at once.
+    let stale = matches!(
+        finding,
+        Finding::StaleArtifact { .. }
+            | Finding::ChangeAfterTests {
+                last_test: Some(_),
+                ..
+            }
+    );
+    if stale {
+        ruling.decision = Decision::Deny;
+        ruling.decided_by = DecidedBy::Evidence;
+        ruling.reason = format!(
+            "hookjudge gate [{}]: {what}, but the last test results predate the last change: {account}. Run the tests again, check they pass, then run the command again.",
+            ruling.class.name()
+        );
+        return ruling;
+    }
     // The judge reads what happened last and says whether verification was reported.
     if let (Some((judge, layer2)), Some(transcript)) = (ctx.judge, ctx.transcript) {
         let activity = evidence::recent_activity(transcript, 4000, Default::default());

@@ -23,7 +23,11 @@ fn soup(rng: &mut Rng, tokens: &[&str], n: usize) -> String {
     (0..n)
         .map(|_| tokens[rng.next() % tokens.len()])
         .collect::<Vec<_>>()
-        .join(if rng.next().is_multiple_of(3) { "" } else { " " })
+        .join(if rng.next().is_multiple_of(3) {
+            ""
+        } else {
+            " "
+        })
 }
 
 #[test]

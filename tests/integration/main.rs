@@ -6,6 +6,7 @@ mod cli;
 mod eval;
 mod fail_open;
 mod gate_fuzz;
+mod gate_repo;
 mod gate_table;
 mod harness;
 mod llm_http;
