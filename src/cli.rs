@@ -38,6 +38,13 @@ pub enum Command {
     /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
     /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
     Gate(GateArgs),
+    /// Check by hand, before pushing or committing, what the gate would say
+    ///
+    /// Prints the branch, its upstream, commits ahead and behind, uncommitted work, the
+    /// verification evidence and recent decisions, then the verdict. With a terminal it asks
+    /// whether to proceed when something needs attention. Exit status: 0 clear (or confirmed),
+    /// 1 needs attention (or declined), 2 error.
+    Check(CheckArgs),
     /// Judge a text directly (a file, or stdin), to tune patterns and prompts
     ///
     /// Exit status: 0 allow, 1 block, 2 error.
@@ -103,6 +110,31 @@ pub struct GateArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Check a push of the current branch (the default)
+    #[arg(long, conflicts_with = "commit")]
+    pub push: bool,
+    /// Check a commit of the current changes
+    #[arg(long)]
+    pub commit: bool,
+    /// Proceed without asking when something needs attention (records your approval)
+    #[arg(long, conflicts_with = "no_input")]
+    pub yes: bool,
+    /// Never ask; something that needs attention exits 1
+    #[arg(long)]
+    pub no_input: bool,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Run as git's pre-push hook: read the refs being pushed from stdin
+    #[arg(long, hide = true)]
+    pub pre_push: bool,
+    /// With `--pre-push`: the remote's name and URL, as git passes them
+    #[arg(hide = true)]
+    pub remote: Vec<String>,
 }
 
 #[derive(Debug, Args)]

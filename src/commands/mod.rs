@@ -2,6 +2,7 @@
 //! dispatches; hook entry points pick their own exit codes (a usage error in `stop` must not
 //! become clap's exit 2, which Claude Code reads as "block").
 
+mod check;
 mod eval;
 mod gate;
 mod judge;
@@ -79,6 +80,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
     let result = match cli.command {
         Command::Stop(args) => return stop::stop(&args, config.as_deref()),
         Command::Gate(args) => return gate::gate(&args, config.as_deref()),
+        Command::Check(args) => check::check(&args, config.as_deref()),
         Command::Judge(args) => judge::judge(&args, config.as_deref()),
         Command::Eval(args) => eval::eval(&args, config.as_deref()),
         Command::Log(args) => log::log(&args, config.as_deref()),

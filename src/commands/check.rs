@@ -1,0 +1,315 @@
+//! `hookjudge check`: the gate's facts and policy, by hand or as git's pre-push hook.
+//!
+//! It prints what it found (branch, upstream, commits ahead and behind, uncommitted work,
+//! evidence, recent decisions) and the verdict. When something needs attention and a terminal
+//! is there, it asks on `/dev/tty` (git hooks have stdin taken by git); without one it refuses
+//! rather than hang, and `--yes` records an explicit approval.
+
+use std::io::{self, BufRead, Write};
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{ExitStatus, UserError};
+use crate::cli::CheckArgs;
+use crate::config::Settings;
+use crate::gate::classify::{Class, Gated, PushSpec, Target};
+use crate::gate::facts::Repo;
+use crate::gate::policy::{self, Context, Decision, Ruling};
+use crate::time::Timestamp;
+
+/// Runs the check.
+pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
+    let cwd = super::current_dir();
+    let settings = Settings::load(&cwd, config)?;
+    let target = Target {
+        dir: Some(cwd.clone()),
+        ..Target::default()
+    };
+    let repo = Repo::open(&target, &cwd).map_err(|e| {
+        UserError::new(e.to_string()).hint("run `hookjudge check` inside a git work tree")
+    })?;
+    let class = if args.commit {
+        Class::Commit
+    } else {
+        Class::Push
+    };
+    let pushes = if args.pre_push {
+        pre_push_specs(args)?
+    } else {
+        vec![PushSpec::default()]
+    };
+    let now = Timestamp::now().millis;
+    let mut rulings = Vec::new();
+    for spec in &pushes {
+        let gated = Gated {
+            class,
+            command: if class == Class::Commit {
+                "git commit".into()
+            } else {
+                push_command(spec)
+            },
+            target: target.clone(),
+            push: (class == Class::Push).then(|| spec.clone()),
+            destructive: None,
+            what: if class == Class::Commit {
+                "creates a commit".into()
+            } else {
+                "pushes commits".into()
+            },
+        };
+        let ctx = Context {
+            settings: &settings.gate,
+            cwd: &cwd,
+            transcript: None,
+            judge: None,
+            approved: false,
+            now,
+        };
+        rulings.push(policy::decide(&gated, &ctx));
+    }
+    let report = report(&repo, &settings, &rulings);
+    let worst = if rulings.iter().any(|r| r.decision == Decision::Deny) {
+        Decision::Deny
+    } else if rulings.iter().any(|r| r.decision == Decision::Ask) {
+        Decision::Ask
+    } else {
+        Decision::Silent
+    };
+    let mut out: Box<dyn Write> = if args.pre_push {
+        Box::new(io::stderr())
+    } else {
+        Box::new(io::stdout())
+    };
+    let write = |out: &mut dyn Write| -> io::Result<()> {
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                json!({"report": report, "decision": worst, "rulings": rulings})
+            )
+        } else {
+            write_report(out, &report, &rulings, worst)
+        }
+    };
+    write(out.as_mut()).map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    let (status, by) = match worst {
+        Decision::Silent => (ExitStatus::Success, "facts"),
+        _ if args.yes => (ExitStatus::Success, "user (--yes)"),
+        _ if args.no_input || args.json => (ExitStatus::Attention, "no input"),
+        _ => match confirm(&rulings) {
+            Some(true) => (ExitStatus::Success, "user (terminal)"),
+            Some(false) => (ExitStatus::Attention, "user (terminal)"),
+            None => {
+                let _ = writeln!(
+                    out,
+                    "\nno terminal to ask on; refusing. Re-run with `--yes` to proceed anyway, or fix what is listed above."
+                );
+                (ExitStatus::Attention, "no terminal")
+            }
+        },
+    };
+    let record = json!({"ts": Timestamp::now().rfc3339(), "kind": "check", "version": env!("CARGO_PKG_VERSION"), "cwd": cwd,
+        "command": if args.pre_push { "git push (pre-push hook)" } else { "hookjudge check" },
+        "action": worst, "proceed": status == ExitStatus::Success, "decided_by": by, "rulings": rulings});
+    if let Err(e) = crate::log::append(&settings.log_dir, Timestamp::now(), &record) {
+        let _ = writeln!(io::stderr(), "warning: cannot write the decision log: {e}");
+    }
+    Ok(status)
+}
+
+fn push_command(spec: &PushSpec) -> String {
+    let mut parts = vec!["git push".to_string()];
+    parts.extend(spec.remote.clone());
+    parts.extend(spec.refspecs.clone());
+    parts.join(" ")
+}
+
+/// The refs git is pushing, from the pre-push hook's stdin:
+/// `<local ref> <local sha> <remote ref> <remote sha>` per line.
+fn pre_push_specs(args: &CheckArgs) -> Result<Vec<PushSpec>, UserError> {
+    let remote = args.remote.first().cloned();
+    let mut specs = Vec::new();
+    for line in io::stdin().lock().lines() {
+        let line =
+            line.map_err(|e| UserError::new(format!("cannot read the refs from git: {e}")))?;
+        let parts: Vec<&str> = line.split_whitespace().collect();
+        let [local_ref, local_sha, remote_ref, _remote_sha] = parts[..] else {
+            continue;
+        };
+        let deleting = local_sha.chars().all(|c| c == '0');
+        let dst = remote_ref.trim_start_matches("refs/heads/");
+        let src = if local_ref == "(delete)" {
+            String::new()
+        } else {
+            local_sha.to_owned()
+        };
+        specs.push(PushSpec {
+            remote: remote.clone(),
+            refspecs: vec![format!("{src}:{dst}")],
+            delete: deleting,
+            ..PushSpec::default()
+        });
+    }
+    Ok(specs)
+}
+
+fn report(repo: &Repo, settings: &Settings, rulings: &[Ruling]) -> Value {
+    let changes = repo.changes().ok();
+    let root = repo.work_tree.clone();
+    let recent: Vec<Value> = crate::log::read(
+        &settings.log_dir,
+        Some(Timestamp {
+            millis: Timestamp::now().millis - 7 * 86_400_000,
+        }),
+    )
+    .map(|r| r.records)
+    .unwrap_or_default()
+    .into_iter()
+    .filter(|r| r["kind"] != "check")
+    .filter(|r| {
+        root.as_ref().is_some_and(|root| {
+            r["cwd"]
+                .as_str()
+                .is_some_and(|c| Path::new(c).starts_with(root))
+        })
+    })
+    .rev()
+    .take(5)
+    .collect();
+    json!({
+        "repository": root,
+        "branch": repo.branch(),
+        "upstream": repo.upstream(),
+        "push": rulings.iter().map(|r| r.facts.clone()).collect::<Vec<_>>(),
+        "uncommitted": changes,
+        "evidence": rulings.iter().map(|r| r.evidence.clone()).collect::<Vec<_>>(),
+        "recent_decisions": recent,
+    })
+}
+
+fn write_report(
+    out: &mut dyn Write,
+    report: &Value,
+    rulings: &[Ruling],
+    worst: Decision,
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "hookjudge check: {}",
+        report["repository"].as_str().unwrap_or("?")
+    )?;
+    let branch = report["branch"].as_str().unwrap_or("(detached HEAD)");
+    let upstream = report["upstream"]
+        .as_str()
+        .map(|u| format!(" -> {u}"))
+        .unwrap_or_else(|| " (no upstream)".into());
+    writeln!(out, "  branch       {branch}{upstream}")?;
+    for facts in report["push"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["ahead"].is_object())
+    {
+        writeln!(
+            out,
+            "  to push      {} ahead, {} behind `{}/{}`",
+            facts["ahead"]["count"],
+            facts["behind"]["count"],
+            facts["remote"].as_str().unwrap_or("?"),
+            facts["destination"].as_str().unwrap_or("?")
+        )?;
+        for c in facts["ahead"]["first"].as_array().into_iter().flatten() {
+            writeln!(
+                out,
+                "               + {} {}",
+                c["id"].as_str().unwrap_or(""),
+                c["subject"].as_str().unwrap_or("")
+            )?;
+        }
+        for c in facts["behind"]["first"].as_array().into_iter().flatten() {
+            writeln!(
+                out,
+                "               - {} {} (only on the remote)",
+                c["id"].as_str().unwrap_or(""),
+                c["subject"].as_str().unwrap_or("")
+            )?;
+        }
+    }
+    let u = &report["uncommitted"];
+    let count = |k: &str| u[k].as_array().map(Vec::len).unwrap_or(0);
+    writeln!(
+        out,
+        "  uncommitted  {} modified, {} untracked",
+        count("modified"),
+        count("untracked")
+    )?;
+    for e in report["evidence"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| !e.is_null())
+    {
+        let line = match e["kind"].as_str() {
+            Some("fresh_artifact") => format!("test results `{}`, {} s old, newer than the last change", e["path"].as_str().unwrap_or(""), e["age_ms"].as_i64().unwrap_or(0) / 1000),
+            Some("stale_artifact") => format!("test results `{}` are older than the last change", e["path"].as_str().unwrap_or("")),
+            _ => "none found (see `gate.artifacts`; `touch .hookjudge/verified` after a passing run also counts)".into(),
+        };
+        writeln!(out, "  evidence     {line}")?;
+    }
+    let recent = report["recent_decisions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    if !recent.is_empty() {
+        writeln!(out, "  recent       (newest first)")?;
+        for r in recent {
+            let ts = r["ts"].as_str().unwrap_or("");
+            let text: String = r["command"]
+                .as_str()
+                .or(r["text"].as_str())
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            writeln!(
+                out,
+                "               {} {} {:<8} {}",
+                &ts[..ts.len().min(16)],
+                r["kind"].as_str().unwrap_or(""),
+                r["action"].as_str().unwrap_or(""),
+                text.chars().take(60).collect::<String>()
+            )?;
+        }
+    }
+    match worst {
+        Decision::Silent => writeln!(out, "\nclear: nothing needs attention"),
+        _ => {
+            writeln!(out, "\nneeds attention:")?;
+            for r in rulings.iter().filter(|r| r.decision != Decision::Silent) {
+                writeln!(out, "  {}", r.reason.trim_start_matches("hookjudge: "))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Asks on the terminal whether to proceed. `None` when there is no terminal.
+fn confirm(rulings: &[Ruling]) -> Option<bool> {
+    let tty = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .ok()?;
+    let term = console::Term::read_write_pair(tty.try_clone().ok()?, tty);
+    let what = if rulings.iter().any(|r| r.class == Class::Commit) {
+        "commit"
+    } else {
+        "push"
+    };
+    dialoguer::Confirm::new()
+        .with_prompt(format!("Proceed with the {what} anyway?"))
+        .default(false)
+        .interact_on(&term)
+        .ok()
+}

@@ -1,0 +1,192 @@
+//! `hookjudge check` by hand and as git's pre-push hook: the report, exit codes, the refusal
+//! without a terminal, and a real prompt answered through a pseudo-terminal (`script`).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::gate_repo::{GitFixture, git};
+use crate::harness::{BIN, Home};
+
+fn check_in(home: &Home, dir: &Path, args: &[&str]) -> crate::harness::Outcome {
+    let mut run = home.cmd(&[&["check"], args].concat());
+    run.command.current_dir(dir);
+    run.output()
+}
+
+fn setup() -> (Home, GitFixture) {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    (home, repo)
+}
+
+#[test]
+fn clear_when_nothing_is_ahead() {
+    let (home, repo) = setup();
+    let out = check_in(&home, &repo.work, &[]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("branch       main -> origin/main") && out.stdout.contains("clear"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn needs_attention_without_a_terminal_refuses() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "unverified change");
+    let out = check_in(&home, &repo.work, &[]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.contains("+ ") && out.stdout.contains("unverified change"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("no terminal to ask on; refusing"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(check_in(&home, &repo.work, &["--yes"]).code, 0);
+    assert_eq!(home.last_log()["decided_by"], "user (--yes)");
+    let json = check_in(&home, &repo.work, &["--json"]);
+    assert_eq!(
+        (json.code, json.json()["decision"].as_str()),
+        (1, Some("ask"))
+    );
+    assert_eq!(json.json()["report"]["push"][0]["ahead"]["count"], 1);
+}
+
+#[test]
+fn outside_a_repository_is_an_error_with_a_hint() {
+    let home = Home::new();
+    let out = check_in(&home, &home.work(), &[]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("no git repository") && out.stderr.contains("hint:"),
+        "{}",
+        out.stderr
+    );
+}
+
+fn with_pty(home: &Home, dir: &Path, answer: &str) -> (i32, String) {
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("{BIN} check"), "/dev/null"])
+        .current_dir(dir)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answer.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn a_terminal_prompt_is_answered_through_a_pseudo_terminal() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "unverified change");
+    let (code, screen) = with_pty(&home, &repo.work, "y");
+    assert!(screen.contains("Proceed with the push anyway?"), "{screen}");
+    assert_eq!(code, 0, "{screen}");
+    assert_eq!(home.last_log()["decided_by"], "user (terminal)");
+    let (code, _) = with_pty(&home, &repo.work, "n");
+    assert_eq!(code, 1);
+}
+
+fn install_pre_push(repo: &GitFixture, previous: Option<&str>) {
+    let hooks = repo.work.join(".git/hooks");
+    let template = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/hooks-templates/pre-push"
+    ))
+    .unwrap();
+    std::fs::write(hooks.join("pre-push"), template.replace("@HOOKJUDGE@", BIN)).unwrap();
+    if let Some(script) = previous {
+        std::fs::write(hooks.join("pre-push.before-hookjudge"), script).unwrap();
+    }
+    for f in ["pre-push", "pre-push.before-hookjudge"] {
+        let p = hooks.join(f);
+        if p.exists() {
+            Command::new("chmod").arg("+x").arg(&p).status().unwrap();
+        }
+    }
+}
+
+fn push(home: &Home, repo: &GitFixture) -> std::process::Output {
+    Command::new("git")
+        .args(["push", "-q", "origin", "main"])
+        .current_dir(&repo.work)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_pre_push_hook_checks_the_pushed_refs_and_chains() {
+    let (home, repo) = setup();
+    install_pre_push(
+        &repo,
+        Some("#!/bin/sh\necho previous-hook-ran >&2\nexit 0\n"),
+    );
+    repo.commit("a.txt", "two\n", "unverified change");
+    let before = repo.origin_head();
+    let out = push(&home, &repo);
+    assert!(
+        !out.status.success(),
+        "an unverified push without a terminal is refused"
+    );
+    assert_eq!(repo.origin_head(), before, "origin is unchanged");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unverified change") && !stderr.contains("previous-hook-ran"),
+        "{stderr}"
+    );
+    // Fresh evidence: the check passes and the previous hook runs.
+    std::fs::create_dir_all(repo.work.join(".hookjudge")).unwrap();
+    std::fs::write(repo.work.join(".hookjudge/verified"), "").unwrap();
+    let out = push(&home, &repo);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("previous-hook-ran"));
+    assert_eq!(
+        repo.origin_head(),
+        git(&repo.work, &["rev-parse", "HEAD"]).trim()
+    );
+}
+
+#[test]
+fn a_failing_previous_hook_still_blocks() {
+    let (home, repo) = setup();
+    install_pre_push(
+        &repo,
+        Some("#!/bin/sh\necho previous says no >&2\nexit 7\n"),
+    );
+    repo.commit("a.txt", "two\n", "change");
+    std::fs::create_dir_all(repo.work.join(".hookjudge")).unwrap();
+    std::fs::write(repo.work.join(".hookjudge/verified"), "").unwrap();
+    let out = push(&home, &repo);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("previous says no"));
+}
