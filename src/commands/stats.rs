@@ -72,6 +72,12 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
     }
     let responses = stops.len();
     let layer2 = layer2_summary(&stops);
+    let gates: Vec<&Value> = read
+        .records
+        .iter()
+        .filter(|r| r["kind"] == "gate")
+        .collect();
+    let gate = gate_summary(&gates);
     let summary = json!({
         "responses": responses,
         "blocks": count("block"),
@@ -80,6 +86,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         "allowed": count("allow"),
         "judges": per_judge,
         "layer2": layer2,
+        "gate": gate,
         "log_dir": settings.log_dir,
         "bad_lines": read.bad_lines,
     });
@@ -144,10 +151,47 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
             let list: Vec<String> = failures.iter().map(|(k, v)| format!("{k}: {v}")).collect();
             writeln!(out, "Layer 2 failures by cause: {}", list.join(", "))?;
         }
+        let g = &summary["gate"];
+        if g["commands"].as_u64().unwrap_or(0) > 0 {
+            writeln!(
+                out,
+                "\ngate: {} gated commands, {} denied, {} asked, {} passed",
+                g["commands"], g["deny"], g["ask"], g["silent"]
+            )?;
+            for (class, c) in g["classes"].as_object().into_iter().flatten() {
+                writeln!(
+                    out,
+                    "  {class:<14} {:>4} seen, {:>4} denied, {:>4} asked",
+                    c["seen"], c["deny"], c["ask"]
+                )?;
+            }
+        }
         Ok(())
     })();
     result.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
     Ok(ExitStatus::Success)
+}
+
+/// Gated commands by action and by class.
+fn gate_summary(gates: &[&Value]) -> Value {
+    let count = |action: &str| gates.iter().filter(|r| r["action"] == action).count();
+    let mut classes: IndexMap<String, IndexMap<&str, usize>> = IndexMap::new();
+    let mut decided_by: IndexMap<String, usize> = IndexMap::new();
+    for ruling in gates
+        .iter()
+        .flat_map(|r| r["rulings"].as_array().into_iter().flatten())
+    {
+        let c = classes
+            .entry(ruling["class"].as_str().unwrap_or("?").to_owned())
+            .or_default();
+        *c.entry("seen").or_default() += 1;
+        *c.entry("deny").or_default() += usize::from(ruling["decision"] == "deny");
+        *c.entry("ask").or_default() += usize::from(ruling["decision"] == "ask");
+        *decided_by
+            .entry(ruling["decided_by"].as_str().unwrap_or("?").to_owned())
+            .or_default() += 1;
+    }
+    json!({"commands": gates.len(), "deny": count("deny"), "ask": count("ask"), "silent": count("silent"), "classes": classes, "decided_by": decided_by})
 }
 
 /// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency.
