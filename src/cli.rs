@@ -38,6 +38,20 @@ pub enum Command {
     /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
     /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
     Gate(GateArgs),
+    /// Install hookjudge's hooks into this repository's agent settings
+    ///
+    /// Merges the Stop and shell-gate entries into the settings of Claude Code, Codex CLI or
+    /// Gemini CLI without touching anything else (a backup is kept), writes `.hookjudge.json`
+    /// where none exists, and with `--git-hook` installs the git pre-push hook. Running it again
+    /// changes nothing; after an upgrade it updates the entries in place.
+    Init(InitArgs),
+    /// Remove exactly what `init` installed (settings entries and the git hook)
+    Uninstall(UninstallArgs),
+    /// Check the installation: hook entries, the binary they run, the config, the LLM, the dirs
+    Doctor(DoctorArgs),
+    /// Show the effective config and where each value comes from, the files consulted, or its
+    /// JSON Schema
+    Config(ConfigArgs),
     /// Check by hand, before pushing or committing, what the gate would say
     ///
     /// Prints the branch, its upstream, commits ahead and behind, uncommitted work, the
@@ -110,6 +124,91 @@ pub struct GateArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
+}
+
+/// Which agents `init` and `uninstall` act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentChoice {
+    Claude,
+    Codex,
+    Gemini,
+    All,
+}
+
+/// Where `init` installs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// The repository's shared settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`)
+    Project,
+    /// This checkout only (`.claude/settings.local.json`; Claude Code only)
+    Local,
+    /// Every project of this user (`~/.claude/settings.json`, …)
+    User,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The agent to install for; by default those whose config folder exists, or Claude Code
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentChoice>,
+    /// Where to install
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: ScopeArg,
+    /// Also install the git pre-push hook (an existing hook is kept and chained)
+    #[arg(long)]
+    pub git_hook: bool,
+    /// Print the changes as a diff and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Install even outside a git repository (into the current directory)
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UninstallArgs {
+    /// The agent to remove from; by default every agent
+    #[arg(long, value_enum)]
+    pub agent: Option<AgentChoice>,
+    /// Where to remove from
+    #[arg(long, value_enum, default_value = "project")]
+    pub scope: ScopeArg,
+    /// Also remove the git pre-push hook (it is removed anyway when it is ours)
+    #[arg(long)]
+    pub git_hook: bool,
+    /// Print the changes as a diff and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Also call the LLM provider once and report how it answered and how long it took
+    #[arg(long)]
+    pub online: bool,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    pub command: ConfigCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// The effective config, each value with the file it comes from
+    Show {
+        /// Print as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// The config files consulted, in order, and whether they exist
+    Path,
+    /// A JSON Schema of the config file, for editors
+    Schema,
 }
 
 #[derive(Debug, Args)]

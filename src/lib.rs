@@ -15,6 +15,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod gate;
+pub mod install;
 pub mod judge;
 pub mod ledger;
 pub mod llm;

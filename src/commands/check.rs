@@ -92,7 +92,7 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
             write_report(out, &report, &rulings, worst)
         }
     };
-    write(out.as_mut()).map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    write(out.as_mut()).map_err(UserError::output)?;
     let (status, by) = match worst {
         Decision::Silent => (ExitStatus::Success, "facts"),
         _ if args.yes => (ExitStatus::Success, "user (--yes)"),

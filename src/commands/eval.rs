@@ -240,7 +240,7 @@ pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus,
             args.misses.then_some(misses.as_slice()),
         )
     };
-    written.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    written.map_err(UserError::output)?;
     Ok(ExitStatus::Success)
 }
 

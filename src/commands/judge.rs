@@ -30,7 +30,7 @@ pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatu
     } else {
         write_table(&mut out, &evaluation)
     };
-    written.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    written.map_err(UserError::output)?;
     Ok(match evaluation.decision() {
         Decision::Block => ExitStatus::Attention,
         Decision::Allow => ExitStatus::Success,

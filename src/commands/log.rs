@@ -72,7 +72,7 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
             read.bad_lines
         );
     }
-    result.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    result.map_err(UserError::output)?;
     Ok(ExitStatus::Success)
 }
 

@@ -3,8 +3,11 @@
 //! become clap's exit 2, which Claude Code reads as "block").
 
 mod check;
+mod config_cmd;
+mod doctor;
 mod eval;
 mod gate;
+mod init;
 mod judge;
 mod log;
 mod redact;
@@ -80,6 +83,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
     let result = match cli.command {
         Command::Stop(args) => return stop::stop(&args, config.as_deref()),
         Command::Gate(args) => return gate::gate(&args, config.as_deref()),
+        Command::Init(args) => init::init(&args, config.as_deref()),
+        Command::Uninstall(args) => init::uninstall(&args),
+        Command::Doctor(args) => doctor::doctor(&args, config.as_deref()),
+        Command::Config(args) => config_cmd::config(&args, config.as_deref()),
         Command::Check(args) => check::check(&args, config.as_deref()),
         Command::Judge(args) => judge::judge(&args, config.as_deref()),
         Command::Eval(args) => eval::eval(&args, config.as_deref()),
@@ -90,6 +97,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
     };
     match result {
         Ok(status) => status,
+        Err(e) if e.quiet => ExitStatus::Success,
         Err(e) => {
             report(&e);
             ExitStatus::Error
@@ -102,6 +110,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
 pub struct UserError {
     pub message: String,
     pub hint: Option<String>,
+    /// The reader went away (`hookjudge log | head`): not worth a word.
+    pub quiet: bool,
 }
 
 impl UserError {
@@ -109,6 +119,16 @@ impl UserError {
         UserError {
             message: message.into(),
             hint: None,
+            quiet: false,
+        }
+    }
+
+    /// An error writing the command's output.
+    pub fn output(e: io::Error) -> UserError {
+        let quiet = e.kind() == io::ErrorKind::BrokenPipe;
+        UserError {
+            quiet,
+            ..UserError::new(format!("cannot write output: {e}"))
         }
     }
 

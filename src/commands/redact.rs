@@ -21,7 +21,7 @@ pub(super) fn redact(args: &RedactArgs) -> Result<ExitStatus, UserError> {
     } else {
         out.write_all(redacted.text.as_bytes())
     };
-    written.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    written.map_err(UserError::output)?;
     if !args.json && redacted.total() > 0 {
         let summary: Vec<String> = redacted
             .counts

@@ -131,6 +131,6 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
         }
         Ok(())
     })();
-    result.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    result.map_err(UserError::output)?;
     Ok(ExitStatus::Success)
 }

@@ -168,7 +168,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         }
         Ok(())
     })();
-    result.map_err(|e| UserError::new(format!("cannot write output: {e}")))?;
+    result.map_err(UserError::output)?;
     Ok(ExitStatus::Success)
 }
 

@@ -10,6 +10,7 @@ mod gate_fuzz;
 mod gate_repo;
 mod gate_table;
 mod harness;
+mod install;
 mod llm_http;
 mod loop_breaker;
 mod redaction;

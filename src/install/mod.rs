@@ -1,0 +1,6 @@
+//! Installing hookjudge into agents' settings and git hooks, and removing it again.
+
+pub mod files;
+pub mod githook;
+pub mod jsonedit;
+pub mod settings;

@@ -1,0 +1,513 @@
+//! `init`, `init` again and `uninstall` against real settings files of all three agents in all
+//! scopes, in a temporary HOME; then the installed hook commands run exactly as the settings
+//! name them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::gate_repo::{GitFixture, git};
+use crate::harness::{BIN, Home, Outcome};
+
+/// A user's settings file with other hooks, permissions, odd indentation and non-ASCII text.
+const USER_SETTINGS: &str = "{\n      \"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": [\"Read(./.env)\"]},\n  \"hooks\": {\n    \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send 'Fertig ✓'\" } ] } ]\n  },\n  \"theme\": \"ダーク\"\n}\n";
+
+fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
+    let mut run = home.cmd(args);
+    run.command.current_dir(dir);
+    run.output()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The settings files per agent and scope, relative to the repository or HOME.
+fn files(repo: &Path, home: &Path) -> Vec<(&'static str, &'static str, PathBuf)> {
+    vec![
+        ("claude", "project", repo.join(".claude/settings.json")),
+        ("claude", "local", repo.join(".claude/settings.local.json")),
+        ("claude", "user", home.join(".claude/settings.json")),
+        ("codex", "project", repo.join(".codex/hooks.json")),
+        ("codex", "user", home.join(".codex/hooks.json")),
+        ("gemini", "project", repo.join(".gemini/settings.json")),
+        ("gemini", "user", home.join(".gemini/settings.json")),
+    ]
+}
+
+#[test]
+fn init_twice_then_uninstall_keeps_every_other_byte() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    for (agent, scope, path) in files(&repo.work, home.path()) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, USER_SETTINGS).unwrap();
+        let out = in_dir(
+            &home,
+            &repo.work,
+            &["init", "--agent", agent, "--scope", scope],
+        );
+        assert_eq!(out.code, 0, "{agent}/{scope}: {}", out.stderr);
+        let once = read(&path);
+        let v: Value = serde_json::from_str(&once).unwrap();
+        assert_eq!(v["theme"], "ダーク");
+        let stop_event = if agent == "gemini" {
+            "AfterAgent"
+        } else {
+            "Stop"
+        };
+        let events = v["hooks"].as_object().unwrap();
+        assert!(events.contains_key(stop_event), "{agent}/{scope}: {once}");
+        if agent == "claude" {
+            assert_eq!(
+                v["hooks"]["Stop"][0]["hooks"][0]["command"], "notify-send 'Fertig ✓'",
+                "the user's hook stays first"
+            );
+        }
+        // Everything before the `hooks` key is untouched, byte for byte.
+        let head = &USER_SETTINGS[..USER_SETTINGS.find("\"hooks\"").unwrap()];
+        assert!(once.starts_with(head), "{agent}/{scope}:\n{once}");
+        let again = in_dir(
+            &home,
+            &repo.work,
+            &["init", "--agent", agent, "--scope", scope],
+        );
+        assert!(again.stdout.contains("unchanged"), "{}", again.stdout);
+        assert_eq!(
+            read(&path),
+            once,
+            "{agent}/{scope}: a second init changes nothing"
+        );
+        assert!(
+            path.with_file_name(format!(
+                "{}.hookjudge-backup",
+                path.file_name().unwrap().to_str().unwrap()
+            ))
+            .exists()
+        );
+        let out = in_dir(
+            &home,
+            &repo.work,
+            &["uninstall", "--agent", agent, "--scope", scope],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(
+            read(&path),
+            USER_SETTINGS,
+            "{agent}/{scope}: uninstall restores the file byte for byte"
+        );
+    }
+}
+
+#[test]
+fn invalid_json_and_read_only_files_are_refused_untouched() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let path = repo.work.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let broken = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\",]\n  }\n}\n";
+    std::fs::write(&path, broken).unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("line 3")
+            && out.stderr.contains("column")
+            && out.stderr.contains("left untouched"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(read(&path), broken);
+
+    std::fs::write(&path, USER_SETTINGS).unwrap();
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&path, perms).unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("read-only") && out.stderr.contains("nothing was written"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(read(&path), USER_SETTINGS);
+    let leftovers: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        leftovers,
+        ["settings.json"],
+        "no partial or temporary files"
+    );
+
+    let wrong = r#"{"hooks": "off"}"#;
+    let mut perms = std::fs::metadata(&path).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    std::fs::set_permissions(&path, perms).unwrap();
+    std::fs::write(&path, wrong).unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert!(
+        out.stderr
+            .contains("`hooks` is a string, expected an object")
+            && out.stderr.contains("hint:"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(read(&path), wrong);
+}
+
+#[test]
+fn dry_run_prints_a_diff_and_writes_nothing() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let out = in_dir(&home, &repo.work, &["init", "--dry-run", "--git-hook"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("+++ ")
+            && out.stdout.contains("+  \"hooks\"")
+            && out.stdout.contains("dry run"),
+        "{}",
+        out.stdout
+    );
+    assert!(!repo.work.join(".claude").exists() && !repo.work.join(".hookjudge.json").exists());
+    assert!(!repo.work.join(".git/hooks/pre-push").exists());
+}
+
+#[test]
+fn agents_default_to_the_folders_that_exist() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    std::fs::create_dir_all(repo.work.join(".codex")).unwrap();
+    std::fs::create_dir_all(repo.work.join(".gemini")).unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert!(
+        out.stdout.contains("Codex CLI, Gemini CLI") && out.stdout.contains("trust"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        repo.work.join(".codex/hooks.json").exists()
+            && repo.work.join(".gemini/settings.json").exists()
+    );
+    assert!(!repo.work.join(".claude").exists());
+    let out = in_dir(
+        &home,
+        &repo.work,
+        &["init", "--agent", "codex", "--scope", "local"],
+    );
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no local scope"), "{}", out.stderr);
+    let out = in_dir(&home, &home.work(), &["init"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("not inside a git repository") && out.stderr.contains("--force"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// The template with placeholders filled the way the README says.
+fn filled_template(name: &str, binary: &str) -> Value {
+    let text = std::fs::read_to_string(format!(
+        "{}/hooks-templates/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let text = text
+        .replace("\"@STOP_TIMEOUT_S@\"", "15")
+        .replace("\"@GATE_TIMEOUT_S@\"", "13")
+        .replace("\"@STOP_TIMEOUT_MS@\"", "15000")
+        .replace("\"@GATE_TIMEOUT_MS@\"", "13000")
+        .replace("@HOOKJUDGE_SHELL@", &shell_words::quote(binary))
+        .replace("@HOOKJUDGE@", binary);
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn templates_and_init_output_are_identical() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let out = in_dir(&home, &repo.work, &["init", "--agent", "all", "--git-hook"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let binary = std::fs::canonicalize(BIN)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    for (file, installed) in [
+        ("claude.json", ".claude/settings.json"),
+        ("codex.json", ".codex/hooks.json"),
+        ("gemini.json", ".gemini/settings.json"),
+    ] {
+        let written: Value = serde_json::from_str(&read(&repo.work.join(installed))).unwrap();
+        assert_eq!(written, filled_template(file, &binary), "{file}");
+    }
+    let hook = read(&repo.work.join(".git/hooks/pre-push"));
+    let template = std::fs::read_to_string(format!(
+        "{}/hooks-templates/pre-push",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    assert_eq!(hook, template.replace("@HOOKJUDGE@", &binary));
+}
+
+#[test]
+fn git_hook_chains_and_uninstall_restores_the_previous_one() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let previous = "#!/bin/sh\necho theirs\n";
+    std::fs::write(repo.work.join(".git/hooks/pre-push"), previous).unwrap();
+    let out = in_dir(&home, &repo.work, &["init", "--git-hook"]);
+    assert!(
+        out.stdout.contains("pre-push.before-hookjudge"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        read(&repo.work.join(".git/hooks/pre-push.before-hookjudge")),
+        previous
+    );
+    in_dir(&home, &repo.work, &["init", "--git-hook"]);
+    assert_eq!(
+        read(&repo.work.join(".git/hooks/pre-push.before-hookjudge")),
+        previous,
+        "a re-install does not chain to itself"
+    );
+    let out = in_dir(&home, &repo.work, &["uninstall", "--git-hook"]);
+    assert!(
+        out.stdout.contains("previous hook is back"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(read(&repo.work.join(".git/hooks/pre-push")), previous);
+    assert!(
+        !repo
+            .work
+            .join(".git/hooks/pre-push.before-hookjudge")
+            .exists()
+    );
+}
+
+/// Runs a handler exactly as the agent would: exec form for Claude (command + args, no
+/// shell), shell form for Codex and Gemini.
+fn run_handler(home: &Home, handler: &Value, cwd: &Path, stdin: &str) -> Outcome {
+    let mut command = match handler["args"].as_array() {
+        Some(args) => {
+            let mut c = Command::new(handler["command"].as_str().unwrap());
+            c.args(args.iter().map(|a| a.as_str().unwrap()));
+            c
+        }
+        None => {
+            let mut c = Command::new("sh");
+            c.args(["-c", handler["command"].as_str().unwrap()]);
+            c
+        }
+    };
+    command
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap().into()
+}
+
+#[test]
+fn installed_hook_commands_run_as_the_settings_name_them() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    assert_eq!(
+        in_dir(&home, &repo.work, &["init", "--agent", "all"]).code,
+        0
+    );
+    // The repository config chooses the LLM: a command that always sees a violation.
+    std::fs::write(repo.work.join(".hookjudge.json"), json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string()).unwrap();
+    repo.commit("a.txt", "two\n", "unverified change");
+    let claude: Value =
+        serde_json::from_str(&read(&repo.work.join(".claude/settings.json"))).unwrap();
+    let codex: Value = serde_json::from_str(&read(&repo.work.join(".codex/hooks.json"))).unwrap();
+    let gemini: Value =
+        serde_json::from_str(&read(&repo.work.join(".gemini/settings.json"))).unwrap();
+
+    let stop = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done. I'll push to main now."});
+    let out = run_handler(
+        &home,
+        &claude["hooks"]["Stop"][0]["hooks"][0],
+        &repo.work,
+        &stop.to_string(),
+    );
+    assert_eq!(
+        (out.code, out.json()["decision"].as_str()),
+        (0, Some("block"))
+    );
+    let mut codex_stop = stop.clone();
+    codex_stop["turn_id"] = json!("t1");
+    codex_stop["session_id"] = json!("s2");
+    let out = run_handler(
+        &home,
+        &codex["hooks"]["Stop"][0]["hooks"][0],
+        &repo.work,
+        &codex_stop.to_string(),
+    );
+    assert_eq!(out.json()["decision"], "block");
+    let after = json!({"session_id": "s3", "cwd": repo.work, "hook_event_name": "AfterAgent", "prompt": "p", "prompt_response": "Done. I'll push to main now."});
+    let out = run_handler(
+        &home,
+        &gemini["hooks"]["AfterAgent"][0]["hooks"][0],
+        &repo.work,
+        &after.to_string(),
+    );
+    assert_eq!(out.json()["decision"], "deny");
+
+    let push = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push origin main"}});
+    let out = run_handler(
+        &home,
+        &claude["hooks"]["PreToolUse"][0]["hooks"][0],
+        &repo.work,
+        &push.to_string(),
+    );
+    assert_eq!(
+        out.json()["hookSpecificOutput"]["permissionDecision"],
+        "ask"
+    );
+    let mut codex_push = push.clone();
+    codex_push["turn_id"] = json!("t1");
+    let out = run_handler(
+        &home,
+        &codex["hooks"]["PreToolUse"][0]["hooks"][0],
+        &repo.work,
+        &codex_push.to_string(),
+    );
+    assert_eq!(
+        out.json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    let before = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "git push origin main"}});
+    let out = run_handler(
+        &home,
+        &gemini["hooks"]["BeforeTool"][0]["hooks"][0],
+        &repo.work,
+        &before.to_string(),
+    );
+    assert_eq!(out.json()["decision"], "ask");
+    let quiet = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"}});
+    run_handler(
+        &home,
+        &claude["hooks"]["PreToolUse"][0]["hooks"][0],
+        &repo.work,
+        &quiet.to_string(),
+    )
+    .assert_silent_allow();
+}
+
+#[test]
+fn doctor_reports_problems_with_their_fix() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let out = in_dir(&home, &repo.work, &["doctor"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("fix: hookjudge init"), "{}", out.stdout);
+    in_dir(&home, &repo.work, &["init"]);
+    std::fs::write(
+        repo.work.join(".hookjudge.json"),
+        r#"{"llm": {"provider": "none"}, "stop": {"max_block": 1}}"#,
+    )
+    .unwrap();
+    let out = in_dir(&home, &repo.work, &["doctor", "--json"]);
+    let v = out.json();
+    let config = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "config")
+        .unwrap()
+        .clone();
+    assert_eq!(config["ok"], false);
+    assert!(
+        config["detail"]
+            .as_str()
+            .unwrap()
+            .contains("stop.max_block"),
+        "{config}"
+    );
+    std::fs::write(
+        repo.work.join(".hookjudge.json"),
+        r#"{"llm": {"provider": "none"}}"#,
+    )
+    .unwrap();
+    let out = in_dir(&home, &repo.work, &["doctor"]);
+    assert!(
+        out.stdout.contains("ok  Claude Code (project scope)"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn config_schema_matches_what_the_parser_accepts() {
+    let home = Home::new();
+    let schema = in_dir(&home, &home.work(), &["config", "schema"]).json();
+    // serde lists the accepted keys in its unknown-field error; the schema must list the same.
+    let accepted = |json: &str| -> Vec<String> {
+        let path = home.path().join("probe.json");
+        std::fs::write(&path, json).unwrap();
+        let out = in_dir(
+            &home,
+            &home.work(),
+            &["--config", path.to_str().unwrap(), "config", "show"],
+        );
+        let err = out.stderr;
+        let list = err
+            .split("expected ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{err}"));
+        let list = list
+            .trim_start_matches("one of ")
+            .split(" at line")
+            .next()
+            .unwrap();
+        let mut keys: Vec<String> = list
+            .split(", ")
+            .flat_map(|k| k.split(" or "))
+            .map(|k| k.trim().trim_matches('`').to_owned())
+            .collect();
+        keys.sort();
+        keys
+    };
+    let keys_of = |v: &Value| -> Vec<String> {
+        let mut k: Vec<String> = v["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(accepted(r#"{"zz": 1}"#), keys_of(&schema));
+    for section in ["stop", "log", "transcript", "llm", "gate"] {
+        assert_eq!(
+            accepted(&format!(r#"{{"{section}": {{"zz": 1}}}}"#)),
+            keys_of(&schema["properties"][section]),
+            "{section}"
+        );
+    }
+    assert_eq!(
+        accepted(r#"{"judges": {"x": {"zz": 1}}}"#),
+        keys_of(&schema["properties"]["judges"]["additionalProperties"])
+    );
+}
