@@ -7,7 +7,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::gate_repo::{GitFixture, git};
+use crate::gate_repo::GitFixture;
 use crate::harness::{BIN, Home, Outcome};
 
 /// A user's settings file with other hooks, permissions, odd indentation and non-ASCII text.
