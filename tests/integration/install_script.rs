@@ -1,0 +1,73 @@
+//! `install/install.sh` runs `cargo install` and `hookjudge init`; here `cargo` is a stand-in
+//! on PATH (the real install is exercised by CI's own build), so the test checks the script's
+//! own logic: idempotent init in the current repository, and `--uninstall`.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::gate_repo::GitFixture;
+use crate::harness::{BIN, Home};
+
+fn run_script(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
+    let bin = home.path().join("cargo-home/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    // A stand-in `cargo` that "installs" the binary this test suite built.
+    let fake_cargo = format!(
+        "#!/bin/sh\ncase \"$1\" in install) cp '{BIN}' '{}/hookjudge';; uninstall) rm -f '{}/hookjudge';; esac\n",
+        bin.display(),
+        bin.display()
+    );
+    std::fs::write(bin.join("cargo"), fake_cargo).unwrap();
+    Command::new("chmod")
+        .arg("+x")
+        .arg(bin.join("cargo"))
+        .status()
+        .unwrap();
+    Command::new("sh")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/install/install.sh"))
+        .args(args)
+        .current_dir(dir)
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("CARGO_HOME", home.path().join("cargo-home"))
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn install_script_is_idempotent_and_uninstalls() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let out = run_script(&home, &repo.work, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let settings = std::fs::read_to_string(repo.work.join(".claude/settings.json")).unwrap();
+    assert!(settings.contains("cargo-home/bin/hookjudge"), "{settings}");
+    let out = run_script(&home, &repo.work, &[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("unchanged"));
+    assert_eq!(
+        std::fs::read_to_string(repo.work.join(".claude/settings.json")).unwrap(),
+        settings
+    );
+    let out = run_script(&home, &repo.work, &["--uninstall"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!home.path().join("cargo-home/bin/hookjudge").exists());
+    assert!(
+        !std::fs::read_to_string(repo.work.join(".claude/settings.json"))
+            .unwrap()
+            .contains("hookjudge")
+    );
+}
