@@ -178,7 +178,9 @@ pub struct Settings {
     pub llm: LlmSettings,
     pub gate: GateSettings,
     /// Judge specs after merging, in order: built-ins first, then new ones as first named.
-    pub judge_specs: Vec<(String, JudgeSpec)>,
+    /// The `judges` sections of the files, in layer order; merged onto the built-ins by
+    /// [`Settings::judge_specs`] only when judges are needed (the gate's quiet path is not).
+    pub judge_layers: Vec<(String, JudgeSpec)>,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
 }
@@ -190,12 +192,12 @@ impl Settings {
             text_bytes: 4000,
             max_blocks_per_judge: 1,
             max_blocks_per_prompt: 2,
-            log_dir: dirs::data_dir().join("logs"),
+            log_dir: default_log_dir(),
             log_text: true,
             transcript: transcript::Options::default(),
             llm: LlmSettings::default(),
             gate: GateSettings::default(),
-            judge_specs: judge::builtin_specs(),
+            judge_layers: Vec::new(),
             files: Vec::new(),
         }
     }
@@ -313,21 +315,30 @@ impl Settings {
             }
             g.timeout_ms = gate.timeout_ms.unwrap_or(g.timeout_ms);
         }
-        for (name, spec) in file.judges.unwrap_or_default() {
-            match self.judge_specs.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, existing)) => existing.overlay(&spec),
-                None => self.judge_specs.push((name, spec)),
+        self.judge_layers.extend(file.judges.unwrap_or_default());
+    }
+
+    /// Judge specs after merging every layer onto the built-ins, in order: built-ins first,
+    /// then new judges as first named.
+    pub fn judge_specs(&self) -> Vec<(String, JudgeSpec)> {
+        let mut specs = judge::builtin_specs();
+        for (name, spec) in &self.judge_layers {
+            match specs.iter_mut().find(|(n, _)| n == name) {
+                Some((_, existing)) => existing.overlay(spec),
+                None => specs.push((name.clone(), spec.clone())),
             }
         }
+        specs
     }
 
     /// Builds the enabled judges, or only those named in `only` (which must exist).
     pub fn judges(&self, only: &[String]) -> Result<Vec<Judge>, Error> {
+        let specs = self.judge_specs();
         if let Some(unknown) = only
             .iter()
-            .find(|n| !self.judge_specs.iter().any(|(name, _)| name == *n))
+            .find(|n| !specs.iter().any(|(name, _)| name == *n))
         {
-            let known: Vec<&str> = self.judge_specs.iter().map(|(n, _)| n.as_str()).collect();
+            let known: Vec<&str> = specs.iter().map(|(n, _)| n.as_str()).collect();
             return Err(Error {
                 path: None,
                 message: format!(
@@ -337,7 +348,7 @@ impl Settings {
             });
         }
         let mut judges = Vec::new();
-        for (name, spec) in &self.judge_specs {
+        for (name, spec) in &specs {
             if !only.is_empty() && !only.contains(name) {
                 continue;
             }
@@ -364,6 +375,11 @@ impl Settings {
         }
         Error { path, message }
     }
+}
+
+/// Where the decision log goes when no config says otherwise.
+pub fn default_log_dir() -> PathBuf {
+    dirs::data_dir().join("logs")
 }
 
 /// Parses one config file, naming the key path of any error.

@@ -63,8 +63,8 @@ fn effective(s: &Settings) -> Value {
         .iter()
         .map(|(c, p)| (c.name(), json!(p)))
         .collect();
-    let judges: IndexMap<&str, Value> = s
-        .judge_specs
+    let specs = s.judge_specs();
+    let judges: IndexMap<&str, Value> = specs
         .iter()
         .map(|(name, spec)| (name.as_str(), json!({"enabled": spec.enabled.unwrap_or(true), "triggers": spec.triggers.as_ref().map(Vec::len).unwrap_or(0) + spec.add_triggers.as_ref().map(Vec::len).unwrap_or(0)})))
         .collect();

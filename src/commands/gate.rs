@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
 use crate::cli::{AgentArg, GateArgs};
-use crate::config::{Settings, dirs};
+use crate::config::{self, Settings, dirs};
 use crate::gate::classify;
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::llm::LlmJudge;
@@ -116,7 +116,7 @@ fn fail_safe(agent_hint: Option<Agent>, stdin: &[u8], error: String) -> Outcome 
     record.errors.push(error);
     (
         Some(agent::gate_output(agent, false, &reason)),
-        Some((record, Settings::defaults().log_dir)),
+        Some((record, config::default_log_dir())),
     )
 }
 

@@ -50,6 +50,9 @@ const HOOK_COMMANDS: [&str; 2] = ["stop", "gate"];
 /// Parses `args` and runs the command.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
     let args: Vec<OsString> = args.into_iter().collect();
+    if let Some(status) = run_hook_fast(&args) {
+        return status;
+    }
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
@@ -102,6 +105,36 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
             report(&e);
             ExitStatus::Error
         }
+    }
+}
+
+/// Hook entries run on every agent turn and tool call: their usual command lines (`stop`,
+/// `gate`, with `--agent NAME`) skip building the whole clap command tree. Anything else goes
+/// through clap as usual.
+fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .map(|a| a.to_str())
+        .collect::<Option<_>>()?;
+    let (command, rest) = words.split_first()?;
+    let agent = match rest {
+        [] => None,
+        ["--agent", name] => Some(*name),
+        [flag] => Some(flag.strip_prefix("--agent=")?),
+        _ => return None,
+    };
+    let agent = match agent {
+        None => None,
+        Some("claude") => Some(crate::cli::AgentArg::Claude),
+        Some("codex") => Some(crate::cli::AgentArg::Codex),
+        Some("gemini") => Some(crate::cli::AgentArg::Gemini),
+        Some(_) => return None,
+    };
+    match *command {
+        "stop" => Some(stop::stop(&crate::cli::StopArgs { agent }, None)),
+        "gate" => Some(gate::gate(&crate::cli::GateArgs { agent }, None)),
+        _ => None,
     }
 }
 

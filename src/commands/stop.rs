@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
 use crate::cli::{AgentArg, StopArgs};
-use crate::config::{Settings, dirs};
+use crate::config::{self, Settings, dirs};
 use crate::judge::evaluate::{Decision, JudgeOutcome, Verdict, evaluate};
 use crate::ledger::{self, Limits};
 use crate::llm::LlmJudge;
@@ -167,7 +167,7 @@ pub(super) fn stop(args: &StopArgs, config: Option<&Path>) -> ExitStatus {
                 "hookjudge: internal error while judging ({message}); the turn was allowed to end. Please report it with `hookjudge log --json -n 1`."
             ))),
             record,
-            log_dir: Settings::defaults().log_dir,
+            log_dir: config::default_log_dir(),
         }
     });
     run.record.timings_us.total = micros(started.elapsed());
@@ -192,7 +192,7 @@ pub(super) fn usage_error(command: &str, clap_message: &str) -> ExitStatus {
     finish(Run {
         output: Some(output),
         record,
-        log_dir: Settings::defaults().log_dir,
+        log_dir: config::default_log_dir(),
     })
 }
 
@@ -239,7 +239,7 @@ fn capture_panics() -> &'static Mutex<Option<String>> {
 
 fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started: Instant) -> Run {
     let mut record = StopRecord::new();
-    let mut log_dir = Settings::defaults().log_dir;
+    let mut log_dir = config::default_log_dir();
     let fail = |mut record: StopRecord, log_dir: PathBuf, error: String, note: &str| {
         record.fail_open(error);
         Run {

@@ -108,9 +108,10 @@ impl Evaluation {
 pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation {
     let started = Instant::now();
     let lowercase = text.to_lowercase();
+    let index = super::literals::TextIndex::new(&lowercase);
     let mut outcomes: Vec<JudgeOutcome> = judges
         .iter()
-        .map(|judge| match layer1::run(judge, text, &lowercase) {
+        .map(|judge| match layer1::run(judge, text, &index) {
             Ok(l1) => JudgeOutcome {
                 judge: judge.name.clone(),
                 layer1: l1.signal,

@@ -31,7 +31,11 @@ pub struct Outcome<'j> {
 /// Runs a judge's Layer 1 over `text`, whose lowercase form is `lowercase`.
 ///
 /// Errors name the pattern that failed to compile (only possible for user patterns).
-pub fn run<'j>(judge: &'j Judge, text: &str, lowercase: &str) -> Result<Outcome<'j>, String> {
+pub fn run<'j>(
+    judge: &'j Judge,
+    text: &str,
+    lowercase: &super::literals::TextIndex,
+) -> Result<Outcome<'j>, String> {
     let Some(trigger) = first_match(&judge.triggers, text, lowercase)? else {
         return Ok(Outcome {
             signal: Signal::Quiet,
@@ -53,7 +57,7 @@ pub fn run<'j>(judge: &'j Judge, text: &str, lowercase: &str) -> Result<Outcome<
 fn first_match<'j>(
     patterns: &'j [super::Pattern],
     text: &str,
-    lowercase: &str,
+    lowercase: &super::literals::TextIndex,
 ) -> Result<Option<&'j str>, String> {
     for pattern in patterns {
         if pattern.is_match(text, lowercase)? {
@@ -78,7 +82,8 @@ mod tests {
 
     #[track_caller]
     fn case(judge: &Judge, text: &str, expected: Signal) {
-        let out = run(judge, text, &text.to_lowercase()).unwrap();
+        let lower = text.to_lowercase();
+        let out = run(judge, text, &crate::judge::literals::TextIndex::new(&lower)).unwrap();
         assert_eq!(
             out.signal, expected,
             "{}: {text:?} (pattern {:?})",

@@ -86,15 +86,9 @@ impl JudgeSpec {
 
 /// The built-in judge specs, by name, in their fixed order.
 pub fn builtin_specs() -> Vec<(String, JudgeSpec)> {
-    let map: serde_json::Map<String, Value> =
-        serde_json::from_str(BUILTINS_JSON).expect("builtins.json is checked by build.rs");
-    map.into_iter()
-        .map(|(name, value)| {
-            let spec =
-                serde_json::from_value(value).expect("builtins.json follows JudgeSpec (tested)");
-            (name, spec)
-        })
-        .collect()
+    let map: indexmap::IndexMap<String, JudgeSpec> =
+        serde_json::from_str(BUILTINS_JSON).expect("builtins.json follows JudgeSpec (tested)");
+    map.into_iter().collect()
 }
 
 /// A field the LLM must return.
@@ -223,8 +217,14 @@ impl Pattern {
             Ok(i) => {
                 let (_, prefixes, suffixes) = BUILTIN_PREFILTERS[i];
                 Prefilter {
-                    prefixes: prefixes.iter().map(|s| s.to_string()).collect(),
-                    suffixes: suffixes.iter().map(|s| s.to_string()).collect(),
+                    prefixes: prefixes
+                        .iter()
+                        .map(|s| std::borrow::Cow::Borrowed(*s))
+                        .collect(),
+                    suffixes: suffixes
+                        .iter()
+                        .map(|s| std::borrow::Cow::Borrowed(*s))
+                        .collect(),
                 }
             }
             Err(_) => literals::extract(source)?,
@@ -236,10 +236,10 @@ impl Pattern {
         })
     }
 
-    /// Whether the pattern matches `text`; `lowercase` is `text` lowercased, for the prefilter.
+    /// Whether the pattern matches `text`; `index` is `text` prepared for prefilters.
     /// The regex is compiled on first need only.
-    pub fn is_match(&self, text: &str, lowercase: &str) -> Result<bool, String> {
-        if !self.prefilter.may_match(lowercase) {
+    pub fn is_match(&self, text: &str, index: &literals::TextIndex) -> Result<bool, String> {
+        if !self.prefilter.may_match(index) {
             return Ok(false);
         }
         let compiled = self.compiled.get_or_init(|| {
@@ -388,7 +388,7 @@ mod tests {
                     "{name}: `{}` has no literal prefilter",
                     p.source
                 );
-                assert!(p.is_match("", "").is_ok());
+                assert!(p.is_match("", &literals::TextIndex::new("")).is_ok());
                 // Force compilation even though the prefilter would skip it.
                 regex::RegexBuilder::new(&p.source)
                     .case_insensitive(true)
@@ -402,8 +402,20 @@ mod tests {
     fn builtin_prefilters_match_runtime_extraction() {
         for (pattern, prefixes, suffixes) in BUILTIN_PREFILTERS {
             let p = literals::extract(pattern).unwrap();
-            assert_eq!(p.prefixes, *prefixes);
-            assert_eq!(p.suffixes, *suffixes);
+            assert_eq!(
+                p.prefixes,
+                prefixes
+                    .iter()
+                    .map(|s| std::borrow::Cow::Borrowed(*s))
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(
+                p.suffixes,
+                suffixes
+                    .iter()
+                    .map(|s| std::borrow::Cow::Borrowed(*s))
+                    .collect::<Vec<_>>()
+            );
         }
     }
 
