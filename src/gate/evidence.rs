@@ -53,6 +53,9 @@ pub enum Finding {
         tool: String,
         last_test: Option<String>,
     },
+    /// The latest test run has no result in the transcript yet (the agent may not have flushed
+    /// it): inconclusive for now.
+    TestRunPending { command: String },
     /// Nothing to go on.
     None,
 }
@@ -155,48 +158,160 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 /// Tools whose use changes files.
 const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
 
-/// Looks through a Claude Code transcript, newest first, for a successful test run after the
-/// last file change.
+/// What a session line says, in terms common to Claude Code transcripts and Codex rollouts.
+enum Event {
+    /// A tool call: its id, tool name and shell command (if it is a shell call).
+    Call {
+        id: String,
+        tool: String,
+        command: Option<String>,
+    },
+    /// A tool result: the call's id and whether it failed.
+    Result { id: String, failed: bool },
+    /// Assistant text.
+    Said(String),
+    /// A real user prompt: where the current turn starts.
+    Prompt(String),
+}
+
+/// The events of one line, in the order they happened.
+fn events(line: &Value) -> Vec<Event> {
+    let mut out = Vec::new();
+    match line["type"].as_str() {
+        // Claude Code: one content block per line, tool results as user lines.
+        Some("assistant") => {
+            for block in line["message"]["content"].as_array().into_iter().flatten() {
+                match block["type"].as_str() {
+                    Some("text") => out.extend(
+                        block["text"]
+                            .as_str()
+                            .map(|t| Event::Said(t.trim().to_owned())),
+                    ),
+                    Some("tool_use") => out.push(Event::Call {
+                        id: block["id"].as_str().unwrap_or("").to_owned(),
+                        tool: block["name"].as_str().unwrap_or("").to_owned(),
+                        command: block["input"]["command"].as_str().map(str::to_owned),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        Some("user") => match &line["message"]["content"] {
+            Value::String(text) if line["isMeta"] != Value::Bool(true) => {
+                out.push(Event::Prompt(text.clone()))
+            }
+            Value::Array(blocks) => {
+                for block in blocks.iter().filter(|b| b["type"] == "tool_result") {
+                    let interrupted = line["toolUseResult"]["interrupted"].as_bool() == Some(true);
+                    out.push(Event::Result {
+                        id: block["tool_use_id"].as_str().unwrap_or("").to_owned(),
+                        failed: block["is_error"].as_bool() == Some(true) || interrupted,
+                    });
+                }
+            }
+            _ => {}
+        },
+        // Codex CLI rollout: response items.
+        Some("response_item") => {
+            let p = &line["payload"];
+            match p["type"].as_str() {
+                Some("function_call") | Some("custom_tool_call") => {
+                    let args: Value = p["arguments"]
+                        .as_str()
+                        .and_then(|a| serde_json::from_str(a).ok())
+                        .unwrap_or(Value::Null);
+                    let command = match (&args["cmd"], &args["command"]) {
+                        (Value::String(c), _) | (_, Value::String(c)) => Some(c.clone()),
+                        (_, Value::Array(parts)) => Some(
+                            parts
+                                .iter()
+                                .filter_map(Value::as_str)
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                        ),
+                        _ => None,
+                    };
+                    let name = p["name"].as_str().unwrap_or("");
+                    let tool = if matches!(name, "exec_command" | "shell" | "local_shell") {
+                        "Bash"
+                    } else {
+                        name
+                    };
+                    out.push(Event::Call {
+                        id: p["call_id"].as_str().unwrap_or("").to_owned(),
+                        tool: tool.to_owned(),
+                        command,
+                    });
+                }
+                Some("function_call_output") | Some("custom_tool_call_output") => {
+                    let output = p["output"].as_str().unwrap_or("");
+                    let ok = output.contains("Process exited with code 0")
+                        || output.contains("\"exit_code\":0");
+                    out.push(Event::Result {
+                        id: p["call_id"].as_str().unwrap_or("").to_owned(),
+                        failed: !ok,
+                    });
+                }
+                Some("message") if p["role"] == "assistant" => {
+                    for c in p["content"].as_array().into_iter().flatten() {
+                        out.extend(c["text"].as_str().map(|t| Event::Said(t.trim().to_owned())));
+                    }
+                }
+                Some("message") if p["role"] == "user" => {
+                    let text: String = p["content"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|c| c["text"].as_str())
+                        .collect();
+                    if !text.starts_with('<') {
+                        out.push(Event::Prompt(text));
+                    }
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Looks through a session transcript (Claude Code) or rollout (Codex CLI), newest first, for
+/// a successful test run after the last file change.
 pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
-    // tool_use id -> is_error, from results seen so far (results come after their calls).
+    // Call id -> failed, from results seen so far (results come after their calls).
     let mut results: Vec<(String, bool)> = Vec::new();
     let mut last_failed_test: Option<String> = None;
     let mut finding = Finding::None;
     let _ = transcript::visit_backwards(path, options, |line| {
-        let blocks = line["message"]["content"].as_array();
-        for block in blocks.into_iter().flatten().rev() {
-            match (line["type"].as_str(), block["type"].as_str()) {
-                (Some("user"), Some("tool_result")) => {
-                    let id = block["tool_use_id"].as_str().unwrap_or("").to_owned();
-                    let interrupted = line["toolUseResult"]["interrupted"].as_bool() == Some(true);
-                    results.push((id, block["is_error"].as_bool() == Some(true) || interrupted));
+        for event in events(line).into_iter().rev() {
+            match event {
+                Event::Result { id, failed } => results.push((id, failed)),
+                Event::Call { tool, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
+                    finding = Finding::ChangeAfterTests {
+                        tool,
+                        last_test: last_failed_test.clone(),
+                    };
+                    return false;
                 }
-                (Some("assistant"), Some("tool_use")) => {
-                    let name = block["name"].as_str().unwrap_or("");
-                    let id = block["id"].as_str().unwrap_or("");
-                    if CHANGE_TOOLS.contains(&name) {
-                        finding = Finding::ChangeAfterTests {
-                            tool: name.to_owned(),
-                            last_test: last_failed_test.clone(),
-                        };
-                        return false;
-                    }
-                    if name == "Bash"
-                        && let Some(command) = block["input"]["command"].as_str()
-                        && tests.is_match(command)
-                    {
-                        match results.iter().find(|(r, _)| r == id) {
-                            Some((_, false)) => {
-                                finding = Finding::TestRunAfterChange {
-                                    command: command.to_owned(),
-                                };
-                                return false;
-                            }
-                            _ => {
-                                last_failed_test = last_failed_test
-                                    .clone()
-                                    .or(Some(format!("`{command}` failed or has no result")))
-                            }
+                Event::Call {
+                    id,
+                    tool,
+                    command: Some(command),
+                } if tool == "Bash" && tests.is_match(&command) => {
+                    match results.iter().find(|(r, _)| *r == id) {
+                        Some((_, false)) => {
+                            finding = Finding::TestRunAfterChange { command };
+                            return false;
+                        }
+                        None if last_failed_test.is_none() => {
+                            finding = Finding::TestRunPending { command };
+                            return false;
+                        }
+                        _ => {
+                            last_failed_test = last_failed_test
+                                .clone()
+                                .or(Some(format!("`{command}` failed")))
                         }
                     }
                 }
@@ -221,55 +336,34 @@ pub fn recent_activity(path: &Path, max_bytes: usize, options: Options) -> Strin
     let mut results: Vec<(String, bool)> = Vec::new();
     let mut used = 0;
     let _ = transcript::visit_backwards(path, options, |line| {
-        for block in line["message"]["content"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .rev()
-        {
-            let entry = match (line["type"].as_str(), block["type"].as_str()) {
-                (Some("user"), Some("tool_result")) => {
-                    results.push((
-                        block["tool_use_id"].as_str().unwrap_or("").to_owned(),
-                        block["is_error"].as_bool() == Some(true),
-                    ));
+        for event in events(line).into_iter().rev() {
+            let entry = match event {
+                Event::Result { id, failed } => {
+                    results.push((id, failed));
                     None
                 }
-                (Some("assistant"), Some("text")) => block["text"]
-                    .as_str()
-                    .map(|t| format!("Assistant: {}", t.trim())),
-                (Some("assistant"), Some("tool_use")) => {
-                    let id = block["id"].as_str().unwrap_or("");
-                    let outcome = match results.iter().find(|(r, _)| r == id) {
+                Event::Said(text) if !text.is_empty() => Some(format!("Assistant: {text}")),
+                Event::Call { id, tool, command } => {
+                    let outcome = match results.iter().find(|(r, _)| *r == id) {
                         Some((_, true)) => "failed",
                         Some((_, false)) => "succeeded",
                         None => "no result",
                     };
-                    let what = block["input"]["command"]
-                        .as_str()
-                        .or(block["input"]["file_path"].as_str())
-                        .unwrap_or("");
                     Some(format!(
-                        "[{} {what}: {outcome}]",
-                        block["name"].as_str().unwrap_or("tool")
+                        "[{tool} {}: {outcome}]",
+                        command.unwrap_or_default()
                     ))
                 }
-                (Some("user"), _) if line["message"]["content"].is_string() => None,
-                _ => None,
+                Event::Prompt(text) => {
+                    entries.push(format!("User: {}", text.trim()));
+                    return false;
+                }
+                Event::Said(_) => None,
             };
             if let Some(entry) = entry {
                 used += entry.len() + 1;
                 entries.push(entry);
             }
-        }
-        if line["type"] == "user"
-            && line["message"]["content"].is_string()
-            && line["isMeta"] != Value::Bool(true)
-        {
-            if let Some(text) = line["message"]["content"].as_str() {
-                entries.push(format!("User: {}", text.trim()));
-            }
-            return false;
         }
         used < max_bytes
     });
@@ -358,6 +452,33 @@ mod tests {
             result("1", false),
         ]);
         assert_eq!(f, Finding::None);
+    }
+
+    #[test]
+    fn codex_rollouts_are_read_too() {
+        let call = |id: &str, cmd: &str| json!({"type": "response_item", "payload": {"type": "function_call", "name": "exec_command", "call_id": id, "arguments": json!({"cmd": cmd}).to_string()}});
+        let out = |id: &str, code: i32| json!({"type": "response_item", "payload": {"type": "function_call_output", "call_id": id, "output": format!("Process exited with code {code}\nOutput: ...")}});
+        let f = finding(&[call("a", "make test"), out("a", 0)]);
+        assert_eq!(
+            f,
+            Finding::TestRunAfterChange {
+                command: "make test".into()
+            }
+        );
+        let f = finding(&[call("a", "make test"), out("a", 2)]);
+        assert!(
+            matches!(
+                f,
+                Finding::ChangeAfterTests {
+                    last_test: Some(_),
+                    ..
+                }
+            ),
+            "{f:?}"
+        );
+        let patch = json!({"type": "response_item", "payload": {"type": "custom_tool_call", "name": "apply_patch", "call_id": "p", "input": "*** Begin Patch"}});
+        let f = finding(&[call("a", "make test"), out("a", 0), patch]);
+        assert!(matches!(f, Finding::ChangeAfterTests { .. }), "{f:?}");
     }
 
     #[test]

@@ -155,7 +155,7 @@ impl Repo {
             self.repo.status(gix::progress::Discard),
             "cannot read the status"
         )?
-        .untracked_files(gix::status::UntrackedFiles::Files)
+        .untracked_files(gix::status::UntrackedFiles::Collapsed)
         .index_worktree_rewrites(None);
         let iter = ctx!(iter.into_iter(None), "cannot read the status")?;
         for item in iter {

@@ -359,7 +359,17 @@ fn verify_with(
         && let Some(transcript) = ctx.transcript
         && let Ok(tests) = regex::Regex::new(&ctx.settings.test_commands)
     {
-        let from_transcript = evidence::transcript_tests(transcript, &tests, Default::default());
+        let mut from_transcript =
+            evidence::transcript_tests(transcript, &tests, Default::default());
+        // Agents write the transcript asynchronously: give a just-finished test run's result a
+        // moment to land (at most half a second, only on this path).
+        for _ in 0..10 {
+            if !matches!(from_transcript, Finding::TestRunPending { .. }) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            from_transcript = evidence::transcript_tests(transcript, &tests, Default::default());
+        }
         if from_transcript != Finding::None || finding == Finding::None {
             finding = from_transcript;
         }
@@ -460,6 +470,9 @@ fn describe(finding: &Finding) -> String {
             last_test: None,
         } => format!("files changed ({tool}) and no test run followed"),
         Finding::None => "no test artifacts and no test run in the session".into(),
+        Finding::TestRunPending { command } => {
+            format!("the result of `{command}` is not in the session yet")
+        }
         Finding::FreshArtifact { .. } | Finding::TestRunAfterChange { .. } => "verified".into(),
     }
 }

@@ -1,0 +1,593 @@
+#!/usr/bin/env python3
+"""End-to-end suite: the real Claude Code and Codex CLIs, headless, driving hookjudge.
+
+Each scenario runs inside a private network namespace with only loopback (`unshare -n`), with
+scripted fake model servers: Anthropic Messages (streaming) for Claude Code, OpenAI Responses
+for Codex, and an OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
+installed with `hookjudge init`, exactly as a user would, into a temporary git repository with a
+local bare `origin`. Assertions look at what the model is sent next, at hookjudge's decision log
+and at real side effects (did the push reach `origin`?).
+
+    tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--cache DIR] [--only NAME]
+
+The CLIs are installed from the npm registry at pinned versions into the cache (reused when
+present). When the registry cannot be reached the suite is skipped, not failed. Standard library
+only. The last line is `N passed, M failed`.
+"""
+import argparse, json, os, re, shutil, socket, subprocess, sys, tempfile, threading, time, uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+CLAUDE_VERSION = "2.1.328"
+CODEX_VERSION = "0.169.0"
+
+# ---------------------------------------------------------------- fake servers
+
+class Recorder:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.requests = []
+
+    def add(self, path, body):
+        with self.lock:
+            self.requests.append({"path": path, "body": body})
+
+
+def serve(handler_cls, port):
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler_cls)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+class Script:
+    """Scripted model turns: popped one per main-loop request, then `default` forever."""
+
+    def __init__(self, turns, default):
+        self.turns = list(turns)
+        self.default = default
+        self.lock = threading.Lock()
+
+    def next(self):
+        with self.lock:
+            return self.turns.pop(0) if self.turns else self.default
+
+
+def make_anthropic(script, recorder):
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a):
+            pass
+
+        def do_HEAD(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def do_GET(self):
+            body = b'{"data": []}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self):
+            n = int(self.headers.get("Content-Length", 0))
+            req = json.loads(self.rfile.read(n) or b"{}")
+            recorder.add(self.path, req)
+            if "count_tokens" in self.path:
+                return self.reply_json({"input_tokens": 10})
+            tools = [t.get("name") for t in req.get("tools", [])]
+            turn = script.next() if "Bash" in tools else {"text": "ok"}
+            blocks = []
+            if turn.get("text"):
+                blocks.append({"type": "text", "text": turn["text"]})
+            if turn.get("bash"):
+                blocks.append({"type": "tool_use", "id": "toolu_" + uuid.uuid4().hex[:24], "name": "Bash",
+                               "input": {"command": turn["bash"], "description": "run"}})
+            stop = "tool_use" if turn.get("bash") else "end_turn"
+            msg_id = "msg_" + uuid.uuid4().hex[:24]
+            if not req.get("stream"):
+                return self.reply_json({"id": msg_id, "type": "message", "role": "assistant", "model": req.get("model"),
+                                        "content": blocks, "stop_reason": stop, "stop_sequence": None,
+                                        "usage": {"input_tokens": 10, "output_tokens": 10}})
+            events = [("message_start", {"type": "message_start", "message": {"id": msg_id, "type": "message", "role": "assistant",
+                        "model": req.get("model"), "content": [], "stop_reason": None, "stop_sequence": None,
+                        "usage": {"input_tokens": max(1, n // 4), "output_tokens": 1}}}),
+                      ("ping", {"type": "ping"})]
+            for i, b in enumerate(blocks):
+                if b["type"] == "text":
+                    events.append(("content_block_start", {"type": "content_block_start", "index": i, "content_block": {"type": "text", "text": ""}}))
+                    events.append(("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {"type": "text_delta", "text": b["text"]}}))
+                else:
+                    events.append(("content_block_start", {"type": "content_block_start", "index": i,
+                                   "content_block": {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}}))
+                    events.append(("content_block_delta", {"type": "content_block_delta", "index": i,
+                                   "delta": {"type": "input_json_delta", "partial_json": json.dumps(b["input"])}}))
+                events.append(("content_block_stop", {"type": "content_block_stop", "index": i}))
+            events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 10}}))
+            events.append(("message_stop", {"type": "message_stop"}))
+            body = "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("request-id", "req_" + uuid.uuid4().hex[:24])
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def reply_json(self, obj):
+            body = json.dumps(obj).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    return H
+
+
+def make_responses(script, recorder):
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            body = b'{"data": [], "models": []}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_POST(self):
+            n = int(self.headers.get("Content-Length", 0))
+            req = json.loads(self.rfile.read(n) or b"{}")
+            recorder.add(self.path, req)
+            turn = script.next()
+            rid = "resp_" + uuid.uuid4().hex[:24]
+            items = []
+            if turn.get("text"):
+                items.append({"type": "message", "role": "assistant", "id": "msg_" + uuid.uuid4().hex[:24], "status": "completed",
+                              "content": [{"type": "output_text", "text": turn["text"], "annotations": []}]})
+            if turn.get("bash"):
+                items.append({"type": "function_call", "id": "fc_" + uuid.uuid4().hex[:24], "call_id": "call_" + uuid.uuid4().hex[:24],
+                              "name": "exec_command", "arguments": json.dumps({"cmd": turn["bash"]}), "status": "completed"})
+            events = [{"type": "response.created", "response": {"id": rid, "object": "response", "status": "in_progress", "output": []}}]
+            for i, it in enumerate(items):
+                added = dict(it)
+                if it["type"] == "message":
+                    added = dict(it, content=[], status="in_progress")
+                events.append({"type": "response.output_item.added", "output_index": i, "item": added})
+                if it["type"] == "message":
+                    events.append({"type": "response.output_text.delta", "output_index": i, "item_id": it["id"], "content_index": 0, "delta": it["content"][0]["text"]})
+                events.append({"type": "response.output_item.done", "output_index": i, "item": it})
+            events.append({"type": "response.completed", "response": {"id": rid, "object": "response", "status": "completed", "output": items,
+                           "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
+                                     "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 20}}})
+            body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    return H
+
+
+def make_judge(mode, recorder):
+    """hookjudge's own LLM: an OpenAI-compatible chat endpoint with a transparent rule."""
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a):
+            pass
+
+        def do_POST(self):
+            n = int(self.headers.get("Content-Length", 0))
+            req = json.loads(self.rfile.read(n) or b"{}")
+            recorder.add(self.path, req)
+            if mode == "500":
+                body = b'{"error": "overloaded"}'
+                self.send_response(500)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
+            if mode == "hang":
+                time.sleep(30)
+            user = req["messages"][-1]["content"]
+            m = re.search(r"<<<AGENT-TEXT-(\w+)>>>\n(.*)\n<<<END-AGENT-TEXT-\1>>>", user, re.S)
+            text = m.group(2) if m else ""
+            commit = '"verification_reported"' in user
+            verified = bool(re.search(r"\b\d+ passed\b", text))
+            proposes = bool(re.search(r"(commit|push)", text, re.I)) and commit
+            fields = {"new_proposal": proposes, "retraction_or_quote": False}
+            if commit:
+                fields.update(verification_reported=verified, direction_query=False, future_step_description=False)
+            content = json.dumps(dict(fields, reason="scripted judge"))
+            body = json.dumps({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
+                               "message": {"role": "assistant", "content": content}}]}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+    return H
+
+# ---------------------------------------------------------------- scenario set-up
+
+def git(cwd, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="e2e", GIT_AUTHOR_EMAIL="e2e@example.org", GIT_COMMITTER_NAME="e2e",
+               GIT_COMMITTER_EMAIL="e2e@example.org", GIT_CONFIG_NOSYSTEM="1")
+    out = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"git {args}: {out.stderr}")
+    return out.stdout.strip()
+
+
+def make_repo(path, unpushed=True):
+    origin = path + "-origin.git"
+    git(os.path.dirname(path), "init", "-q", "--bare", "-b", "main", origin)
+    git(os.path.dirname(path), "init", "-q", "-b", "main", path)
+    git(path, "remote", "add", "origin", origin)
+    with open(os.path.join(path, "README.md"), "w") as f:
+        f.write("demo\n")
+    with open(os.path.join(path, "Makefile"), "w") as f:
+        f.write("test:\n\t@echo '3 passed, 0 failed'\n")
+    git(path, "add", ".")
+    git(path, "commit", "-qm", "initial", "--date", "2020-01-01T00:00:00Z")
+    git(path, "push", "-q", "-u", "origin", "main")
+    if unpushed:
+        with open(os.path.join(path, "README.md"), "a") as f:
+            f.write("a change\n")
+        env = dict(GIT_COMMITTER_DATE="2021-01-01T00:00:00Z")
+        os.environ.update(env)
+        git(path, "commit", "-qam", "change readme")
+    return origin
+
+
+def origin_head(origin):
+    return git(origin, "rev-parse", "main")
+
+# ---------------------------------------------------------------- inside the namespace
+
+def inside(spec_path):
+    """Runs one scenario; called as `unshare -n e2e.py --inside SPEC`. Writes SPEC.result."""
+    spec = json.load(open(spec_path))
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    model_rec, judge_rec = Recorder(), Recorder()
+    script = Script(spec["turns"], spec["default"])
+    judge_port = spec["judge_port"]
+    judge = serve(make_judge(spec["judge_mode"], judge_rec), judge_port)
+    model_port = spec["model_port"]
+    if spec["client"] == "claude":
+        model = serve(make_anthropic(script, model_rec), model_port)
+        env = dict(os.environ, HOME=spec["home"], ANTHROPIC_BASE_URL=f"http://127.0.0.1:{model_port}", ANTHROPIC_API_KEY="sk-test-dummy",
+                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1",
+                   CLAUDE_CODE_TMPDIR=spec["tmp"], CLAUDE_CODE_MAX_RETRIES="0", **spec["env"])
+        cmd = [spec["claude"], "-p", spec["prompt"], "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash"]
+    else:
+        model = serve(make_responses(script, model_rec), model_port)
+        env = dict(os.environ, HOME=spec["home"], CODEX_HOME=os.path.join(spec["home"], ".codex"), FAKE_OPENAI_API_KEY="sk-test-dummy", **spec["env"])
+        cmd = [spec["codex"], "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "-s", "danger-full-access", spec["prompt"]]
+    started = time.time()
+    try:
+        out = subprocess.run(cmd, cwd=spec["cwd"], env=env, capture_output=True, text=True, timeout=spec.get("timeout", 90), stdin=subprocess.DEVNULL)
+        stdout, stderr, rc = out.stdout, out.stderr, out.returncode
+    except subprocess.TimeoutExpired as e:
+        stdout, stderr, rc = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout", -1
+    elapsed = time.time() - started
+    model.shutdown()
+    judge.shutdown()
+    json.dump({"rc": rc, "elapsed": elapsed, "stdout": stdout, "stderr": stderr[-4000:],
+               "model_requests": model_rec.requests, "judge_requests": len(judge_rec.requests)}, open(spec_path + ".result", "w"))
+
+# ---------------------------------------------------------------- scenarios
+
+def text_of(messages):
+    """All text a request sends the model, flattened."""
+    return json.dumps(messages, ensure_ascii=False)
+
+
+class Scenario:
+    def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
+                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90):
+        self.__dict__.update(locals())
+        del self.__dict__["self"]
+
+
+def log_records(home):
+    logs = os.path.join(home, ".local/share/hookjudge/logs")
+    out = []
+    if os.path.isdir(logs):
+        for f in sorted(os.listdir(logs)):
+            out += [json.loads(l) for l in open(os.path.join(logs, f)) if l.strip()]
+    return out
+
+
+def run_scenario(sc, args, clis):
+    root = tempfile.mkdtemp(prefix=f"e2e-{sc.name}-")
+    home, tmp = os.path.join(root, "home"), os.path.join(root, "tmp")
+    os.makedirs(home)
+    os.makedirs(tmp)
+    repo = os.path.join(root, "proj")
+    origin = make_repo(repo, sc.repo_unpushed)
+    sub_origin = make_repo(os.path.join(repo, "sub"), True) if sc.sub_repo else None
+    if sc.sub_repo:
+        with open(os.path.join(repo, ".gitignore"), "w") as f:
+            f.write("sub/\n")
+    judge_port, model_port = free_port(), free_port()
+    env = {"XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
+           "XDG_STATE_HOME": os.path.join(home, ".local/state")}
+    hj_env = dict(os.environ, HOME=home, **env)
+    agent = "claude" if sc.client == "claude" else "codex"
+    scope = "project" if agent == "claude" else "user"
+    if sc.client == "codex":
+        os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
+        hj_env["CODEX_HOME"] = os.path.join(home, ".codex")
+        with open(os.path.join(home, ".codex", "config.toml"), "w") as f:
+            f.write(f'''model = "gpt-fake"
+model_provider = "fake"
+approval_policy = "never"
+check_for_update_on_startup = false
+[model_providers.fake]
+name = "fake local"
+base_url = "http://127.0.0.1:{model_port}/v1"
+wire_api = "responses"
+env_key = "FAKE_OPENAI_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+[features]
+plugins = false
+[analytics]
+enabled = false
+[otel]
+exporter = "none"
+''')
+    init = subprocess.run([args.hookjudge, "init", "--agent", agent, "--scope", scope], cwd=repo, env=hj_env, capture_output=True, text=True)
+    if init.returncode != 0:
+        return False, f"hookjudge init failed: {init.stderr}", 0
+    config = {"llm": {"provider": "openai", "base_url": f"http://127.0.0.1:{judge_port}/v1", "model": "judge", "timeout_ms": 1500}, "gate": {"timeout_ms": 1500}}
+    config.update(sc.hookjudge_config or {})
+    with open(os.path.join(repo, ".hookjudge.json"), "w") as f:
+        json.dump(config, f)
+    if sc.uninstall:
+        un = subprocess.run([args.hookjudge, "uninstall", "--agent", agent, "--scope", scope], cwd=repo, env=hj_env, capture_output=True, text=True)
+        if un.returncode != 0:
+            return False, f"hookjudge uninstall failed: {un.stderr}", 0
+    spec = {"client": sc.client, "turns": sc.turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
+            "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
+            "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "timeout": sc.timeout}
+    spec_path = os.path.join(root, "spec.json")
+    json.dump(spec, open(spec_path, "w"))
+    subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__), "--inside", spec_path], check=True)
+    result = json.load(open(spec_path + ".result"))
+    result["records"] = log_records(home)
+    result["origin_head"] = origin_head(origin)
+    result["local_head"] = git(repo, "rev-parse", "HEAD")
+    if sub_origin:
+        result["sub_origin_head"] = origin_head(sub_origin)
+        result["sub_local_head"] = git(os.path.join(repo, "sub"), "rev-parse", "HEAD")
+    result["repo"] = repo
+    try:
+        CHECKS[sc.name](result)
+        ok, why = True, ""
+    except AssertionError as e:
+        ok, why = False, str(e) or "assertion failed"
+    if ok and not args.keep:
+        shutil.rmtree(root, ignore_errors=True)
+    elif not ok:
+        why += f"\n    (artifacts kept in {root})"
+    return ok, why, result["elapsed"]
+
+
+def stops(r):
+    return [x for x in r["records"] if x["kind"] == "stop"]
+
+
+def gates(r):
+    return [x for x in r["records"] if x["kind"] == "gate"]
+
+
+def claude_requests(r):
+    return [q for q in r["model_requests"] if q["path"].split("?")[0].endswith("/v1/messages")]
+
+
+def check_block_then_verified(r):
+    reqs = claude_requests(r)
+    assert len(reqs) == 2, f"expected 2 model requests, got {len(reqs)}"
+    assert "hookjudge [commit]" in text_of(reqs[1]["body"]["messages"]), "the next request carries the block reason"
+    s = stops(r)
+    assert [x["action"] for x in s] == ["block", "allow"], [x["action"] for x in s]
+    assert s[0]["judges"][0]["verdict"] == "violation" and s[1]["judges"][0]["layer1"] == "bypass", s
+    assert r["rc"] == 0
+
+
+def check_ordinary(r):
+    assert len(claude_requests(r)) == 1
+    assert r["judge_requests"] == 0, "no judge call for ordinary answers"
+    s = stops(r)
+    assert len(s) == 1 and s[0]["action"] == "allow" and all(j["layer1"] == "quiet" for j in s[0]["judges"]), s
+
+
+def tool_results(r):
+    out = []
+    for q in claude_requests(r):
+        for m in q["body"]["messages"]:
+            if isinstance(m.get("content"), list):
+                out += [b for b in m["content"] if b.get("type") == "tool_result"]
+    return out
+
+
+def check_push_gated_then_allowed(r):
+    results = tool_results(r)
+    texts = [json.dumps(b.get("content")) for b in results]
+    assert any("hookjudge gate [push]" in t for t in texts), texts
+    g = gates(r)
+    assert g[0]["action"] == "deny", [x["action"] for x in g]
+    assert g[-1]["action"] == "silent" and g[-1]["rulings"][0]["evidence"]["kind"] == "test_run_after_change", g[-1]
+    assert r["origin_head"] == r["local_head"], "after the test run the push reached origin"
+
+
+def check_wrapped_pushes(r):
+    g = gates(r)
+    assert len(g) == 2 and all(x["action"] == "deny" for x in g), [x["action"] for x in g]
+    assert g[0]["rulings"][0]["repo"].endswith("/proj/sub"), g[0]["rulings"][0]["repo"]
+    assert g[1]["rulings"][0]["repo"].endswith("/proj"), g[1]["rulings"][0]["repo"]
+    assert r["sub_origin_head"] != r["sub_local_head"] and r["origin_head"] != r["local_head"], "nothing was pushed"
+
+
+def check_loop_breaker(r):
+    reqs = claude_requests(r)
+    assert len(reqs) == 2, f"the loop breaker ends the turn after its own cap: {len(reqs)} requests"
+    s = stops(r)
+    assert [x["action"] for x in s] == ["block", "release"], [x["action"] for x in s]
+    assert "still objects" in r["stdout"], "the human is told"
+
+
+def check_provider_failure(r):
+    s = stops(r)
+    assert s and all(x["action"] in ("fail-open", "allow") for x in s), [x["action"] for x in s]
+    assert all(x.get("decision") != "block" for x in s)
+    g = gates(r)
+    assert g and g[0]["action"] == "ask" and g[0]["rulings"][0]["decided_by"] == "judge-failed", g
+    texts = [json.dumps(b.get("content")) for b in tool_results(r)]
+    assert any("hookjudge:" in t for t in texts), texts
+    assert r["origin_head"] != r["local_head"], "the push did not run"
+
+
+def check_uninstalled(r):
+    assert r["records"] == [], "no hook calls after uninstall"
+    assert len(claude_requests(r)) == 1
+
+
+def codex_requests(r):
+    return [q for q in r["model_requests"] if q["path"].split("?")[0].endswith("/responses")]
+
+
+def check_codex_block(r):
+    reqs = codex_requests(r)
+    assert len(reqs) >= 2, len(reqs)
+    assert "hookjudge [commit]" in json.dumps(reqs[1]["body"]), "the next request carries the reason"
+    s = stops(r)
+    assert s[0]["action"] == "block" and s[0]["agent"] == "codex", s
+
+
+def check_codex_push(r):
+    g = gates(r)
+    assert g[0]["action"] == "deny", [x["action"] for x in g]
+    assert "hookjudge gate [push]" in json.dumps(codex_requests(r)[2]["body"])
+    assert g[-1]["action"] == "silent", [x["action"] for x in g]
+    assert r["origin_head"] == r["local_head"], "after the tests the push went through"
+
+
+def check_codex_loop(r):
+    s = stops(r)
+    assert [x["action"] for x in s][:2] == ["block", "release"], [x["action"] for x in s]
+    assert len(codex_requests(r)) == 2, len(codex_requests(r))
+
+
+def check_codex_failure(r):
+    g = gates(r)
+    assert g and g[0]["rulings"][0]["decided_by"] == "judge-failed", g
+    body = json.dumps(codex_requests(r)[2]["body"])
+    assert "Ask the user for explicit approval" in body, "Codex cannot ask: the agent is told to"
+    assert r["origin_head"] != r["local_head"]
+    assert all(x["action"] != "block" for x in stops(r))
+
+
+PUSH_NOW = {"text": "All done. I'll commit and push now."}
+NOTE = {"bash": "echo 'checked the loader' >> notes.txt"}
+VERIFIED = {"text": "Tests: 42 passed, 0 failed (make test). Shall I push?"}
+
+SCENARIOS = [
+    Scenario("claude-stop-block", "claude", [PUSH_NOW, VERIFIED]),
+    Scenario("claude-ordinary", "claude", [{"text": "The loader reads the file, parses the keys and reports errors with the line number."}]),
+    Scenario("claude-push-gated", "claude", [NOTE, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
+    Scenario("claude-wrapped-pushes", "claude", [NOTE, {"bash": "cd sub && git push"}, {"bash": "bash -c 'git push'"}, {"text": "Both pushes were refused; I will run the tests first."}], sub_repo=True),
+    Scenario("claude-loop-breaker", "claude", [], default=PUSH_NOW),
+    Scenario("claude-provider-500", "claude", [NOTE, {"bash": "git push origin main"}, PUSH_NOW], judge_mode="500"),
+    Scenario("claude-provider-hang", "claude", [NOTE, {"bash": "git push origin main"}, PUSH_NOW], judge_mode="hang"),
+    Scenario("claude-uninstalled", "claude", [PUSH_NOW], uninstall=True),
+    Scenario("codex-stop-block", "codex", [PUSH_NOW, VERIFIED]),
+    Scenario("codex-push-gated", "codex", [NOTE, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
+    Scenario("codex-loop-breaker", "codex", [], default=PUSH_NOW, timeout=60),
+    Scenario("codex-provider-500", "codex", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500"),
+]
+CHECKS = {
+    "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
+    "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
+    "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "codex-stop-block": check_codex_block,
+    "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
+}
+
+# ---------------------------------------------------------------- installing the clients
+
+def install_clients(cache):
+    os.makedirs(cache, exist_ok=True)
+    claude = os.path.join(cache, "node_modules/@anthropic-ai/claude-code-linux-x64/claude")
+    codex_dir = os.path.join(cache, "node_modules/@openai/codex-linux-x64/vendor")
+    def codex_bin():
+        for root, _, files in os.walk(codex_dir):
+            if "codex" in files and root.endswith("/bin"):
+                return os.path.join(root, "codex")
+        return None
+    if os.path.exists(claude) and codex_bin():
+        return {"claude": claude, "codex": codex_bin()}, None
+    try:
+        probe = subprocess.run(["npm", "view", f"@anthropic-ai/claude-code@{CLAUDE_VERSION}", "version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, f"npm is not usable: {e}"
+    if probe.returncode != 0:
+        return None, "the npm registry cannot be reached: " + (probe.stderr.strip().splitlines() or ["no answer"])[-1]
+    out = subprocess.run(["npm", "install", "--prefix", cache, "--no-audit", "--no-fund", "--loglevel=error",
+                          f"@anthropic-ai/claude-code@{CLAUDE_VERSION}", f"@openai/codex@{CODEX_VERSION}"], capture_output=True, text=True, timeout=900)
+    if out.returncode != 0:
+        raise SystemExit(f"npm install failed:\n{out.stderr}")
+    return {"claude": claude, "codex": codex_bin()}, None
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--hookjudge")
+    p.add_argument("--cache", default=os.path.expanduser("~/.cache/hookjudge-e2e"))
+    p.add_argument("--only", action="append")
+    p.add_argument("--keep", action="store_true", help="keep each scenario's files")
+    p.add_argument("--inside", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.inside:
+        return inside(args.inside)
+    args.hookjudge = os.path.abspath(args.hookjudge)
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
+        print("e2e: skipped: `unshare -n` is not available (private network namespaces need root)")
+        return 0
+    clis, skip = install_clients(args.cache)
+    if skip:
+        print(f"e2e: skipped: {skip}")
+        return 0
+    passed = failed = 0
+    for sc in SCENARIOS:
+        if args.only and sc.name not in args.only:
+            continue
+        try:
+            ok, why, elapsed = run_scenario(sc, args, clis)
+        except Exception as e:  # a broken scenario is a failure, not a crash of the suite
+            ok, why, elapsed = False, f"{type(e).__name__}: {e}", 0
+        print(f"{'ok  ' if ok else 'FAIL'} {sc.name:<26} {elapsed:6.2f} s  {why}", flush=True)
+        passed += ok
+        failed += not ok
+    print(f"e2e: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
