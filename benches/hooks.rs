@@ -185,7 +185,7 @@ fn transcript(dir: &Path, bytes: u64, last: &str) -> PathBuf {
     let mut written = 0u64;
     let mut i = 0u64;
     while written < bytes {
-        let line = if i % 10 == 0 {
+        let line = if i.is_multiple_of(10) {
             user_line("please continue with the next module")
         } else {
             filler.clone()
@@ -261,7 +261,7 @@ fn repository(dir: &Path, commits: usize, files: usize) -> PathBuf {
     }
     assert!(fi.wait().unwrap().success());
     git(&["checkout", "-q", "-f", "main"]);
-    git(&["update-ref", &format!("refs/remotes/origin/main"), "main~5"]);
+    git(&["update-ref", "refs/remotes/origin/main", "main~5"]);
     git(&["config", "remote.origin.url", "/dev/null"]);
     git(&["config", "branch.main.remote", "origin"]);
     git(&["config", "branch.main.merge", "refs/heads/main"]);
