@@ -263,6 +263,11 @@ fn repository(dir: &Path, commits: usize, files: usize) -> PathBuf {
     git(&["checkout", "-q", "-f", "main"]);
     git(&["update-ref", "refs/remotes/origin/main", "main~5"]);
     git(&["config", "remote.origin.url", "/dev/null"]);
+    git(&[
+        "config",
+        "remote.origin.fetch",
+        "+refs/heads/*:refs/remotes/origin/*",
+    ]);
     git(&["config", "branch.main.remote", "origin"]);
     git(&["config", "branch.main.merge", "refs/heads/main"]);
     repo

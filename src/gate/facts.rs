@@ -131,6 +131,122 @@ impl Repo {
         Some((commit.id, time))
     }
 
+    /// When the work tree last changed, cheaply: tracked files whose stat data differ from the
+    /// index (no content hashing: a touched file counts as changed, which only makes the
+    /// evidence check stricter), and directories whose entries changed after the index was
+    /// written (new or removed files, without walking every untracked file). Paths `skip` says
+    /// are not code (test artifacts) are left out. Enough for "is the evidence newer than the
+    /// last change"; destructive operations use the exact [`Repo::changes`].
+    pub fn quick_changes(&self, skip: &(dyn Fn(&str) -> bool + Sync)) -> Result<Changes, Error> {
+        let Some(root) = self.work_tree.clone() else {
+            return Ok(Changes::default());
+        };
+        let index = ctx!(self.repo.open_index(), "cannot read the index")?;
+        let index_written = mtime_ms(&self.repo.index_path()).unwrap_or(0);
+        let entries = index.entries();
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .clamp(1, 4);
+        let chunk = entries.len().div_ceil(threads).max(1);
+        let mut out = Changes::default();
+        let found: Vec<(Vec<String>, Option<i64>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = entries
+                .chunks(chunk)
+                .map(|part| {
+                    let (index, root) = (&index, &root);
+                    scope.spawn(move || {
+                        let mut changed = Vec::new();
+                        let mut newest: Option<i64> = None;
+                        for entry in part {
+                            let path = entry.path(index).to_str_lossy();
+                            if skip(&path) {
+                                continue;
+                            }
+                            let meta = std::fs::symlink_metadata(root.join(path.as_ref()));
+                            let differs = match &meta {
+                                Ok(m) => {
+                                    let (secs, nanos) = unix_mtime(m);
+                                    secs != i64::from(entry.stat.mtime.secs)
+                                        || nanos != entry.stat.mtime.nsecs
+                                        || m.len() as u32 != entry.stat.size
+                                }
+                                Err(_) => true,
+                            };
+                            if differs {
+                                if let Ok(m) = &meta {
+                                    let (secs, nanos) = unix_mtime(m);
+                                    let ms = secs * 1000 + i64::from(nanos / 1_000_000);
+                                    newest = Some(newest.map_or(ms, |n| n.max(ms)));
+                                }
+                                changed.push(path.into_owned());
+                            }
+                        }
+                        (changed, newest)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        for (changed, newest) in found {
+            out.modified.extend(changed);
+            out.newest_mtime_ms = out.newest_mtime_ms.max(newest);
+        }
+        // Directories whose entries changed after the index was written hold new or removed
+        // files: look only in those, and only at entries the index does not know.
+        let tracked: std::collections::HashSet<&[u8]> =
+            entries.iter().map(|e| e.path(&index).as_bytes()).collect();
+        let mut dirs: Vec<&str> = entries
+            .iter()
+            .filter_map(|e| e.path(&index).to_str().ok())
+            .filter_map(|p| p.rsplit_once('/').map(|(d, _)| d))
+            .collect();
+        dirs.sort_unstable();
+        dirs.dedup();
+        dirs.push("");
+        let ignored = simple_ignores(&root);
+        for dir in dirs {
+            if mtime_ms(&root.join(dir)).is_none_or(|t| t <= index_written) {
+                continue;
+            }
+            let Ok(listing) = std::fs::read_dir(root.join(dir)) else {
+                continue;
+            };
+            for entry in listing.flatten().take(10_000) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let rel = if dir.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{dir}/{name}")
+                };
+                let is_dir = entry.path().is_dir();
+                if tracked.contains(rel.as_bytes())
+                    || name == ".git"
+                    || skip(&rel)
+                    || (is_dir
+                        && (skip(&format!("{rel}/"))
+                            || ignored.contains(&name)
+                            || BUILD_DIRS.contains(&name.as_str())))
+                {
+                    continue;
+                }
+                if is_dir && tracked_prefix(&tracked, &rel) {
+                    continue; // a tracked directory: its own files are checked above
+                }
+                if let Some(t) = mtime_ms(&entry.path()) {
+                    out.untracked
+                        .push(if is_dir { format!("{rel}/") } else { rel });
+                    out.newest_mtime_ms = out.newest_mtime_ms.max(Some(t));
+                }
+            }
+        }
+        out.modified.sort();
+        Ok(out)
+    }
+
     /// Uncommitted work: changed tracked files and untracked files (not ignored ones), less
     /// the paths `skip` says are not code (test artifacts).
     pub fn changes_except(&self, skip: impl Fn(&str) -> bool) -> Result<Changes, Error> {
@@ -241,10 +357,23 @@ impl Repo {
             .and_then(|mut r| r.peel_to_id().ok())
             .map(|id| id.detach());
         let remote_tips = self.remote_tips(&remote)?;
-        let ahead = self.walk(source_id, remote_tips.clone())?;
-        let behind = match tracking_id {
-            Some(t) => self.walk(t, [source_id])?,
-            None => Commits::default(),
+        // A linear run from the pushed commit down to the destination's remote-tracking tip
+        // means that tip is an ancestor: nothing on the remote would be lost.
+        let (ahead, behind) = match self.linear_walk(source_id, &remote_tips) {
+            Some((ahead, met)) if Some(met) == tracking_id || tracking_id.is_none() => {
+                (ahead, Commits::default())
+            }
+            quick => {
+                let ahead = match quick {
+                    Some((ahead, _)) => ahead,
+                    None => self.full_walk(source_id, remote_tips.clone())?,
+                };
+                let behind = match tracking_id {
+                    Some(t) => self.walk(t, [source_id])?,
+                    None => Commits::default(),
+                };
+                (ahead, behind)
+            }
         };
         Ok(PushFacts {
             remote,
@@ -294,6 +423,53 @@ impl Repo {
         tip: gix::ObjectId,
         hidden: impl IntoIterator<Item = gix::ObjectId>,
     ) -> Result<Commits, Error> {
+        let hidden: Vec<gix::ObjectId> = hidden.into_iter().collect();
+        if let Some((commits, _)) = self.linear_walk(tip, &hidden) {
+            return Ok(commits);
+        }
+        self.full_walk(tip, hidden)
+    }
+
+    /// The common case, cheaply: a linear run of commits from `tip` down to a hidden tip. A
+    /// hidden walk first marks the ancestors of the hidden tips (on a long history, most of
+    /// it); this reads only the commits in between. `None` when the history between is not a
+    /// single line ending at a hidden tip (merges, an unknown base), or is long.
+    fn linear_walk(
+        &self,
+        tip: gix::ObjectId,
+        hidden: &[gix::ObjectId],
+    ) -> Option<(Commits, gix::ObjectId)> {
+        const LIMIT: usize = 2000;
+        let mut out = Commits::default();
+        let mut id = tip;
+        for _ in 0..LIMIT {
+            if hidden.contains(&id) {
+                return Some((out, id));
+            }
+            let commit = self.repo.find_commit(id).ok()?;
+            let mut parents = commit.parent_ids();
+            let parent = parents.next();
+            if parents.next().is_some() {
+                return None; // a merge: the full walk decides
+            }
+            out.count += 1;
+            if out.first.len() < MAX_SUBJECTS {
+                let subject = commit
+                    .message()
+                    .ok()
+                    .map(|m| m.summary().to_str_lossy().into_owned())
+                    .unwrap_or_default();
+                out.first.push(CommitLine {
+                    id: id.to_hex_with_len(8).to_string(),
+                    subject,
+                });
+            }
+            id = parent?.detach(); // the root without meeting a hidden tip: unknown base
+        }
+        None
+    }
+
+    fn full_walk(&self, tip: gix::ObjectId, hidden: Vec<gix::ObjectId>) -> Result<Commits, Error> {
         let walk = ctx!(
             self.repo.rev_walk([tip]).with_hidden(hidden).all(),
             "cannot walk the history"
@@ -351,6 +527,62 @@ impl Repo {
             .map(|t| t.lines().count())
             .unwrap_or(0)
     }
+}
+
+/// Directories that hold build output, not code, in common ecosystems.
+const BUILD_DIRS: [&str; 14] = [
+    "target",
+    "node_modules",
+    "dist",
+    "build",
+    "out",
+    "coverage",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".gradle",
+    ".next",
+];
+
+/// Plain names listed in the root `.gitignore` (`target/`, `/dist`): enough to skip ignored
+/// build directories without evaluating every ignore rule.
+fn simple_ignores(root: &Path) -> Vec<String> {
+    std::fs::read_to_string(root.join(".gitignore"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.trim().trim_start_matches('/').trim_end_matches('/'))
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with('#')
+                && !l.starts_with('!')
+                && !l.contains(['*', '?', '[', '/'])
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+fn tracked_prefix(tracked: &std::collections::HashSet<&[u8]>, dir: &str) -> bool {
+    let prefix = format!("{dir}/");
+    tracked.iter().any(|p| p.starts_with(prefix.as_bytes()))
+}
+
+#[cfg(unix)]
+fn unix_mtime(m: &std::fs::Metadata) -> (i64, u32) {
+    use std::os::unix::fs::MetadataExt;
+    (m.mtime(), m.mtime_nsec() as u32)
+}
+
+#[cfg(not(unix))]
+fn unix_mtime(m: &std::fs::Metadata) -> (i64, u32) {
+    let d = m
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+        .unwrap_or_default();
+    (d.as_secs() as i64, d.subsec_nanos())
 }
 
 /// A file's modification time in milliseconds since the epoch.

@@ -144,7 +144,11 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
         Class::Destructive => guard(ruling, ctx, &repo, gated, &cmd),
         Class::Push => push(ruling, ctx, &repo, gated, &cmd),
         _ => {
-            let changes = code_changes(&repo, ctx);
+            // A commit takes the index too, so this needs the exact status (staged changes).
+            let artifacts = &ctx.settings.artifacts;
+            let changes = repo
+                .changes_except(|p| evidence::is_artifact(p, artifacts))
+                .ok();
             let newest = newest_change(&repo, changes.as_ref());
             ruling.facts = json!({"branch": repo.branch(), "changes": changes});
             if gated.class == Class::Commit
@@ -223,6 +227,7 @@ fn push(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str
     }
     let changes = code_changes(repo, ctx);
     let newest = newest_change(repo, changes.as_ref());
+    ruling.facts["uncommitted"] = serde_json::to_value(&changes).unwrap_or_default();
     let what = format!(
         "`{cmd}` would publish {} to `{destination}` ({})",
         plural(facts.ahead.count, "commit"),
@@ -321,7 +326,8 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
 }
 
 fn code_changes(repo: &Repo, ctx: &Context) -> Option<super::facts::Changes> {
-    repo.changes_except(|p| evidence::is_artifact(p, &ctx.settings.artifacts))
+    let artifacts = &ctx.settings.artifacts;
+    repo.quick_changes(&|p: &str| evidence::is_artifact(p, artifacts))
         .ok()
 }
 

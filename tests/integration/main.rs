@@ -12,6 +12,7 @@ mod gate_table;
 mod harness;
 mod install;
 mod install_script;
+mod llama;
 mod llm_http;
 mod loop_breaker;
 mod man;
