@@ -123,33 +123,42 @@ fn expand(root: &Path, glob: &str) -> Vec<PathBuf> {
 }
 
 /// Whether a repository-relative path is one of the artifacts (so not a change to the code).
+/// A path inside an artifact's directory counts too (e.g. `.pytest_cache/...`). Called once per
+/// index entry, so it allocates nothing and compares the first segment before anything else.
 pub fn is_artifact(rel_path: &str, globs: &[String]) -> bool {
-    rel_path.starts_with(".hookjudge/")
-        || globs.iter().any(|g| {
-            let (gs, ps): (Vec<&str>, Vec<&str>) =
-                (g.split('/').collect(), rel_path.split('/').collect());
-            // A path inside an artifact's directory counts too (e.g. `.pytest_cache/...`).
-            ps.len() >= gs.len().saturating_sub(1)
-                && gs.iter().zip(&ps).all(|(g, p)| wildcard(g, p))
-        })
+    if rel_path.starts_with(".hookjudge/") {
+        return true;
+    }
+    let first = rel_path.split('/').next().unwrap_or(rel_path);
+    globs.iter().any(|g| {
+        let glob_first = g.split('/').next().unwrap_or(g);
+        if !wildcard(glob_first, first) {
+            return false;
+        }
+        let (glob_len, path_len) = (g.split('/').count(), rel_path.split('/').count());
+        path_len + 1 >= glob_len
+            && g.split('/')
+                .zip(rel_path.split('/'))
+                .all(|(g, p)| wildcard(g, p))
+    })
 }
 
 fn wildcard(pattern: &str, name: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let mut rest = name;
-    for (i, part) in parts.iter().enumerate() {
-        if i == 0 {
-            let Some(r) = rest.strip_prefix(part) else {
-                return false;
-            };
-            rest = r;
-        } else if i == parts.len() - 1 {
+    if !pattern.contains('*') {
+        return pattern == name;
+    }
+    let mut parts = pattern.split('*').peekable();
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
             return rest.ends_with(part);
-        } else {
-            let Some(pos) = rest.find(part) else {
-                return false;
-            };
-            rest = &rest[pos + part.len()..];
+        }
+        match rest.find(part) {
+            Some(pos) => rest = &rest[pos + part.len()..],
+            None => return false,
         }
     }
     rest.is_empty()
@@ -500,6 +509,20 @@ mod tests {
         assert_eq!(
             artifacts(&dir.path().join("nothing"), &globs, 0, t),
             Finding::None
+        );
+    }
+
+    #[test]
+    fn artifact_paths() {
+        let globs: Vec<String> = DEFAULT_ARTIFACTS.iter().map(|s| s.to_string()).collect();
+        assert!(is_artifact(".hookjudge/verified", &globs));
+        assert!(is_artifact("target/nextest/ci/junit.xml", &globs));
+        assert!(is_artifact(".pytest_cache/v/cache/nodeids", &globs));
+        assert!(is_artifact("coverage.xml", &globs));
+        assert!(!is_artifact("src/main.rs", &globs));
+        assert!(
+            !is_artifact("target", &globs),
+            "a bare build dir is not itself an artifact"
         );
     }
 
