@@ -8,23 +8,11 @@ use serde_json::Value;
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
-use crate::time::{Timestamp, parse_since};
 
 /// Shows recent decisions, newest last.
 pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let since = args
-        .since
-        .as_deref()
-        .map(|s| parse_since(s, Timestamp::now()))
-        .transpose()
-        .map_err(UserError::new)?;
-    let read = crate::log::read(&settings.log_dir, since).map_err(|e| {
-        UserError::new(format!(
-            "cannot read the decision log in `{}`: {e}",
-            settings.log_dir.display()
-        ))
-    })?;
+    let read = super::read_log(&settings, args.since.as_deref())?;
     let selected: Vec<&Value> = read.records.iter().filter(|r| keep(r, args)).collect();
     let shown = &selected[selected.len().saturating_sub(args.limit)..];
     let mut out = io::stdout().lock();

@@ -192,6 +192,23 @@ fn report(e: &UserError) {
     }
 }
 
+/// Decision log records since `since` (a duration back or a date; all when `None`).
+fn read_log(
+    settings: &crate::config::Settings,
+    since: Option<&str>,
+) -> Result<crate::log::Records, UserError> {
+    let since = since
+        .map(|s| crate::time::parse_since(s, crate::time::Timestamp::now()))
+        .transpose()
+        .map_err(UserError::new)?;
+    crate::log::read(&settings.log_dir, since).map_err(|e| {
+        UserError::new(format!(
+            "cannot read the decision log in `{}`: {e}",
+            settings.log_dir.display()
+        ))
+    })
+}
+
 /// The working directory, for config discovery.
 fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))

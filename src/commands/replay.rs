@@ -11,7 +11,6 @@ use crate::cli::ReplayArgs;
 use crate::config::{Settings, dirs};
 use crate::judge::evaluate::{Layer2, NoLayer2, Verdict, evaluate};
 use crate::llm::LlmJudge;
-use crate::time::{Timestamp, parse_since};
 
 /// What a judge made of a text: its Layer 1 signal and whether it would block.
 fn summary(signal: &str, verdict: Option<&str>) -> String {
@@ -25,18 +24,7 @@ fn summary(signal: &str, verdict: Option<&str>) -> String {
 pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
     let judges = settings.judges(&args.judges)?;
-    let since = args
-        .since
-        .as_deref()
-        .map(|s| parse_since(s, Timestamp::now()))
-        .transpose()
-        .map_err(UserError::new)?;
-    let read = crate::log::read(&settings.log_dir, since).map_err(|e| {
-        UserError::new(format!(
-            "cannot read the decision log in `{}`: {e}",
-            settings.log_dir.display()
-        ))
-    })?;
+    let read = super::read_log(&settings, args.since.as_deref())?;
     let with_text: Vec<&Value> = read
         .records
         .iter()

@@ -10,7 +10,6 @@ use serde_json::{Value, json};
 use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
-use crate::time::{Timestamp, parse_since};
 
 #[derive(Debug, Default, Serialize)]
 struct JudgeStats {
@@ -26,18 +25,7 @@ struct JudgeStats {
 /// Prints the summary.
 pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let since = args
-        .since
-        .as_deref()
-        .map(|s| parse_since(s, Timestamp::now()))
-        .transpose()
-        .map_err(UserError::new)?;
-    let read = crate::log::read(&settings.log_dir, since).map_err(|e| {
-        UserError::new(format!(
-            "cannot read the decision log in `{}`: {e}",
-            settings.log_dir.display()
-        ))
-    })?;
+    let read = super::read_log(&settings, args.since.as_deref())?;
     let stops: Vec<&Value> = read
         .records
         .iter()

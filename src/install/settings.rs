@@ -194,7 +194,7 @@ pub fn merge(text: &str, hooks: &Value) -> Result<String, MergeError> {
         if !hooks_node.is_object() {
             return Err(MergeError(format!(
                 "`hooks` is {}, expected an object",
-                kind_name(&value_of(&text, hooks_node))
+                crate::judge::rule::kind(&value_of(&text, hooks_node))
             )));
         }
         let Some(array) = hooks_node.member(event) else {
@@ -204,7 +204,7 @@ pub fn merge(text: &str, hooks: &Value) -> Result<String, MergeError> {
         if !array.is_array() {
             return Err(MergeError(format!(
                 "`hooks.{event}` is {}, expected an array",
-                kind_name(&value_of(&text, array))
+                crate::judge::rule::kind(&value_of(&text, array))
             )));
         }
         match find_ours(&text, array) {
@@ -293,17 +293,6 @@ pub fn installed(text: &str, events: &[String]) -> Vec<(String, Option<String>)>
             (event.clone(), command)
         })
         .collect()
-}
-
-fn kind_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]

@@ -97,7 +97,8 @@ impl Rule {
     }
 }
 
-fn kind(value: &Value) -> &'static str {
+/// How a JSON value's type is said in messages (`a string`, `an object`, …).
+pub fn kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
