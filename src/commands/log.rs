@@ -90,7 +90,7 @@ fn judges(r: &Value) -> impl Iterator<Item = &Value> {
 fn row(r: &Value) -> String {
     let ts = r["ts"].as_str().unwrap_or("");
     let time = ts.get(..19).unwrap_or(ts).replace('T', " ");
-    let woken: Vec<String> = judges(r)
+    let mut woken: Vec<String> = judges(r)
         .filter(|j| j["layer1"].as_str() != Some("quiet") || j["verdict"].as_str() == Some("fail"))
         .map(|j| {
             format!(
@@ -102,6 +102,14 @@ fn row(r: &Value) -> String {
             )
         })
         .collect();
+    // Gate records: the classes found and what was decided for each.
+    woken.extend(r["rulings"].as_array().into_iter().flatten().map(|x| {
+        format!(
+            "{}:{}",
+            x["class"].as_str().unwrap_or("?"),
+            x["decision"].as_str().unwrap_or("?")
+        )
+    }));
     let woken = if woken.is_empty() {
         "-".to_string()
     } else {
