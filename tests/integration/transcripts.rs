@@ -142,3 +142,60 @@ fn text_is_cut_to_text_bytes_on_a_char_boundary() {
         "{text:?}"
     );
 }
+
+#[test]
+fn garbage_transcripts_never_panic_and_the_last_message_still_counts() {
+    // Random bytes, torn JSON, wrong types where strings belong, huge numbers, deep nesting.
+    let pieces: [&[u8]; 12] = [
+        b"{\"type\":\"user\",\"message\":{\"content\":5}}\n",
+        b"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":7}]}}\n",
+        b"{\"type\":\"assistant\",\"message\":\"oops\"}\n",
+        b"{\"type\":\"user\",\"message\":{\"content\":[1,2,{\"type\":null}]}}\n",
+        b"\xff\xfe\x00garbage\n",
+        b"[[[[[[[[[[[[[[[[[[[[\n",
+        b"{\"type\":\"system\",\"subtype\":\"compact_boundary\"\n",
+        b"\n\n\n",
+        b"{\"type\":\"assistant\",\"uuid\":1e999,\"message\":{}}\n",
+        b"null\n",
+        b"{\"type\":\"user\",\"toolUseResult\":{},\"message\":{\"content\":\"x\"}}\n",
+        b"{\"type\":\"assistant\",\"isSidechain\":\"yes\",\"message\":{\"content\":[]}}\n",
+    ];
+    let home = Home::new();
+    let mut seed = 0x1234_5678_9abc_def0_u64;
+    for round in 0..40 {
+        let mut bytes = Vec::new();
+        for _ in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            bytes.extend_from_slice(pieces[(seed % pieces.len() as u64) as usize]);
+        }
+        let path = home.path().join(format!("garbage-{round}.jsonl"));
+        std::fs::write(&path, &bytes).unwrap();
+        let out = home
+            .cmd(&["stop"])
+            .stdin(claude_stop("g", &path, "The summary is above.", false))
+            .output();
+        out.assert_silent_allow();
+        let text = home.last_log()["text"].as_str().unwrap().to_owned();
+        assert!(text.ends_with("The summary is above."), "{text:?}");
+    }
+}
+
+#[test]
+fn log_text_false_keeps_the_text_out_of_the_log() {
+    let home = Home::new();
+    home.user_config(r#"{"log": {"text": false}}"#);
+    home.cmd(&["stop"])
+        .stdin(claude_stop(
+            "s",
+            std::path::Path::new(""),
+            "A private summary of the design.",
+            false,
+        ))
+        .output()
+        .assert_silent_allow();
+    let log = home.last_log();
+    assert!(log.get("text").is_none(), "{log}");
+    assert_eq!(log["text_bytes"], 32);
+}
