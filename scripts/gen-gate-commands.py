@@ -58,7 +58,7 @@ WRAPPERS = [
     "{c}", "cd sub && {c}", "true; {c}", "false || {c}", "echo start | {c}", "({c})", "{{ {c}; }}",
     "x=$({c})", "echo `{c}`", "bash -c '{c}'", "sh -c \"{c}\"", "zsh -lc '{c}'", "env FOO=1 {c}",
     "sudo {c}", "sudo -u deploy {c}", "command {c}", "nohup {c}", "nice -n 5 {c}", "time {c}",
-    "timeout 30 {c}", "FOO=bar {c}", "make build\n{c}", "if true; then {c}; fi", "for i in 1; do {c}; done",
+    "timeout 30 {c}", "exec {c}", "FOO=bar {c}", "make build\n{c}", "if true; then {c}; fi", "for i in 1; do {c}; done",
     "bash <<'EOF'\n{c}\nEOF", "echo x | xargs {c}", "eval {c}", "stdbuf -oL {c}",
 ]
 # Wrappers that need the command as a single shell word (no inner single quotes).
