@@ -4,14 +4,15 @@
 use crate::harness::Home;
 
 /// Benign-case wake rates measured on `fixtures/judge-cases.jsonl`, in percent, with a little
-/// headroom. Lower them when patterns improve; raising them needs a reason in the commit.
+/// headroom. Lower them when patterns improve; raising them needs a reason in the commit (the
+/// last raise: broader triggers after held-out sets showed Layer 1 missing unseen phrasing).
 const MAX_WAKE_PERCENT: [(&str, f64); 6] = [
-    ("commit", 1.0),
+    ("commit", 2.0),
     ("scope-check", 2.5),
-    ("scope-change", 6.0),
+    ("scope-change", 5.0),
     ("shallow-bugfix", 3.0),
     ("bugfix-without-reproduction", 1.5),
-    ("all", 10.0),
+    ("all", 11.0),
 ];
 
 #[test]
