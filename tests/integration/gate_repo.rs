@@ -114,6 +114,14 @@ fn gate(home: &Home, cwd: &Path, command: &str) -> Option<Value> {
     (!out.stdout.trim().is_empty()).then(|| out.json())
 }
 
+/// The reason of a deny or ask (empty when the gate was silent).
+fn reason(v: &Option<Value>) -> String {
+    v.as_ref()
+        .and_then(|v| v["hookSpecificOutput"]["permissionDecisionReason"].as_str())
+        .unwrap_or("")
+        .to_owned()
+}
+
 fn decision(v: &Option<Value>) -> &str {
     v.as_ref()
         .map(|v| {
@@ -144,13 +152,10 @@ fn push_without_evidence_asks_and_with_fresh_evidence_passes() {
     repo.commit("a.txt", "two\n", "change a");
     let v = gate(&home, &repo.work, "git push origin main");
     assert_eq!(decision(&v), "ask");
-    let reason = v.unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let why = reason(&v);
     assert!(
-        reason.contains("would publish 1 commit to `origin/main`") && reason.contains("change a"),
-        "{reason}"
+        why.contains("would publish 1 commit to `origin/main`") && why.contains("change a"),
+        "{why}"
     );
     // Test results written after the change: silent.
     std::fs::create_dir_all(repo.work.join("target/nextest/ci")).unwrap();
@@ -185,13 +190,10 @@ fn a_stale_artifact_is_denied() {
     repo.commit("a.txt", "two\n", "change a");
     let v = gate(&home, &repo.work, "git push");
     assert_eq!(decision(&v), "deny");
-    let reason = v.unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let why = reason(&v);
     assert!(
-        reason.contains("predate the last change") && reason.contains("nodeids"),
-        "{reason}"
+        why.contains("predate the last change") && why.contains("nodeids"),
+        "{why}"
     );
 }
 
@@ -218,13 +220,10 @@ fn force_push_over_the_remotes_new_commit_is_denied() {
     home.user_config(r#"{"llm": {"provider": "none"}, "gate": {"protected_branches": []}}"#);
     let v = gate(&home, &repo.work, "git push --force origin main");
     assert_eq!(decision(&v), "deny");
-    let reason = v.unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let why = reason(&v);
     assert!(
-        reason.contains("would discard 1 commit") && reason.contains("their work"),
-        "{reason}"
+        why.contains("would discard 1 commit") && why.contains("their work"),
+        "{why}"
     );
     assert_eq!(
         repo.origin_head(),
@@ -234,12 +233,7 @@ fn force_push_over_the_remotes_new_commit_is_denied() {
     // With the default protected branches, main is protected outright.
     home.user_config(r#"{"llm": {"provider": "none"}}"#);
     let v = gate(&home, &repo.work, "git push -f");
-    assert!(
-        v.unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .contains("protected branch `main`")
-    );
+    assert!(reason(&v).contains("protected branch `main`"));
 }
 
 #[test]
@@ -256,12 +250,7 @@ fn reset_hard_and_clean_are_judged_by_what_they_would_lose() {
     std::fs::write(repo.work.join("a.txt"), "edited\n").unwrap();
     let v = gate(&home, &repo.work, "git reset --hard HEAD");
     assert_eq!(decision(&v), "deny");
-    assert!(
-        v.unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .contains("a.txt")
-    );
+    assert!(reason(&v).contains("a.txt"));
     assert_eq!(
         decision(&gate(&home, &repo.work, "git clean -fd")),
         "silent",
@@ -270,12 +259,7 @@ fn reset_hard_and_clean_are_judged_by_what_they_would_lose() {
     std::fs::write(repo.work.join("scratch.txt"), "notes\n").unwrap();
     let v = gate(&home, &repo.work, "git clean -fd");
     assert_eq!(decision(&v), "deny");
-    assert!(
-        v.unwrap()["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .contains("scratch.txt")
-    );
+    assert!(reason(&v).contains("scratch.txt"));
     assert_eq!(
         decision(&gate(&home, &repo.work, "git checkout -- a.txt")),
         "deny"
