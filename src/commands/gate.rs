@@ -153,17 +153,22 @@ fn run(
     let Some(command) = agent::shell_command(&input) else {
         return Ok((None, None));
     };
-    // The quiet path: nothing that could be gated, so no config, no repository, no log.
-    // User deploy commands live in the config, so look for them only if it names any.
-    if !classify::may_be_gated(&command, &[]) && !mentions_user_deploy(&command, config, &input) {
-        return Ok((None, None));
-    }
     let cwd = input
         .cwd
         .as_deref()
         .map(PathBuf::from)
         .unwrap_or_else(super::current_dir);
-    let settings = Settings::load(&cwd, config).map_err(|e| e.to_string())?;
+    let settings = if classify::may_be_gated(&command, &[]) {
+        Settings::load(&cwd, config).map_err(|e| e.to_string())?
+    } else {
+        // The quiet path: no built-in gated word, so no repository and no log. Only a
+        // user-defined deploy command (from the config, read once) can still make it gated;
+        // a config that does not load cannot name one.
+        match Settings::load(&cwd, config) {
+            Ok(s) if classify::may_be_gated(&command, &s.gate.deploy_commands) => s,
+            _ => return Ok((None, None)),
+        }
+    };
     let found = crate::gate::find(&command, &cwd, &settings.gate.deploy_commands);
     if found.is_empty() {
         return Ok((None, None));
@@ -218,20 +223,6 @@ fn join_reasons(rulings: &[&Ruling]) -> String {
     let mut reasons: Vec<&str> = rulings.iter().map(|r| r.reason.as_str()).collect();
     reasons.dedup();
     reasons.join("\n")
-}
-
-fn mentions_user_deploy(command: &str, config: Option<&Path>, input: &HookInput) -> bool {
-    let cwd = input
-        .cwd
-        .as_deref()
-        .map(PathBuf::from)
-        .unwrap_or_else(super::current_dir);
-    Settings::load(&cwd, config)
-        .map(|s| {
-            !s.gate.deploy_commands.is_empty()
-                && classify::may_be_gated(command, &s.gate.deploy_commands)
-        })
-        .unwrap_or(false)
 }
 
 fn agent_from_arg(arg: AgentArg) -> Agent {

@@ -471,3 +471,23 @@ fn the_gate_fails_safe() {
         "a broken config means a human decides"
     );
 }
+
+#[test]
+fn user_deploy_commands_are_gated_and_others_stay_quiet() {
+    let (home, repo) = setup();
+    assert_eq!(
+        decision(&gate(&home, &repo.work, "./scripts/ship.sh prod")),
+        "silent"
+    );
+    home.user_config(
+        r#"{"llm": {"provider": "none"}, "gate": {"deploy_commands": ["./scripts/ship.sh"]}}"#,
+    );
+    let v = gate(&home, &repo.work, "./scripts/ship.sh prod");
+    assert_eq!(decision(&v), "ask");
+    assert!(
+        reason(&v).contains("configured deploy command"),
+        "{}",
+        reason(&v)
+    );
+    assert_eq!(decision(&gate(&home, &repo.work, "ls -la")), "silent");
+}
