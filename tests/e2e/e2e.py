@@ -39,6 +39,24 @@ def serve(handler_cls, port):
     return server
 
 
+def send(handler, status, body, content_type="application/json", headers=()):
+    """Writes one complete HTTP response (with Content-Length: no chunked encoding needed)."""
+    if isinstance(body, str):
+        body = body.encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    for name, value in headers:
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def read_json(handler):
+    n = int(handler.headers.get("Content-Length", 0))
+    return n, json.loads(handler.rfile.read(n) or b"{}")
+
+
 def free_port():
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -68,21 +86,14 @@ def make_anthropic(script, recorder):
             pass
 
         def do_HEAD(self):
-            self.send_response(200)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            send(self, 200, b"", "application/json")
 
         def do_GET(self):
             body = b'{"data": []}'
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, 200, body, "application/json")
 
         def do_POST(self):
-            n = int(self.headers.get("Content-Length", 0))
-            req = json.loads(self.rfile.read(n) or b"{}")
+            n, req = read_json(self)
             recorder.add(self.path, req)
             if "count_tokens" in self.path:
                 return self.reply_json({"input_tokens": 10})
@@ -117,20 +128,11 @@ def make_anthropic(script, recorder):
             events.append(("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 10}}))
             events.append(("message_stop", {"type": "message_stop"}))
             body = "".join(f"event: {e}\ndata: {json.dumps(d)}\n\n" for e, d in events).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("request-id", "req_" + uuid.uuid4().hex[:24])
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, 200, body, "text/event-stream", headers=[("request-id", "req_" + uuid.uuid4().hex[:24])])
 
         def reply_json(self, obj):
             body = json.dumps(obj).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, 200, body, "application/json")
     return H
 
 
@@ -143,15 +145,10 @@ def make_responses(script, recorder):
 
         def do_GET(self):
             body = b'{"data": [], "models": []}'
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, 200, body, "application/json")
 
         def do_POST(self):
-            n = int(self.headers.get("Content-Length", 0))
-            req = json.loads(self.rfile.read(n) or b"{}")
+            n, req = read_json(self)
             recorder.add(self.path, req)
             turn = script.next()
             rid = "resp_" + uuid.uuid4().hex[:24]
@@ -175,11 +172,7 @@ def make_responses(script, recorder):
                            "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
                                      "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 20}}})
             body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, 200, body, "text/event-stream")
     return H
 
 
@@ -192,15 +185,11 @@ def make_judge(mode, recorder):
             pass
 
         def do_POST(self):
-            n = int(self.headers.get("Content-Length", 0))
-            req = json.loads(self.rfile.read(n) or b"{}")
+            n, req = read_json(self)
             recorder.add(self.path, req)
             if mode == "500":
                 body = b'{"error": "overloaded"}'
-                self.send_response(500)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                send(self, 500, body, "application/json")
                 return
             if mode == "hang":
                 time.sleep(30)
@@ -216,11 +205,7 @@ def make_judge(mode, recorder):
             content = json.dumps(dict(fields, reason="scripted judge"))
             body = json.dumps({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
                                "message": {"role": "assistant", "content": content}}]}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+            send(self, 200, body, "application/json")
     return H
 
 # ---------------------------------------------------------------- scenario set-up
