@@ -188,6 +188,9 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                 i += 1;
             }
             let Some(sub) = lit(i) else { return out };
+            let destroys = |what: &str, op: Destructive| {
+                destructive(gated(Class::Destructive, what.into(), target.clone()), op)
+            };
             let rest: Vec<&str> = (i + 1..cmd.argv.len())
                 .map(|j| cmd.argv[j].text())
                 .collect();
@@ -254,12 +257,8 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                         target,
                     ));
                 }
-                "reset" if has(&["--hard"]) => out.push(destructive(
-                    gated(
-                        Class::Destructive,
-                        "discards uncommitted changes".into(),
-                        target,
-                    ),
+                "reset" if has(&["--hard"]) => out.push(destroys(
+                    "discards uncommitted changes",
                     Destructive::ResetHard,
                 )),
                 "checkout" => {
@@ -270,21 +269,13 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                         None => Vec::new(),
                     };
                     if !paths.is_empty() {
-                        out.push(destructive(
-                            gated(
-                                Class::Destructive,
-                                "discards changes to files".into(),
-                                target,
-                            ),
+                        out.push(destroys(
+                            "discards changes to files",
                             Destructive::DiscardPaths { paths },
                         ));
                     } else if has(&["-f", "--force"]) {
-                        out.push(destructive(
-                            gated(
-                                Class::Destructive,
-                                "discards local changes while switching".into(),
-                                target,
-                            ),
+                        out.push(destroys(
+                            "discards local changes while switching",
                             Destructive::ResetHard,
                         ));
                     }
@@ -296,12 +287,8 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                         .map(|s| s.to_string())
                         .collect();
                     if !paths.is_empty() {
-                        out.push(destructive(
-                            gated(
-                                Class::Destructive,
-                                "discards changes to files".into(),
-                                target,
-                            ),
+                        out.push(destroys(
+                            "discards changes to files",
                             Destructive::DiscardPaths { paths },
                         ));
                     }
@@ -314,20 +301,13 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                         directories: short_flag('d'),
                         ignored: short_flag('x') || short_flag('X'),
                     };
-                    out.push(destructive(
-                        gated(Class::Destructive, "deletes untracked files".into(), target),
-                        clean,
-                    ));
+                    out.push(destroys("deletes untracked files", clean));
                 }
                 "stash" => match rest.first().copied() {
-                    Some("drop") => out.push(destructive(
-                        gated(Class::Destructive, "drops a stash".into(), target),
-                        Destructive::StashDrop,
-                    )),
-                    Some("clear") => out.push(destructive(
-                        gated(Class::Destructive, "drops every stash".into(), target),
-                        Destructive::StashClear,
-                    )),
+                    Some("drop") => out.push(destroys("drops a stash", Destructive::StashDrop)),
+                    Some("clear") => {
+                        out.push(destroys("drops every stash", Destructive::StashClear))
+                    }
                     _ => {}
                 },
                 "branch"
@@ -338,8 +318,8 @@ pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gat
                         .filter(|a| !a.starts_with('-'))
                         .map(|s| s.to_string())
                         .collect();
-                    out.push(destructive(
-                        gated(Class::Destructive, "force-deletes branches".into(), target),
+                    out.push(destroys(
+                        "force-deletes branches",
                         Destructive::BranchDelete { branches },
                     ));
                 }
