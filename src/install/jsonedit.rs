@@ -94,14 +94,8 @@ impl Scanner<'_> {
                     self.ws();
                     let v = self.value(depth + 1)?;
                     members.push((key, key_start, v));
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b'}') => {
-                            self.i += 1;
-                            break;
-                        }
-                        _ => return None,
+                    if self.separator(b'}')? {
+                        break;
                     }
                 }
                 Some(Node {
@@ -120,14 +114,8 @@ impl Scanner<'_> {
                         break;
                     }
                     items.push(self.value(depth + 1)?);
-                    self.ws();
-                    match self.b.get(self.i) {
-                        Some(b',') => self.i += 1,
-                        Some(b']') => {
-                            self.i += 1;
-                            break;
-                        }
-                        _ => return None,
+                    if self.separator(b']')? {
+                        break;
                     }
                 }
                 Some(Node {
@@ -160,6 +148,18 @@ impl Scanner<'_> {
                 })
             }
         }
+    }
+
+    /// After an item: `,` (more follow, `false`) or the closing bracket (`true`).
+    fn separator(&mut self, close: u8) -> Option<bool> {
+        self.ws();
+        let closed = match self.b.get(self.i) {
+            Some(b',') => false,
+            Some(c) if *c == close => true,
+            _ => return None,
+        };
+        self.i += 1;
+        Some(closed)
     }
 
     fn string(&mut self) -> Option<()> {
