@@ -11,6 +11,7 @@ use crate::cli::ReplayArgs;
 use crate::config::{Settings, dirs};
 use crate::judge::evaluate::{Layer2, NoLayer2, Verdict, evaluate};
 use crate::llm::LlmJudge;
+use crate::time::Zone;
 
 /// What a judge made of a text: its Layer 1 signal and whether it would block.
 fn summary(signal: &str, verdict: Option<&str>) -> String {
@@ -24,7 +25,11 @@ fn summary(signal: &str, verdict: Option<&str>) -> String {
 pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
     let judges = settings.judges(&args.judges)?;
-    let read = super::read_log(&settings, args.since.as_deref())?;
+    let read = super::read_log(
+        &settings,
+        args.since.as_deref(),
+        Zone::from_utc_flag(args.utc),
+    )?;
     let with_text: Vec<&Value> = read
         .records
         .iter()
