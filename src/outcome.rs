@@ -11,22 +11,22 @@ use serde_json::Value;
 pub const OUTCOMES: [(&str, &str, &[&str]); 6] = [
     (
         "allow",
-        "nothing objected: the turn ended, or the command ran under the agent's own rules",
+        "nothing objected; the turn ended or the command ran",
         &["allow", "silent"],
     ),
     (
         "block",
-        "a judge objected and the agent was told why, to continue its turn",
+        "a judge objected; the agent was told why and went on",
         &["block"],
     ),
     (
         "release",
-        "a judge objected but the loop breaker let the turn end",
+        "a judge objected; the loop breaker let the turn end",
         &["release"],
     ),
     (
         "fail-open",
-        "judging failed, so the turn was allowed to end (the cause is logged)",
+        "judging failed; the turn was allowed to end",
         &["fail-open"],
     ),
     (

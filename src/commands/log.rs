@@ -99,21 +99,31 @@ fn judges(r: &Value) -> impl Iterator<Item = &Value> {
     r["judges"].as_array().into_iter().flatten()
 }
 
+/// Verdicts in the order they are listed in the "judges woken" cell: what explains the
+/// outcome first, so that a cut cell still shows it.
+const VERDICT_ORDER: [&str; 4] = ["violation", "fail", "unjudged", "allow"];
+
 /// The "judges woken" cell: each woken judge with its verdict, or for the gate each class
 /// found with what was decided for it.
 fn woken(r: &Value) -> String {
-    let mut woken: Vec<String> = judges(r)
+    let mut judged: Vec<(usize, String)> = judges(r)
         .filter(|j| j["layer1"].as_str() != Some("quiet") || j["verdict"].as_str() == Some("fail"))
         .map(|j| {
-            format!(
-                "{}:{}",
-                j["judge"].as_str().unwrap_or("?"),
-                j["verdict"]
-                    .as_str()
-                    .unwrap_or(j["layer1"].as_str().unwrap_or("?"))
+            let verdict = j["verdict"]
+                .as_str()
+                .unwrap_or(j["layer1"].as_str().unwrap_or("?"));
+            let rank = VERDICT_ORDER
+                .iter()
+                .position(|v| *v == verdict)
+                .unwrap_or(VERDICT_ORDER.len());
+            (
+                rank,
+                format!("{}:{verdict}", j["judge"].as_str().unwrap_or("?")),
             )
         })
         .collect();
+    judged.sort_by_key(|(rank, _)| *rank);
+    let mut woken: Vec<String> = judged.into_iter().map(|(_, cell)| cell).collect();
     woken.extend(r["rulings"].as_array().into_iter().flatten().map(|x| {
         format!(
             "{}:{}",

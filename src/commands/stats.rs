@@ -142,7 +142,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
             &mut out,
             width,
             &format!(
-                "decision log: {responses} responses judged, {} gated commands{period}",
+                "{responses} responses judged, {} gated commands{period}",
                 gates.len()
             ),
         )?;
@@ -164,26 +164,18 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                 width,
                 &format!("Stop hook, per response ({responses}):"),
             )?;
-            let causes = if fail_open_causes.is_empty() {
-                String::new()
-            } else {
-                let list: Vec<String> = fail_open_causes
-                    .iter()
-                    .map(|(cause, n)| format!("{n} {cause}"))
-                    .collect();
-                format!(" ({})", list.join(", "))
-            };
+            let causes: Vec<String> = fail_open_causes
+                .iter()
+                .map(|(cause, n)| format!("{n} {cause}"))
+                .collect();
             for (word, meaning, _) in &outcome::OUTCOMES[..4] {
-                let extra = if *word == "fail-open" {
-                    causes.as_str()
-                } else {
-                    ""
-                };
-                say(
-                    &mut out,
-                    width,
-                    &format!("  {word:<9} {:>6}  {meaning}{extra}", count(word)),
-                )?;
+                let mut line = format!("  {word:<9} {:>6}  {meaning}", count(word));
+                if *word == "fail-open" && !causes.is_empty() {
+                    line.push_str(&format!("; by cause: {}", causes.join(", ")));
+                }
+                for line in term::wrap(&line, width, &" ".repeat(19)) {
+                    writeln!(out, "{line}")?;
+                }
             }
             write_judges(&mut out, width, &per_judge, responses)?;
         }
@@ -195,9 +187,15 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                 &mut out,
                 width,
                 &format!(
-                    "Layer 2 (LLM), per judge run: {} calls, {} answered from the cache; latency p50 {}, p95 {}; adds {:.1} ms per response on average",
-                    l2["calls"],
-                    l2["cache_hits"],
+                    "Layer 2 (LLM), per judge run: {} calls, {} answered from the cache",
+                    l2["calls"], l2["cache_hits"],
+                ),
+            )?;
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "  latency p50 {}, p95 {}; adds {:.1} ms per response on average",
                     ms(&l2["latency_ms_p50"]),
                     ms(&l2["latency_ms_p95"]),
                     l2["mean_added_ms_per_response"].as_f64().unwrap_or(0.0)
@@ -212,6 +210,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                 )?;
             }
         }
+        let n = |v: &Value| v.as_u64().unwrap_or(0);
         let g = &summary["gate"];
         if g["commands"].as_u64().unwrap_or(0) > 0 {
             say(&mut out, width, "")?;
@@ -238,10 +237,10 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                     &format!(
                         "  {} {:>6} {:>6} {:>6} {:>6}",
                         term::cell(class, 14),
-                        c["seen"],
-                        c["allow"],
-                        c["deny"],
-                        c["ask"]
+                        n(&c["seen"]),
+                        n(&c["allow"]),
+                        n(&c["deny"]),
+                        n(&c["ask"])
                     ),
                 )?;
             }

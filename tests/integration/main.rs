@@ -14,6 +14,7 @@ mod install;
 mod install_script;
 mod llama;
 mod llm_http;
+mod log_reading;
 mod loop_breaker;
 mod man;
 mod redaction;
