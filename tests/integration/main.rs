@@ -18,5 +18,6 @@ mod log_reading;
 mod loop_breaker;
 mod man;
 mod redaction;
+mod replay;
 mod stop_protocol;
 mod transcripts;
