@@ -4,6 +4,7 @@
 
 mod check;
 mod cli;
+mod completions;
 mod eval;
 mod fail_open;
 mod gate_fuzz;
@@ -17,6 +18,7 @@ mod llm_http;
 mod log_reading;
 mod loop_breaker;
 mod man;
+mod man_sections;
 mod redaction;
 mod replay;
 mod stop_protocol;
