@@ -79,7 +79,8 @@ fn an_empty_log_exits_0_like_log() {
 #[test]
 fn with_an_llm_at_most_jobs_calls_at_once_and_progress_on_stderr() {
     let server = FakeLlm::start(|_| Reply {
-        delay: Duration::from_millis(150),
+        // Long enough that workers overlap even on a loaded machine.
+        delay: Duration::from_millis(400),
         ..Reply::chat(
             r#"{"new_proposal": true, "verification_reported": false, "direction_query": false, "future_step_description": false}"#,
         )
