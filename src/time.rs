@@ -102,7 +102,7 @@ impl Zone {
     fn tz(self) -> jiff::tz::TimeZone {
         match self {
             Zone::Utc => jiff::tz::TimeZone::UTC,
-            // An unreadable or unknown zone falls back to UTC, which jiff says in its own log.
+            // An unreadable or unknown `TZ` falls back to UTC (jiff never fails here).
             Zone::Local => jiff::tz::TimeZone::system(),
         }
     }
