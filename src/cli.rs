@@ -67,8 +67,14 @@ pub enum Command {
     /// LLM) precision and recall of the final decisions
     Eval(EvalArgs),
     /// Show recent decisions from the decision log
+    ///
+    /// One row per decision, sized to the terminal, in local time unless `--utc`; a fail-open
+    /// row is followed by its cause. Outcomes: allow, block, release, fail-open, deny, ask.
     Log(LogArgs),
     /// Summarise the decision log: wake rates, blocks, fail-opens, loop-breaker releases
+    ///
+    /// Outcomes per response, per judge run and per gated command, fail-opens by cause, Layer 2
+    /// latency, and a per-day trend of responses, wakes, blocks, fail-opens and gate decisions.
     Stats(StatsArgs),
     /// Redact secrets from stdin and print the result, as hookjudge does before any LLM call
     Redact(RedactArgs),
