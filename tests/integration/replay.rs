@@ -78,13 +78,24 @@ fn an_empty_log_exits_0_like_log() {
 
 #[test]
 fn with_an_llm_at_most_jobs_calls_at_once_and_progress_on_stderr() {
-    let server = FakeLlm::start(|_| Reply {
-        // Long enough that workers overlap even on a loaded machine.
-        delay: Duration::from_millis(400),
-        ..Reply::chat(
-            r#"{"new_proposal": true, "verification_reported": false, "direction_query": false, "future_step_description": false}"#,
-        )
-    });
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Calls being answered, counted inside the answer so that a call is counted out before its
+    // response leaves (the server's own connection count can lag behind on a loaded machine).
+    let (answering, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let server = {
+        let (answering, most) = (answering.clone(), most.clone());
+        FakeLlm::start(move |_| {
+            let now = answering.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
+            // Long enough that workers overlap even on a loaded machine.
+            std::thread::sleep(Duration::from_millis(400));
+            answering.fetch_sub(1, Ordering::SeqCst);
+            Reply::chat(
+                r#"{"new_proposal": true, "verification_reported": false, "direction_query": false, "future_step_description": false}"#,
+            )
+        })
+    };
     let home = Home::new();
     let dir = home.log_dir();
     std::fs::create_dir_all(&dir).unwrap();
@@ -108,9 +119,7 @@ fn with_an_llm_at_most_jobs_calls_at_once_and_progress_on_stderr() {
         .output();
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(server.requests().len(), 12);
-    let most = server
-        .max_in_flight
-        .load(std::sync::atomic::Ordering::SeqCst);
+    let most = most.load(Ordering::SeqCst);
     assert!(
         (2..=3).contains(&most),
         "{most} calls at once with --jobs 3"
