@@ -67,8 +67,14 @@ pub enum Command {
     /// LLM) precision and recall of the final decisions
     Eval(EvalArgs),
     /// Show recent decisions from the decision log
+    ///
+    /// One row per decision, sized to the terminal, in local time unless `--utc`; a fail-open
+    /// row is followed by its cause. Outcomes: allow, block, release, fail-open, deny, ask.
     Log(LogArgs),
     /// Summarise the decision log: wake rates, blocks, fail-opens, loop-breaker releases
+    ///
+    /// Outcomes per response, per judge run and per gated command, fail-opens by cause, Layer 2
+    /// latency, and a per-day trend of responses, wakes, blocks, fail-opens and gate decisions.
     Stats(StatsArgs),
     /// Redact secrets from stdin and print the result, as hookjudge does before any LLM call
     Redact(RedactArgs),
@@ -76,22 +82,42 @@ pub enum Command {
     ///
     /// Use it after editing a pattern, a prompt or a rule. Needs `log.text` (on by default).
     Replay(ReplayArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    ///
+    /// For example `hookjudge completions bash > ~/.local/share/bash-completion/completions/hookjudge`;
+    /// `install/install.sh` installs them for bash, zsh and fish.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
     /// Only responses logged since this time: a duration back (`30m`, `2h`, `7d`) or a date
+    /// (local midnight, or UTC with `--utc`)
     #[arg(long, value_name = "WHEN")]
     pub since: Option<String>,
+    /// Show times and read `--since` dates in UTC instead of local time
+    #[arg(long)]
+    pub utc: bool,
     /// Only this judge (repeatable)
     #[arg(long = "judge", value_name = "NAME")]
     pub judges: Vec<String>,
-    /// Layer 1 only: compare trigger outcomes without calling the LLM
+    /// Layer 1 only: compare trigger outcomes without calling the LLM (also what happens when
+    /// no LLM is configured)
     #[arg(long)]
     pub no_llm: bool,
     /// Re-judge at most this many responses (the most recent)
     #[arg(long, short = 'n', default_value_t = 200)]
     pub limit: usize,
+    /// Re-judge at most this many responses at once when calling the LLM
+    #[arg(long, short = 'j', default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
     /// Print the changes as JSON lines
     #[arg(long)]
     pub json: bool,
@@ -274,12 +300,16 @@ pub struct LogArgs {
     /// Only decisions where this judge was woken (triggered or bypassed)
     #[arg(long, value_name = "NAME")]
     pub judge: Option<String>,
-    /// Only blocks and loop-breaker releases
+    /// Only blocks, loop-breaker releases, and the gate's denies and asks
     #[arg(long)]
     pub blocks: bool,
-    /// Only decisions since this time: a duration back (`30m`, `2h`, `7d`) or a date
+    /// Only decisions since this time: a duration back (`30m`, `2h`, `7d`), a date (local
+    /// midnight, or UTC with `--utc`) or a date and time (`2026-12-01 09:30`)
     #[arg(long, value_name = "WHEN")]
     pub since: Option<String>,
+    /// Show times and read `--since` dates in UTC instead of local time
+    #[arg(long)]
+    pub utc: bool,
     /// Show at most this many decisions (the most recent)
     #[arg(long, short = 'n', default_value_t = 20)]
     pub limit: usize,
@@ -290,9 +320,13 @@ pub struct LogArgs {
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {
-    /// Only decisions since this time: a duration back (`30m`, `2h`, `7d`) or a date
+    /// Only decisions since this time: a duration back (`30m`, `2h`, `7d`) or a date (local
+    /// midnight, or UTC with `--utc`)
     #[arg(long, value_name = "WHEN")]
     pub since: Option<String>,
+    /// Count days and read `--since` dates in UTC instead of local time
+    #[arg(long)]
+    pub utc: bool,
     /// Print the figures as JSON
     #[arg(long)]
     pub json: bool,

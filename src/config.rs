@@ -53,6 +53,8 @@ pub struct LogFile {
     pub dir: Option<PathBuf>,
     /// Whether the (redacted) judged text is logged. By default, true.
     pub text: Option<bool>,
+    /// Days of day files to keep; older ones are deleted once a day. By default 30; 0 keeps all.
+    pub retention_days: Option<u32>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -174,6 +176,7 @@ pub struct Settings {
     pub max_blocks_per_prompt: u32,
     pub log_dir: PathBuf,
     pub log_text: bool,
+    pub log_retention_days: u32,
     pub transcript: transcript::Options,
     pub llm: LlmSettings,
     pub gate: GateSettings,
@@ -194,6 +197,7 @@ impl Settings {
             max_blocks_per_prompt: 2,
             log_dir: default_log_dir(),
             log_text: true,
+            log_retention_days: 30,
             transcript: transcript::Options::default(),
             llm: LlmSettings::default(),
             gate: GateSettings::default(),
@@ -264,6 +268,7 @@ impl Settings {
                 self.log_dir = base.join(dir);
             }
             self.log_text = log.text.unwrap_or(self.log_text);
+            self.log_retention_days = log.retention_days.unwrap_or(self.log_retention_days);
         }
         if let Some(t) = file.transcript {
             self.transcript.max_scan_bytes =

@@ -20,6 +20,8 @@ pub mod judge;
 pub mod ledger;
 pub mod llm;
 pub mod log;
+pub mod outcome;
 pub mod redact;
+pub mod term;
 pub mod time;
 pub mod transcript;

@@ -3,7 +3,8 @@
 //! The log is what users tune judges with, so every decision is recorded, quiet ones included
 //! (they give the wake rates). Lines are appended under an exclusive file lock with a single
 //! write each, so concurrent hook processes never interleave. Readers skip lines they cannot
-//! parse (a line cut short by a crash, a hand edit) and count them.
+//! parse (a line cut short by a crash, a hand edit) and count them. Day files older than
+//! `log.retention_days` are deleted once a day, when a hook starts the day's file.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -34,6 +35,50 @@ pub fn append(dir: &Path, ts: Timestamp, record: &Value) -> io::Result<PathBuf> 
     written.map(|()| path)
 }
 
+/// Deletes day files older than `retention_days` days (`log.retention_days`; 0 keeps all),
+/// cheaply: only when no file for `now`'s day exists yet, which is once a day, just before the
+/// day's first record is written. Failures are ignored: pruning only saves space.
+pub fn prune_on_new_day(dir: &Path, now: Timestamp, retention_days: u32) {
+    if retention_days == 0 || file_for(dir, now).exists() {
+        return;
+    }
+    let _ = prune(dir, now, retention_days);
+}
+
+/// Deletes the day files whose day is more than `retention_days` days before `now`'s, and
+/// returns them. Only files named like day files are touched.
+pub fn prune(dir: &Path, now: Timestamp, retention_days: u32) -> io::Result<Vec<PathBuf>> {
+    let oldest_kept = Timestamp {
+        millis: now.millis - i64::from(retention_days) * 86_400_000,
+    }
+    .day();
+    let mut removed = Vec::new();
+    for (day, path) in day_files(dir)? {
+        if day < oldest_kept {
+            fs::remove_file(&path)?;
+            removed.push(path);
+        }
+    }
+    Ok(removed)
+}
+
+/// The day files in `dir` as `(YYYY-MM-DD, path)`, unsorted. A missing directory has none.
+fn day_files(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e),
+    };
+    Ok(entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let day = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?;
+            (day.len() == 10 && Timestamp::parse(day).is_some()).then(|| (day.to_owned(), e.path()))
+        })
+        .collect())
+}
+
 /// Records read back from the log.
 #[derive(Debug, Default)]
 pub struct Records {
@@ -47,19 +92,9 @@ pub struct Records {
 /// Reads every record at or after `since` (all when `None`). A missing directory is empty.
 pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
     let mut out = Records::default();
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(e),
-    };
     let since_day = since.map(Timestamp::day);
-    let mut files: Vec<(String, PathBuf)> = entries
-        .filter_map(Result::ok)
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let day = name.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)?.to_owned();
-            Some((day, e.path()))
-        })
+    let mut files: Vec<(String, PathBuf)> = day_files(dir)?
+        .into_iter()
         .filter(|(day, _)| since_day.as_ref().is_none_or(|s| day >= s))
         .collect();
     files.sort();
@@ -122,6 +157,61 @@ mod tests {
             read(&dir.path().join("missing"), None)
                 .unwrap()
                 .records
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn retention_prunes_only_old_day_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = Timestamp::parse("2026-12-01T08:00:00Z").unwrap();
+        for day in ["2026-10-31", "2026-11-01", "2026-11-02", "2026-11-30"] {
+            let ts = Timestamp::parse(day).unwrap();
+            append(dir.path(), ts, &json!({"ts": ts.rfc3339()})).unwrap();
+        }
+        // Not day files: never touched, however old they look.
+        for other in [
+            "decisions-old.jsonl",
+            "notes.txt",
+            "decisions-2020-01-01.jsonl.bak",
+        ] {
+            std::fs::write(dir.path().join(other), "keep").unwrap();
+        }
+        let names = || {
+            let mut names: Vec<String> = std::fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+        // Today's file exists: nothing to do until tomorrow.
+        append(dir.path(), now, &json!({"ts": now.rfc3339()})).unwrap();
+        prune_on_new_day(dir.path(), now, 30);
+        assert!(names().contains(&"decisions-2026-10-31.jsonl".to_string()));
+        std::fs::remove_file(file_for(dir.path(), now)).unwrap();
+        prune_on_new_day(dir.path(), now, 0);
+        assert!(
+            names().contains(&"decisions-2026-10-31.jsonl".to_string()),
+            "0 keeps all"
+        );
+        prune_on_new_day(dir.path(), now, 30);
+        assert_eq!(
+            names(),
+            [
+                "decisions-2020-01-01.jsonl.bak",
+                "decisions-2026-11-01.jsonl",
+                "decisions-2026-11-02.jsonl",
+                "decisions-2026-11-30.jsonl",
+                "decisions-old.jsonl",
+                "notes.txt"
+            ]
+        );
+        let removed = prune(dir.path(), now, 1).unwrap();
+        assert_eq!(removed.len(), 2);
+        assert!(
+            prune(&dir.path().join("missing"), now, 1)
+                .unwrap()
                 .is_empty()
         );
     }

@@ -1,7 +1,10 @@
-//! UTC timestamps for the decision log, and the `--since` durations of `log` and `stats`.
+//! UTC timestamps for the decision log, the `--since` times of `log`, `stats` and `replay`, and
+//! the local times people read.
 //!
-//! The log needs RFC 3339 timestamps and day-named files, nothing more, so this is a few lines
-//! of calendar arithmetic rather than a date-time crate in every hook process.
+//! The log itself needs RFC 3339 timestamps and day-named files (UTC), nothing more, so writing
+//! it is a few lines of calendar arithmetic. Reading it in local time needs the system's time
+//! zone rules (`TZ`, `/etc/localtime`), which come from `jiff` (already linked through `gix`) and
+//! are only consulted by the commands that show times to a person.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -81,10 +84,90 @@ impl Timestamp {
     }
 }
 
-/// Parses `--since`: a duration back from `now` (`30m`, `2h`, `7d`, `1w`) or a date/time.
-pub fn parse_since(text: &str, now: Timestamp) -> Result<Timestamp, String> {
+/// The clock times are shown in, and dates without a zone are read in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Zone {
+    /// The system's time zone (`TZ`, else `/etc/localtime`), the default.
+    Local,
+    /// UTC, as the log records times (`--utc`).
+    Utc,
+}
+
+impl Zone {
+    /// `--utc` picks UTC; otherwise local time.
+    pub fn from_utc_flag(utc: bool) -> Zone {
+        if utc { Zone::Utc } else { Zone::Local }
+    }
+
+    fn tz(self) -> jiff::tz::TimeZone {
+        match self {
+            Zone::Utc => jiff::tz::TimeZone::UTC,
+            // An unreadable or unknown `TZ` falls back to UTC (jiff never fails here).
+            Zone::Local => jiff::tz::TimeZone::system(),
+        }
+    }
+
+    /// A short label for table headers: `UTC`, or the zone's abbreviation now (`CET`, `EST`).
+    pub fn label(self) -> String {
+        match self {
+            Zone::Utc => "UTC".into(),
+            Zone::Local => {
+                let tz = self.tz();
+                let now = jiff::Timestamp::now();
+                let abbreviation = tz.to_offset_info(now).abbreviation().to_string();
+                if abbreviation.is_empty() {
+                    tz.to_offset(now).to_string()
+                } else {
+                    abbreviation
+                }
+            }
+        }
+    }
+}
+
+impl Timestamp {
+    fn to_jiff(self) -> Option<jiff::Timestamp> {
+        jiff::Timestamp::from_millisecond(self.millis).ok()
+    }
+
+    /// `YYYY-MM-DD HH:MM` in `zone`: what tables show.
+    pub fn minute_in(self, zone: Zone) -> String {
+        self.format_in(zone, "%Y-%m-%d %H:%M")
+    }
+
+    /// `YYYY-MM-DD` in `zone`: the day a person would say this happened on.
+    pub fn day_in(self, zone: Zone) -> String {
+        self.format_in(zone, "%Y-%m-%d")
+    }
+
+    fn format_in(self, zone: Zone, format: &str) -> String {
+        match self.to_jiff() {
+            Some(ts) => ts.to_zoned(zone.tz()).strftime(format).to_string(),
+            None => self.rfc3339(),
+        }
+    }
+
+    /// Midnight at the start of `day` (`YYYY-MM-DD`) in `zone`.
+    pub fn start_of_day(day: &str, zone: Zone) -> Option<Timestamp> {
+        let date: jiff::civil::Date = day.parse().ok()?;
+        let zoned = date.to_zoned(zone.tz()).ok()?;
+        Some(Timestamp {
+            millis: zoned.timestamp().as_millisecond(),
+        })
+    }
+
+    /// The calendar day after `day` (`YYYY-MM-DD`).
+    pub fn next_day(day: &str) -> Option<String> {
+        let date: jiff::civil::Date = day.parse().ok()?;
+        Some(date.tomorrow().ok()?.to_string())
+    }
+}
+
+/// Parses `--since`: a duration back from `now` (`30m`, `2h`, `7d`, `1w`), or a date or date
+/// and time. A date alone means midnight in `zone`; a time without `Z` is read in `zone`.
+pub fn parse_since(text: &str, now: Timestamp, zone: Zone) -> Result<Timestamp, String> {
     let text = text.trim();
-    if let Some(ts) = Timestamp::parse(text) {
+    if let Some(ts) = parse_in(text, zone) {
         return Ok(ts);
     }
     let split = text
@@ -107,6 +190,24 @@ pub fn parse_since(text: &str, now: Timestamp) -> Result<Timestamp, String> {
             "`{text}` is neither a duration nor a date\n\nhint: use a duration such as `30m`, `2h`, `7d`, or a date such as `2026-11-30`"
         )),
     }
+}
+
+/// A date (`2026-12-01`) or date and time (`2026-12-01 09:30`, `2026-12-01T09:30:00`) in
+/// `zone`; an explicit `Z` or offset wins over `zone`.
+fn parse_in(text: &str, zone: Zone) -> Option<Timestamp> {
+    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
+        return Some(Timestamp {
+            millis: ts.as_millisecond(),
+        });
+    }
+    if text.len() == 10 {
+        return Timestamp::start_of_day(text, zone);
+    }
+    let civil: jiff::civil::DateTime = text.parse().ok()?;
+    let zoned = civil.to_zoned(zone.tz()).ok()?;
+    Some(Timestamp {
+        millis: zoned.timestamp().as_millisecond(),
+    })
 }
 
 /// Microseconds in a duration, saturating, for timings in the log.
@@ -168,13 +269,29 @@ mod tests {
         let now = Timestamp {
             millis: 10 * 86_400_000,
         };
+        let since = |text: &str| parse_since(text, now, Zone::Utc);
+        assert_eq!(since("2h").unwrap().millis, now.millis - 7_200_000);
+        assert_eq!(since("7d").unwrap().millis, 3 * 86_400_000);
+        assert_eq!(since("1970-01-02").unwrap().millis, 86_400_000);
+        assert_eq!(since("1970-01-02 01:00").unwrap().millis, 90_000_000);
         assert_eq!(
-            parse_since("2h", now).unwrap().millis,
-            now.millis - 7_200_000
+            since("1970-01-02T01:00:00+01:00").unwrap().millis,
+            86_400_000
         );
-        assert_eq!(parse_since("7d", now).unwrap().millis, 3 * 86_400_000);
-        assert_eq!(parse_since("1970-01-02", now).unwrap().millis, 86_400_000);
-        assert!(parse_since("yesterday", now).unwrap_err().contains("hint:"));
-        assert!(parse_since("5y", now).is_err());
+        assert!(since("yesterday").unwrap_err().contains("hint:"));
+        assert!(since("5y").is_err());
+    }
+
+    #[test]
+    fn utc_formatting_and_days() {
+        let ts = Timestamp::parse("2026-11-30T23:59:30Z").unwrap();
+        assert_eq!(ts.minute_in(Zone::Utc), "2026-11-30 23:59");
+        assert_eq!(ts.day_in(Zone::Utc), "2026-11-30");
+        assert_eq!(
+            Timestamp::start_of_day("2026-12-01", Zone::Utc),
+            Timestamp::parse("2026-12-01")
+        );
+        assert_eq!(Timestamp::next_day("2026-12-31").unwrap(), "2027-01-01");
+        assert_eq!(Zone::Utc.label(), "UTC");
     }
 }

@@ -22,6 +22,11 @@ use crate::time::Timestamp;
 pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
     let settings = Settings::load(&cwd, config)?;
+    crate::log::prune_on_new_day(
+        &settings.log_dir,
+        Timestamp::now(),
+        settings.log_retention_days,
+    );
     let target = Target {
         dir: Some(cwd.clone()),
         ..Target::default()
@@ -101,14 +106,14 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
             Some(true) => (ExitStatus::Success, "user (terminal)"),
             Some(false) => (ExitStatus::Attention, "user (terminal)"),
             None => {
-                let _ = writeln!(
-                    out,
-                    "\nno terminal to ask on; refusing. Re-run with `--yes` to proceed anyway, or fix what is listed above."
-                );
+                let _ = writeln!(out, "\n{}", no_terminal_hint(args.pre_push, class));
                 (ExitStatus::Attention, "no terminal")
             }
         },
     };
+    if args.yes && worst != Decision::Silent && !args.json {
+        let _ = writeln!(out, "\n{}", accepted_line(class, &rulings));
+    }
     let record = json!({"ts": Timestamp::now().rfc3339(), "kind": "check", "version": env!("CARGO_PKG_VERSION"), "cwd": cwd,
         "command": if args.pre_push { "git push (pre-push hook)" } else { "hookjudge check" },
         "action": worst, "proceed": status == ExitStatus::Success, "decided_by": by, "rulings": rulings});
@@ -116,6 +121,44 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
         let _ = writeln!(io::stderr(), "warning: cannot write the decision log: {e}");
     }
     Ok(status)
+}
+
+/// What to do when something needs attention and there is no terminal to ask on. Git has no
+/// flag to pass on to its hook, so the pre-push hook's answer is to push from a terminal.
+fn no_terminal_hint(pre_push: bool, class: Class) -> String {
+    if pre_push {
+        "no terminal to ask on; refusing the push. Push from a terminal to be asked, or fix what is listed above (`hookjudge check` shows this report again).".into()
+    } else {
+        let what = if class == Class::Commit {
+            " --commit"
+        } else {
+            ""
+        };
+        format!(
+            "no terminal to ask on; refusing. Run `hookjudge check{what}` in a terminal to be asked, `hookjudge check{what} --yes` to proceed anyway, or fix what is listed above."
+        )
+    }
+}
+
+/// The confirmation `--yes` prints: what was accepted, so that an approval is never silent.
+fn accepted_line(class: Class, rulings: &[Ruling]) -> String {
+    let what = if class == Class::Commit {
+        "the commit"
+    } else {
+        "the push"
+    };
+    let points = rulings
+        .iter()
+        .filter(|r| r.decision != Decision::Silent)
+        .count();
+    let points = if points == 1 {
+        "the point".to_string()
+    } else {
+        format!("the {points} points")
+    };
+    format!(
+        "accepted with --yes: {what}, despite {points} listed above; recorded in the decision log as your approval"
+    )
 }
 
 fn push_command(spec: &PushSpec) -> String {
@@ -277,7 +320,7 @@ fn write_report(
                 "               {} {} {:<8} {}",
                 &ts[..ts.len().min(16)],
                 r["kind"].as_str().unwrap_or(""),
-                r["action"].as_str().unwrap_or(""),
+                crate::outcome::of(&r),
                 text.chars().take(60).collect::<String>()
             )?;
         }

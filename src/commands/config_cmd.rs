@@ -78,7 +78,7 @@ fn effective(s: &Settings) -> Value {
     json!({
         "text_bytes": s.text_bytes,
         "stop": {"max_blocks_per_judge": s.max_blocks_per_judge, "max_blocks_per_prompt": s.max_blocks_per_prompt},
-        "log": {"dir": s.log_dir, "text": s.log_text},
+        "log": {"dir": s.log_dir, "text": s.log_text, "retention_days": s.log_retention_days},
         "transcript": {"max_scan_bytes": s.transcript.max_scan_bytes, "max_line_bytes": s.transcript.max_line_bytes},
         "llm": {"provider": s.llm.provider, "base_url": s.llm.base_url, "model": s.llm.model, "api_key_env": s.llm.api_key_env,
                 "command": s.llm.command, "timeout_ms": s.llm.timeout_ms, "cache_seconds": s.llm.cache_seconds, "response_format": s.llm.response_format},
@@ -177,7 +177,8 @@ pub fn schema() -> Value {
                 "max_blocks_per_judge": {"type": "integer", "minimum": 0, "default": 1},
                 "max_blocks_per_prompt": {"type": "integer", "minimum": 0, "default": 2}}},
             "log": {"type": "object", "additionalProperties": false, "properties": {
-                "dir": {"type": "string"}, "text": {"type": "boolean", "default": true}}},
+                "dir": {"type": "string"}, "text": {"type": "boolean", "default": true},
+                "retention_days": {"type": "integer", "minimum": 0, "default": 30}}},
             "transcript": {"type": "object", "additionalProperties": false, "properties": {
                 "max_scan_bytes": {"type": "integer", "default": 33554432}, "max_line_bytes": {"type": "integer", "default": 1048576}}},
             "llm": {"type": "object", "additionalProperties": false, "properties": {

@@ -216,6 +216,11 @@ fn run(
     } else {
         None
     };
+    crate::log::prune_on_new_day(
+        &settings.log_dir,
+        Timestamp::now(),
+        settings.log_retention_days,
+    );
     Ok((output, Some((record, settings.log_dir.clone()))))
 }
 

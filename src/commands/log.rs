@@ -1,4 +1,8 @@
-//! `hookjudge log`: recent decisions from the decision log, as a table or as JSON lines.
+//! `hookjudge log`: recent decisions from the decision log, as a table sized to the terminal or
+//! as JSON lines.
+//!
+//! Times are local unless `--utc`; outcomes use the words of [`crate::outcome`]; a fail-open
+//! row is followed by its cause, so "see `hookjudge log`" in a hook message leads somewhere.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -8,11 +12,25 @@ use serde_json::Value;
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
+use crate::outcome;
+use crate::term::{self, cell};
+use crate::time::{Timestamp, Zone};
+
+/// Column widths of the fixed columns: time (`YYYY-MM-DD HH:MM`), agent, outcome.
+const TIME_WIDTH: usize = 16;
+const AGENT_WIDTH: usize = 6;
+const OUTCOME_WIDTH: usize = 9;
+const GAP: &str = "  ";
+/// The "judges woken" column takes what its cells need, between these bounds, and at most
+/// two fifths of the flexible space; the text takes the rest.
+const WOKEN_MIN: usize = 12;
+const WOKEN_MAX: usize = 34;
 
 /// Shows recent decisions, newest last.
 pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let read = super::read_log(&settings, args.since.as_deref())?;
+    let zone = Zone::from_utc_flag(args.utc);
+    let read = super::read_log(&settings, args.since.as_deref(), zone)?;
     let selected: Vec<&Value> = read.records.iter().filter(|r| keep(r, args)).collect();
     let shown = &selected[selected.len().saturating_sub(args.limit)..];
     let mut out = io::stdout().lock();
@@ -36,13 +54,12 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
             )?;
             return Ok(());
         }
-        writeln!(
-            out,
-            "{:<19}  {:<6}  {:<9}  {:<34}  text",
-            "time (UTC)", "agent", "action", "judges woken"
-        )?;
+        let table = Table::new(term::width(), shown.iter().map(|r| woken(r)));
+        writeln!(out, "{}", table.header(zone))?;
         for r in shown {
-            writeln!(out, "{}", row(r))?;
+            for line in table.rows(r, zone) {
+                writeln!(out, "{line}")?;
+            }
         }
         if selected.len() > shown.len() {
             writeln!(
@@ -65,12 +82,7 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
 }
 
 fn keep(r: &Value, args: &LogArgs) -> bool {
-    if args.blocks
-        && !matches!(
-            r["action"].as_str(),
-            Some("block" | "release" | "deny" | "ask")
-        )
-    {
+    if args.blocks && !matches!(outcome::of(r), "block" | "release" | "deny" | "ask") {
         return false;
     }
     if let Some(judge) = &args.judge {
@@ -87,50 +99,102 @@ fn judges(r: &Value) -> impl Iterator<Item = &Value> {
     r["judges"].as_array().into_iter().flatten()
 }
 
-fn row(r: &Value) -> String {
-    let ts = r["ts"].as_str().unwrap_or("");
-    let time = ts.get(..19).unwrap_or(ts).replace('T', " ");
-    let mut woken: Vec<String> = judges(r)
+/// Verdicts in the order they are listed in the "judges woken" cell: what explains the
+/// outcome first, so that a cut cell still shows it.
+const VERDICT_ORDER: [&str; 4] = ["violation", "fail", "unjudged", "allow"];
+
+/// The "judges woken" cell: each woken judge with its verdict, or for the gate each class
+/// found with what was decided for it.
+fn woken(r: &Value) -> String {
+    let mut judged: Vec<(usize, String)> = judges(r)
         .filter(|j| j["layer1"].as_str() != Some("quiet") || j["verdict"].as_str() == Some("fail"))
         .map(|j| {
-            format!(
-                "{}:{}",
-                j["judge"].as_str().unwrap_or("?"),
-                j["verdict"]
-                    .as_str()
-                    .unwrap_or(j["layer1"].as_str().unwrap_or("?"))
+            let verdict = j["verdict"]
+                .as_str()
+                .unwrap_or(j["layer1"].as_str().unwrap_or("?"));
+            let rank = VERDICT_ORDER
+                .iter()
+                .position(|v| *v == verdict)
+                .unwrap_or(VERDICT_ORDER.len());
+            (
+                rank,
+                format!("{}:{verdict}", j["judge"].as_str().unwrap_or("?")),
             )
         })
         .collect();
-    // Gate records: the classes found and what was decided for each.
+    judged.sort_by_key(|(rank, _)| *rank);
+    let mut woken: Vec<String> = judged.into_iter().map(|(_, cell)| cell).collect();
     woken.extend(r["rulings"].as_array().into_iter().flatten().map(|x| {
         format!(
             "{}:{}",
             x["class"].as_str().unwrap_or("?"),
-            x["decision"].as_str().unwrap_or("?")
+            outcome::word(x["decision"].as_str().unwrap_or("?"))
         )
     }));
-    let woken = if woken.is_empty() {
+    if woken.is_empty() {
         "-".to_string()
     } else {
         woken.join(",")
-    };
-    let text: String = r["text"]
-        .as_str()
-        .or(r["command"].as_str())
-        .unwrap_or("")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let text = if text.chars().count() > 60 {
-        format!("{}…", text.chars().take(59).collect::<String>())
-    } else {
-        text
-    };
-    format!(
-        "{time:<19}  {:<6}  {:<9}  {:<34}  {text}",
-        r["agent"].as_str().unwrap_or("-"),
-        r["action"].as_str().unwrap_or("-"),
-        woken
-    )
+    }
+}
+
+/// The table's layout for one terminal width.
+struct Table {
+    width: usize,
+    woken: usize,
+    text: usize,
+}
+
+impl Table {
+    fn new(width: usize, cells: impl Iterator<Item = String>) -> Table {
+        let fixed = TIME_WIDTH + AGENT_WIDTH + OUTCOME_WIDTH + 4 * GAP.len();
+        let flexible = width.saturating_sub(fixed);
+        let needed = cells.map(|c| term::display_width(&c)).max().unwrap_or(0);
+        let woken = needed
+            .clamp(WOKEN_MIN, WOKEN_MAX)
+            .min((flexible * 2 / 5).max(WOKEN_MIN));
+        Table {
+            width,
+            woken,
+            text: flexible.saturating_sub(woken).max(1),
+        }
+    }
+
+    fn header(&self, zone: Zone) -> String {
+        let time = format!("time ({})", zone.label());
+        self.line(&time, "agent", "outcome", "judges woken", "text")
+    }
+
+    fn line(&self, time: &str, agent: &str, outcome: &str, woken: &str, text: &str) -> String {
+        let line = [
+            cell(time, TIME_WIDTH),
+            cell(agent, AGENT_WIDTH),
+            cell(outcome, OUTCOME_WIDTH),
+            cell(woken, self.woken),
+            term::truncate(text, self.text),
+        ]
+        .join(GAP);
+        line.trim_end().to_owned()
+    }
+
+    /// The record's row, and for a fail-open the line with its cause.
+    fn rows(&self, r: &Value, zone: Zone) -> Vec<String> {
+        let ts = r["ts"].as_str().unwrap_or("");
+        let time = Timestamp::parse(ts).map_or_else(|| ts.to_owned(), |t| t.minute_in(zone));
+        let text = r["text"].as_str().or(r["command"].as_str()).unwrap_or("");
+        let mut rows = vec![self.line(
+            &time,
+            r["agent"].as_str().unwrap_or("-"),
+            outcome::of(r),
+            &woken(r),
+            text,
+        )];
+        if let Some((cause, detail)) = outcome::fail_open_cause(r) {
+            let indent = " ".repeat(TIME_WIDTH + GAP.len());
+            let because = format!("because ({cause}) {detail}");
+            let room = self.width.saturating_sub(indent.len());
+            rows.push(format!("{indent}{}", term::truncate(&because, room)));
+        }
+        rows
+    }
 }

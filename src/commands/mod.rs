@@ -3,6 +3,7 @@
 //! become clap's exit 2, which Claude Code reads as "block").
 
 mod check;
+mod completions;
 mod config_cmd;
 mod doctor;
 mod eval;
@@ -97,6 +98,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Stats(args) => stats::stats(&args, config.as_deref()),
         Command::Redact(args) => redact::redact(&args),
         Command::Replay(args) => replay::replay(&args, config.as_deref()),
+        Command::Completions(args) => completions::completions(&args),
     };
     match result {
         Ok(status) => status,
@@ -192,13 +194,15 @@ fn report(e: &UserError) {
     }
 }
 
-/// Decision log records since `since` (a duration back or a date; all when `None`).
+/// Decision log records since `since` (a duration back, or a date read in `zone`; all when
+/// `None`).
 fn read_log(
     settings: &crate::config::Settings,
     since: Option<&str>,
+    zone: crate::time::Zone,
 ) -> Result<crate::log::Records, UserError> {
     let since = since
-        .map(|s| crate::time::parse_since(s, crate::time::Timestamp::now()))
+        .map(|s| crate::time::parse_since(s, crate::time::Timestamp::now(), zone))
         .transpose()
         .map_err(UserError::new)?;
     crate::log::read(&settings.log_dir, since).map_err(|e| {

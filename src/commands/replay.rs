@@ -1,16 +1,29 @@
 //! `hookjudge replay`: re-judges logged texts under the current config and lists the decisions
 //! that would change, so that a pattern or prompt edit can be checked against real traffic.
+//!
+//! Without an LLM (`--no-llm`, or none configured) only Layer 1 is compared: a trigger that
+//! stays a trigger is no change, whatever the LLM said when it was logged. With an LLM, at most
+//! `--jobs` responses are judged at once and progress goes to stderr.
 
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
 use super::{ExitStatus, UserError};
 use crate::cli::ReplayArgs;
 use crate::config::{Settings, dirs};
+use crate::judge::Judge;
 use crate::judge::evaluate::{Layer2, NoLayer2, Verdict, evaluate};
 use crate::llm::LlmJudge;
+use crate::term;
+use crate::time::{Timestamp, Zone};
+
+/// Progress lines while the LLM judges: one per this share of the work, in percent.
+const PROGRESS_STEP_PERCENT: usize = 10;
 
 /// What a judge made of a text: its Layer 1 signal and whether it would block.
 fn summary(signal: &str, verdict: Option<&str>) -> String {
@@ -24,67 +37,40 @@ fn summary(signal: &str, verdict: Option<&str>) -> String {
 pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
     let judges = settings.judges(&args.judges)?;
-    let read = super::read_log(&settings, args.since.as_deref())?;
+    let zone = Zone::from_utc_flag(args.utc);
+    let read = super::read_log(&settings, args.since.as_deref(), zone)?;
     let with_text: Vec<&Value> = read
         .records
         .iter()
         .filter(|r| r["kind"] == "stop" && r["text"].is_string())
         .collect();
     let records = &with_text[with_text.len().saturating_sub(args.limit)..];
-    if records.is_empty() {
-        return Err(UserError::new(format!("no logged response texts to replay in `{}`", settings.log_dir.display()))
-            .hint("texts are logged when `log.text` is true (the default); let the Stop hook run for a while first"));
-    }
-    let mut changes = Vec::new();
-    for record in records {
-        let text = record["text"].as_str().unwrap_or("");
-        let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now());
-        let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
-        let evaluation = evaluate(text, &judges, layer2);
-        for outcome in &evaluation.outcomes {
-            let old = record["judges"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|j| j["judge"] == outcome.judge.as_str());
-            let old_summary = old
-                .map(|j| summary(j["layer1"].as_str().unwrap_or("?"), j["verdict"].as_str()))
-                .unwrap_or_else(|| "absent".into());
-            let verdict = outcome.verdict.map(|v| {
-                serde_json::to_value(v)
-                    .unwrap()
-                    .as_str()
-                    .unwrap_or("")
-                    .to_owned()
-            });
-            let signal = serde_json::to_value(outcome.layer1)
-                .unwrap()
-                .as_str()
-                .unwrap_or("")
-                .to_owned();
-            let mut new_summary = summary(&signal, verdict.as_deref());
-            // Without the LLM, compare Layer 1 alone.
-            let old_cmp = if args.no_llm {
-                old.map(|j| j["layer1"].as_str().unwrap_or("?").to_owned())
-                    .unwrap_or_else(|| "absent".into())
-            } else {
-                old_summary.clone()
-            };
-            let new_cmp = if args.no_llm {
-                signal.clone()
-            } else {
-                new_summary.clone()
-            };
-            if old_cmp != new_cmp {
-                if outcome.verdict == Some(Verdict::Violation) {
-                    new_summary.push_str(" (would block)");
-                }
-                changes.push(json!({"ts": record["ts"], "session": record["session"], "judge": outcome.judge,
-                    "before": old_summary, "after": new_summary, "pattern": outcome.pattern, "text": text}));
-            }
-        }
-    }
     let mut out = io::stdout().lock();
+    if records.is_empty() {
+        if !args.json {
+            writeln!(
+                out,
+                "no logged response texts to replay in `{}`{}\n(texts are logged while `log.text` is true, the default)",
+                settings.log_dir.display(),
+                if args.since.is_some() { " in that period" } else { "" }
+            )
+            .map_err(UserError::output)?;
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let llm_available = !args.no_llm
+        && LlmJudge::new(&settings.llm, dirs::state_dir(), Instant::now())
+            .resolution()
+            .backend
+            .is_some();
+    let changes = if llm_available {
+        rejudge_with_llm(records, &judges, &settings, usize::from(args.jobs))
+    } else {
+        records
+            .iter()
+            .flat_map(|r| changes(r, &judges, &NoLayer2, true))
+            .collect()
+    };
     let result = (|| -> io::Result<()> {
         if args.json {
             for c in &changes {
@@ -94,31 +80,133 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
         }
         writeln!(
             out,
-            "replayed {} logged responses with {} judge(s); {} outcome(s) changed",
+            "replayed {} logged responses with {} judge(s){}; {} outcome(s) changed",
             records.len(),
             judges.len(),
+            if llm_available {
+                ""
+            } else {
+                " (no LLM: Layer 1 only)"
+            },
             changes.len()
         )?;
+        let width = term::width();
         for c in &changes {
-            let text: String = c["text"]
+            let time = c["ts"]
                 .as_str()
-                .unwrap_or("")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
-            let text: String = text.chars().take(70).collect();
-            writeln!(
-                out,
-                "  {}  {:<28} {} -> {}  {}",
-                &c["ts"].as_str().unwrap_or("")[..19.min(c["ts"].as_str().unwrap_or("").len())],
+                .and_then(Timestamp::parse)
+                .map_or_else(String::new, |t| t.minute_in(zone));
+            let change = format!(
+                "{}: {} -> {}  {}",
                 c["judge"].as_str().unwrap_or(""),
                 c["before"].as_str().unwrap_or(""),
                 c["after"].as_str().unwrap_or(""),
-                text
-            )?;
+                c["text"].as_str().unwrap_or("")
+            );
+            let prefix = format!("  {time}  ");
+            let room = width.saturating_sub(term::display_width(&prefix));
+            writeln!(out, "{prefix}{}", term::truncate(&change, room))?;
         }
         Ok(())
     })();
     result.map_err(UserError::output)?;
     Ok(ExitStatus::Success)
+}
+
+/// Re-judges `records` with the configured LLM, `jobs` at a time, reporting progress on
+/// stderr. Changes come back in log order.
+fn rejudge_with_llm(
+    records: &[&Value],
+    judges: &[Judge],
+    settings: &Settings,
+    jobs: usize,
+) -> Vec<Value> {
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Vec<Value>>> = Mutex::new(vec![Vec::new(); records.len()]);
+    let total = records.len();
+    let progress = Mutex::new(0usize);
+    let _ = writeln!(
+        io::stderr(),
+        "replay: re-judging {total} responses with the LLM, {} at a time",
+        jobs.min(total)
+    );
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(total) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(record) = records.get(i) else {
+                        break;
+                    };
+                    // One deadline per response, as the hook has.
+                    let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), Instant::now());
+                    let found = changes(record, judges, &llm, false);
+                    if let Ok(mut results) = results.lock() {
+                        results[i] = found;
+                    }
+                    let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    let step = finished * 100 / total / PROGRESS_STEP_PERCENT;
+                    if let Ok(mut reported) = progress.lock()
+                        && (step > *reported || finished == total)
+                    {
+                        *reported = step;
+                        let _ = writeln!(
+                            io::stderr(),
+                            "replay: {finished}/{total} responses judged ({:.1} s)",
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The outcomes of `record` that differ under `judges` now. `layer1_only` compares the
+/// Layer 1 signals alone (the LLM's logged verdicts cannot be reproduced without one).
+fn changes(record: &Value, judges: &[Judge], layer2: &dyn Layer2, layer1_only: bool) -> Vec<Value> {
+    let text = record["text"].as_str().unwrap_or("");
+    let evaluation = evaluate(text, judges, layer2);
+    let mut changes = Vec::new();
+    for outcome in &evaluation.outcomes {
+        let old = record["judges"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|j| j["judge"] == outcome.judge.as_str());
+        let old_signal = old.map_or("absent", |j| j["layer1"].as_str().unwrap_or("?"));
+        let old_summary = old.map_or_else(
+            || "absent".into(),
+            |j| summary(old_signal, j["verdict"].as_str()),
+        );
+        let name = |v: Value| v.as_str().unwrap_or("").to_owned();
+        let signal = serde_json::to_value(outcome.layer1).map_or_else(|_| String::new(), name);
+        let verdict = outcome
+            .verdict
+            .and_then(|v| serde_json::to_value(v).ok())
+            .map(name);
+        let (before, mut after) = if layer1_only {
+            (old_signal.to_owned(), signal.clone())
+        } else {
+            (old_summary, summary(&signal, verdict.as_deref()))
+        };
+        if before != after {
+            if outcome.verdict == Some(Verdict::Violation) {
+                after.push_str(" (would block)");
+            }
+            changes.push(
+                json!({"ts": record["ts"], "session": record["session"], "judge": outcome.judge,
+                "before": before, "after": after, "pattern": outcome.pattern, "text": text}),
+            );
+        }
+    }
+    changes
 }

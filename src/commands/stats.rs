@@ -1,4 +1,8 @@
-//! `hookjudge stats`: summarises the decision log, per judge and overall.
+//! `hookjudge stats`: summarises the decision log: outcomes per response, per judge, of Layer 2
+//! and of the gate, and a per-day trend, each count saying what it counts.
+//!
+//! A response can wake several judges, so per-judge counts (judge runs) and per-response counts
+//! (outcomes) differ; the text says which is which. Fail-opens are broken down by cause.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -10,6 +14,9 @@ use serde_json::{Value, json};
 use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
+use crate::outcome;
+use crate::term;
+use crate::time::{Timestamp, Zone};
 
 #[derive(Debug, Default, Serialize)]
 struct JudgeStats {
@@ -22,16 +29,48 @@ struct JudgeStats {
     released: usize,
 }
 
+/// One day of the trend (a day in the zone the user reads times in).
+#[derive(Debug, Default, Serialize)]
+struct Day {
+    day: String,
+    /// Stop decisions.
+    responses: usize,
+    /// Responses in which at least one judge's trigger matched.
+    woken: usize,
+    blocks: usize,
+    fail_opens: usize,
+    /// Gated commands, and what the gate did with them.
+    gated: usize,
+    gate_allow: usize,
+    gate_deny: usize,
+    gate_ask: usize,
+}
+
+/// At most this many days are listed in the trend (the most recent).
+const MAX_TREND_DAYS: usize = 62;
+
+/// Per-judge columns after the name: header, width, and what the column counts.
+const JUDGE_COLUMNS: [(&str, usize); 7] = [
+    ("woken", 5),
+    ("wake%", 6),
+    ("bypass", 6),
+    ("unjudged", 8),
+    ("fail", 5),
+    ("blocks", 6),
+    ("release", 7),
+];
+
 /// Prints the summary.
 pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let read = super::read_log(&settings, args.since.as_deref())?;
+    let zone = Zone::from_utc_flag(args.utc);
+    let read = super::read_log(&settings, args.since.as_deref(), zone)?;
     let stops: Vec<&Value> = read
         .records
         .iter()
         .filter(|r| r["kind"] == "stop")
         .collect();
-    let count = |action: &str| stops.iter().filter(|r| r["action"] == action).count();
+    let count = |word: &str| stops.iter().filter(|r| outcome::of(r) == word).count();
     let mut per_judge: IndexMap<String, JudgeStats> = IndexMap::new();
     for r in &stops {
         let released: Vec<&str> = r["released"]
@@ -58,6 +97,11 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
             s.released += usize::from(released.contains(&name));
         }
     }
+    let mut fail_open_causes: IndexMap<&str, usize> = IndexMap::new();
+    for (cause, _) in stops.iter().filter_map(|r| outcome::fail_open_cause(r)) {
+        *fail_open_causes.entry(cause).or_default() += 1;
+    }
+    fail_open_causes.sort_by(|_, a, _, b| b.cmp(a));
     let responses = stops.len();
     let layer2 = layer2_summary(&stops);
     let gates: Vec<&Value> = read
@@ -66,15 +110,19 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         .filter(|r| r["kind"] == "gate")
         .collect();
     let gate = gate_summary(&gates);
+    let days = trend(&read.records, zone);
     let summary = json!({
         "responses": responses,
         "blocks": count("block"),
         "releases": count("release"),
         "fail_opens": count("fail-open"),
+        "fail_open_causes": fail_open_causes,
         "allowed": count("allow"),
         "judges": per_judge,
         "layer2": layer2,
         "gate": gate,
+        "days": days,
+        "zone": zone.label(),
         "log_dir": settings.log_dir,
         "bad_lines": read.bad_lines,
     });
@@ -83,76 +131,134 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         if args.json {
             return writeln!(out, "{summary}");
         }
-        writeln!(
-            out,
-            "responses judged: {responses}   blocks: {}   loop-breaker releases: {}   fail-opens: {}",
-            count("block"),
-            count("release"),
-            count("fail-open")
+        let width = term::width();
+        let period = match (days.first(), days.last()) {
+            (Some(first), Some(last)) => {
+                format!(", {} to {} ({})", first.day, last.day, zone.label())
+            }
+            _ => String::new(),
+        };
+        say(
+            &mut out,
+            width,
+            &format!(
+                "{responses} responses judged, {} gated commands{period}",
+                gates.len()
+            ),
         )?;
-        if responses == 0 {
-            writeln!(
-                out,
-                "\nno Stop decisions logged in `{}` yet",
-                settings.log_dir.display()
+        if responses == 0 && gates.is_empty() {
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "no decisions logged in `{}` yet",
+                    settings.log_dir.display()
+                ),
             )?;
             return Ok(());
         }
-        writeln!(
-            out,
-            "\n{:<28} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6} {:>7} {:>8}",
-            "judge",
-            "woken",
-            "wake %",
-            "bypass",
-            "unjudged",
-            "violation",
-            "fail",
-            "blocks",
-            "released"
-        )?;
-        for (name, s) in &per_judge {
-            writeln!(
-                out,
-                "{name:<28} {:>7} {:>6.1}% {:>7} {:>9} {:>9} {:>6} {:>7} {:>8}",
-                s.woken,
-                100.0 * s.woken as f64 / responses as f64,
-                s.bypassed,
-                s.unjudged,
-                s.violations,
-                s.failures,
-                s.blocks,
-                s.released
+        if responses > 0 {
+            say(&mut out, width, "")?;
+            say(
+                &mut out,
+                width,
+                &format!("Stop hook, per response ({responses}):"),
             )?;
+            let causes: Vec<String> = fail_open_causes
+                .iter()
+                .map(|(cause, n)| format!("{n} {cause}"))
+                .collect();
+            for (word, meaning, _) in &outcome::OUTCOMES[..4] {
+                let mut line = format!("  {word:<9} {:>6}  {meaning}", count(word));
+                if *word == "fail-open" && !causes.is_empty() {
+                    line.push_str(&format!("; by cause: {}", causes.join(", ")));
+                }
+                for line in term::wrap(&line, width, &" ".repeat(19)) {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            write_judges(&mut out, width, &per_judge, responses)?;
         }
         let l2 = &summary["layer2"];
-        writeln!(
-            out,
-            "\nLayer 2: {} calls, {} cache hits, latency p50 {} ms, p95 {} ms, mean added per response {:.1} ms",
-            l2["calls"],
-            l2["cache_hits"],
-            l2["latency_ms_p50"],
-            l2["latency_ms_p95"],
-            l2["mean_added_ms_per_response"].as_f64().unwrap_or(0.0)
-        )?;
-        if let Some(failures) = l2["failures"].as_object().filter(|f| !f.is_empty()) {
-            let list: Vec<String> = failures.iter().map(|(k, v)| format!("{k}: {v}")).collect();
-            writeln!(out, "Layer 2 failures by cause: {}", list.join(", "))?;
-        }
-        let g = &summary["gate"];
-        if g["commands"].as_u64().unwrap_or(0) > 0 {
-            writeln!(
-                out,
-                "\ngate: {} gated commands, {} denied, {} asked, {} passed",
-                g["commands"], g["deny"], g["ask"], g["silent"]
+        if l2["calls"].as_u64().unwrap_or(0) + l2["cache_hits"].as_u64().unwrap_or(0) > 0 {
+            say(&mut out, width, "")?;
+            let ms = |v: &Value| v.as_u64().map_or("-".into(), |v| format!("{v} ms"));
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "Layer 2 (LLM), per judge run: {} calls, {} answered from the cache",
+                    l2["calls"], l2["cache_hits"],
+                ),
             )?;
-            for (class, c) in g["classes"].as_object().into_iter().flatten() {
-                writeln!(
-                    out,
-                    "  {class:<14} {:>4} seen, {:>4} denied, {:>4} asked",
-                    c["seen"], c["deny"], c["ask"]
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "  latency p50 {}, p95 {}; adds {:.1} ms per response on average",
+                    ms(&l2["latency_ms_p50"]),
+                    ms(&l2["latency_ms_p95"]),
+                    l2["mean_added_ms_per_response"].as_f64().unwrap_or(0.0)
+                ),
+            )?;
+            if let Some(failures) = l2["failures"].as_object().filter(|f| !f.is_empty()) {
+                let list: Vec<String> = failures.iter().map(|(k, v)| format!("{v} {k}")).collect();
+                say(
+                    &mut out,
+                    width,
+                    &format!("  failed calls by cause: {}", list.join(", ")),
                 )?;
             }
+        }
+        let n = |v: &Value| v.as_u64().unwrap_or(0);
+        let g = &summary["gate"];
+        if g["commands"].as_u64().unwrap_or(0) > 0 {
+            say(&mut out, width, "")?;
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "Gate, per gated command ({}): {} allow, {} deny, {} ask",
+                    g["commands"], g["allow"], g["deny"], g["ask"]
+                ),
+            )?;
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "  {:<14} {:>6} {:>6} {:>6} {:>6}",
+                    "class", "seen", "allow", "deny", "ask"
+                ),
+            )?;
+            for (class, c) in g["classes"].as_object().into_iter().flatten() {
+                say(
+                    &mut out,
+                    width,
+                    &format!(
+                        "  {} {:>6} {:>6} {:>6} {:>6}",
+                        term::cell(class, 14),
+                        n(&c["seen"]),
+                        n(&c["allow"]),
+                        n(&c["deny"]),
+                        n(&c["ask"])
+                    ),
+                )?;
+            }
+            let by: Vec<String> = g["decided_by"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| format!("{v} {k}"))
+                .collect();
+            say(
+                &mut out,
+                width,
+                &format!("  decided by (per class found): {}", by.join(", ")),
+            )?;
+        }
+        if !days.is_empty() {
+            say(&mut out, width, "")?;
+            write_trend(&mut out, &days, zone)?;
         }
         Ok(())
     })();
@@ -160,9 +266,166 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
     Ok(ExitStatus::Success)
 }
 
-/// Gated commands by action and by class.
+/// Writes `text` wrapped to the terminal, continuation lines indented.
+fn say(out: &mut dyn Write, width: usize, text: &str) -> io::Result<()> {
+    for line in term::wrap(text, width, "    ") {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The per-judge table, the name column sized to the terminal, and what each column counts.
+fn write_judges(
+    out: &mut dyn Write,
+    width: usize,
+    per_judge: &IndexMap<String, JudgeStats>,
+    responses: usize,
+) -> io::Result<()> {
+    let numbers: usize = JUDGE_COLUMNS.iter().map(|(_, w)| w + 1).sum();
+    let longest = per_judge
+        .keys()
+        .map(|n| term::display_width(n))
+        .max()
+        .unwrap_or(5);
+    let name_width = longest.clamp(5, width.saturating_sub(numbers).max(5));
+    writeln!(
+        out,
+        "\nJudges, per judge run (a response can wake several):"
+    )?;
+    let mut header = term::cell("judge", name_width);
+    for (title, w) in JUDGE_COLUMNS {
+        header.push_str(&format!(" {title:>w$}"));
+    }
+    writeln!(out, "{header}")?;
+    for (name, s) in per_judge {
+        let wake = format!("{:.1}%", 100.0 * s.woken as f64 / responses.max(1) as f64);
+        let values = [
+            s.woken.to_string(),
+            wake,
+            s.bypassed.to_string(),
+            s.unjudged.to_string(),
+            s.failures.to_string(),
+            s.blocks.to_string(),
+            s.released.to_string(),
+        ];
+        let mut row = term::cell(name, name_width);
+        for ((_, w), v) in JUDGE_COLUMNS.iter().zip(values) {
+            row.push_str(&format!(" {v:>w$}"));
+        }
+        writeln!(out, "{row}")?;
+    }
+    for line in term::wrap(
+        "woken: a trigger matched, so the LLM was asked; bypass: a bypass matched too; unjudged: woken but no LLM configured; fail: judging failed; blocks: violations sent to the agent as a block; release: violations the loop breaker let through",
+        width,
+        "  ",
+    ) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+/// The per-day table.
+fn write_trend(out: &mut dyn Write, days: &[Day], zone: Zone) -> io::Result<()> {
+    let shown = &days[days.len().saturating_sub(MAX_TREND_DAYS)..];
+    writeln!(
+        out,
+        "Per day ({}): responses, those that woke a judge, outcomes; gated commands",
+        zone.label()
+    )?;
+    writeln!(
+        out,
+        "{:<10} {:>9} {:>6} {:>6} {:>9}  {:>5} {:>5} {:>5} {:>5}",
+        "day", "responses", "woken", "blocks", "fail-open", "gated", "allow", "deny", "ask"
+    )?;
+    for d in shown {
+        writeln!(
+            out,
+            "{:<10} {:>9} {:>6} {:>6} {:>9}  {:>5} {:>5} {:>5} {:>5}",
+            d.day,
+            d.responses,
+            d.woken,
+            d.blocks,
+            d.fail_opens,
+            d.gated,
+            d.gate_allow,
+            d.gate_deny,
+            d.gate_ask
+        )?;
+    }
+    if shown.len() < days.len() {
+        writeln!(
+            out,
+            "({} earlier days not shown; use `--since` or `--json`)",
+            days.len() - shown.len()
+        )?;
+    }
+    Ok(())
+}
+
+/// Counts per day in `zone`, every day from the first record's to the last's (quiet days
+/// included, so that a trend shows as one).
+fn trend(records: &[Value], zone: Zone) -> Vec<Day> {
+    let mut by_day: IndexMap<String, Day> = IndexMap::new();
+    for r in records {
+        let Some(ts) = r["ts"].as_str().and_then(Timestamp::parse) else {
+            continue;
+        };
+        let day = ts.day_in(zone);
+        let d = by_day.entry(day.clone()).or_insert_with(|| Day {
+            day,
+            ..Day::default()
+        });
+        match r["kind"].as_str() {
+            Some("stop") => {
+                d.responses += 1;
+                d.woken += usize::from(
+                    r["judges"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .any(|j| j["layer1"] == "trigger"),
+                );
+                d.blocks += usize::from(outcome::of(r) == "block");
+                d.fail_opens += usize::from(outcome::of(r) == "fail-open");
+            }
+            Some("gate") => {
+                d.gated += 1;
+                match outcome::of(r) {
+                    "allow" => d.gate_allow += 1,
+                    "deny" => d.gate_deny += 1,
+                    "ask" => d.gate_ask += 1,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    by_day.sort_keys();
+    let (Some(first), Some(last)) = (
+        by_day.first().map(|(k, _)| k.clone()),
+        by_day.last().map(|(k, _)| k.clone()),
+    ) else {
+        return Vec::new();
+    };
+    let mut days = Vec::new();
+    let mut day = first;
+    while day <= last {
+        let next = Timestamp::next_day(&day);
+        days.push(by_day.shift_remove(&day).unwrap_or_else(|| Day {
+            day: day.clone(),
+            ..Day::default()
+        }));
+        match next {
+            Some(next) => day = next,
+            None => break,
+        }
+    }
+    days
+}
+
+/// Gated commands by outcome and by class.
 fn gate_summary(gates: &[&Value]) -> Value {
-    let count = |action: &str| gates.iter().filter(|r| r["action"] == action).count();
+    let count = |word: &str| gates.iter().filter(|r| outcome::of(r) == word).count();
     let mut classes: IndexMap<String, IndexMap<&str, usize>> = IndexMap::new();
     let mut decided_by: IndexMap<String, usize> = IndexMap::new();
     for ruling in gates
@@ -172,14 +435,16 @@ fn gate_summary(gates: &[&Value]) -> Value {
         let c = classes
             .entry(ruling["class"].as_str().unwrap_or("?").to_owned())
             .or_default();
+        let word = outcome::word(ruling["decision"].as_str().unwrap_or("?"));
         *c.entry("seen").or_default() += 1;
-        *c.entry("deny").or_default() += usize::from(ruling["decision"] == "deny");
-        *c.entry("ask").or_default() += usize::from(ruling["decision"] == "ask");
+        for w in ["allow", "deny", "ask"] {
+            *c.entry(w).or_default() += usize::from(word == w);
+        }
         *decided_by
             .entry(ruling["decided_by"].as_str().unwrap_or("?").to_owned())
             .or_default() += 1;
     }
-    json!({"commands": gates.len(), "deny": count("deny"), "ask": count("ask"), "silent": count("silent"), "classes": classes, "decided_by": decided_by})
+    json!({"commands": gates.len(), "allow": count("allow"), "deny": count("deny"), "ask": count("ask"), "classes": classes, "decided_by": decided_by})
 }
 
 /// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency.
@@ -200,7 +465,8 @@ fn layer2_summary(stops: &[&Value]) -> Value {
             continue;
         }
         latencies.push(l2["latency_ms"].as_u64().unwrap_or(0));
-        if let Some(cause) = l2["failure"].as_str() {
+        if let Some(kind) = l2["failure"].as_str() {
+            let cause = outcome::llm_cause(kind);
             *failures.entry(cause.to_owned()).or_default() += 1;
         }
     }

@@ -323,6 +323,7 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
         }
     };
     log_dir = settings.log_dir.clone();
+    crate::log::prune_on_new_day(&log_dir, Timestamp::now(), settings.log_retention_days);
     let judges = match settings.judges(&[]) {
         Ok(judges) => judges,
         Err(e) => {

@@ -190,3 +190,46 @@ fn a_failing_previous_hook_still_blocks() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("previous says no"));
 }
+
+#[test]
+fn yes_says_what_it_accepted_and_the_hints_name_real_next_steps() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "unverified change");
+    let refused = check_in(&home, &repo.work, &[]);
+    assert!(
+        refused
+            .stdout
+            .contains("Run `hookjudge check` in a terminal to be asked, `hookjudge check --yes` to proceed anyway"),
+        "{}",
+        refused.stdout
+    );
+    let yes = check_in(&home, &repo.work, &["--yes"]);
+    assert_eq!(yes.code, 0);
+    let line = yes
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("accepted with --yes: the push, despite the point listed above"))
+        .unwrap_or_else(|| panic!("no confirmation line:\n{}", yes.stdout));
+    assert!(line.contains("decision log"), "{line}");
+    // Nothing to accept: nothing claimed.
+    let clear_home = Home::new();
+    clear_home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let clear_repo = GitFixture::new(clear_home.path(), "repo");
+    let clear = check_in(&clear_home, &clear_repo.work, &["--yes"]);
+    assert!(!clear.stdout.contains("accepted"), "{}", clear.stdout);
+}
+
+#[test]
+fn the_pre_push_refusal_does_not_suggest_a_flag_git_lacks() {
+    let (home, repo) = setup();
+    install_pre_push(&repo, None);
+    repo.commit("a.txt", "two\n", "unverified change");
+    let out = push(&home, &repo);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("refusing the push. Push from a terminal to be asked"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--yes"), "git push has no --yes: {stderr}");
+}

@@ -117,7 +117,7 @@ fn stats_summarises_layer1_and_layer2() {
     assert!(v["layer2"]["latency_ms_p50"].is_u64());
     let text = home.cmd(&["stats"]).output();
     assert!(
-        text.stdout.contains("Layer 2:") && text.stdout.contains("wake %"),
+        text.stdout.contains("Layer 2 (LLM)") && text.stdout.contains("wake%"),
         "{}",
         text.stdout
     );

@@ -71,3 +71,48 @@ fn install_script_is_idempotent_and_uninstalls() {
             .contains("hookjudge")
     );
 }
+
+#[test]
+fn install_script_installs_man_pages_and_completions_and_removes_them() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let out = run_script(&home, &repo.work, &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let man_dir = home.path().join("cargo-home/share/man/man1");
+    let pages = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/man"))
+        .unwrap()
+        .count();
+    assert!(pages > 10);
+    assert_eq!(std::fs::read_dir(&man_dir).unwrap().count(), pages);
+    assert!(
+        std::fs::read_to_string(man_dir.join("hookjudge-log.1"))
+            .unwrap()
+            .contains(".SH \"EXAMPLES\"")
+    );
+    // bash is on every machine the tests run on; zsh and fish only where installed.
+    let bash = home
+        .path()
+        .join("data/bash-completion/completions/hookjudge");
+    let script = std::fs::read_to_string(&bash).unwrap();
+    assert!(
+        script.contains("replay") && script.contains("--utc"),
+        "{script}"
+    );
+    let syntax = Command::new("bash").arg("-n").arg(&bash).status().unwrap();
+    assert!(syntax.success(), "the bash completion script parses");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("installed bash completions"), "{stdout}");
+
+    let out = run_script(&home, &repo.work, &["--uninstall"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_dir(&man_dir).unwrap().count(), 0);
+    assert!(!bash.exists());
+}

@@ -4,6 +4,7 @@
 
 mod check;
 mod cli;
+mod completions;
 mod eval;
 mod fail_open;
 mod gate_fuzz;
@@ -14,8 +15,11 @@ mod install;
 mod install_script;
 mod llama;
 mod llm_http;
+mod log_reading;
 mod loop_breaker;
 mod man;
+mod man_sections;
 mod redaction;
+mod replay;
 mod stop_protocol;
 mod transcripts;
