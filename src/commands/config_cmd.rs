@@ -27,11 +27,27 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
             }
             r
         }
-        ConfigCommand::Schema => writeln!(
+        ConfigCommand::Schema { write: false } => writeln!(
             out,
             "{}",
             serde_json::to_string_pretty(&schema()).expect("schema serialises")
         ),
+        ConfigCommand::Schema { write: true } => {
+            let root = crate::config::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
+            let path = root.join(super::init::SCHEMA_FILE);
+            let text = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&schema()).expect("schema serialises")
+            );
+            crate::install::files::write(&path, &text, false).map_err(UserError::new)?;
+            writeln!(
+                out,
+                "wrote {}; `\"$schema\": \"./{}\"` in `{}` points editors at it",
+                path.display(),
+                super::init::SCHEMA_FILE,
+                crate::config::REPO_FILE
+            )
+        }
         ConfigCommand::Show { json } => {
             let settings = Settings::load(&cwd, explicit)?;
             let sources = sources(&settings);

@@ -117,7 +117,13 @@ fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
         .skip(1)
         .map(|a| a.to_str())
         .collect::<Option<_>>()?;
-    let (command, rest) = words.split_first()?;
+    let (command, mut rest) = words.split_first()?;
+    // `--hook-timeout N` comes last in the entries `init` writes.
+    let mut hook_timeout = None;
+    if let [head @ .., "--hook-timeout", seconds] = rest {
+        hook_timeout = Some(seconds.parse::<u64>().ok()?);
+        rest = head;
+    }
     let agent = match rest {
         [] => None,
         ["--agent", name] => Some(*name),
@@ -132,8 +138,20 @@ fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
         Some(_) => return None,
     };
     match *command {
-        "stop" => Some(stop::stop(&crate::cli::StopArgs { agent }, None)),
-        "gate" => Some(gate::gate(&crate::cli::GateArgs { agent }, None)),
+        "stop" => Some(stop::stop(
+            &crate::cli::StopArgs {
+                agent,
+                hook_timeout,
+            },
+            None,
+        )),
+        "gate" => Some(gate::gate(
+            &crate::cli::GateArgs {
+                agent,
+                hook_timeout,
+            },
+            None,
+        )),
         _ => None,
     }
 }
