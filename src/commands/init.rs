@@ -164,6 +164,7 @@ fn plan_settings(
     let real = files::resolve(path);
     let name = shown(path, t);
     let old = read_raw(&real)?;
+    files::check_writable(&real)?;
     let hooks = entries::entries(agent, fill);
     let events: Vec<&str> = hooks
         .as_object()

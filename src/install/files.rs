@@ -42,6 +42,17 @@ pub fn backup_path(path: &Path) -> PathBuf {
         .expect("some number is free")
 }
 
+/// Refuses a file that exists and is read-only, before anything is written.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(resolve(path)) {
+        Ok(meta) if meta.permissions().readonly() => Err(format!(
+            "`{}` is read-only; nothing was written",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Replaces the file `path` names with `contents`: backup first (when `backup` and the file
 /// exists), then an atomic rename. Returns the backup's path.
 pub fn write(path: &Path, contents: &str, backup: bool) -> Result<Option<PathBuf>, String> {

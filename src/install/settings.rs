@@ -159,34 +159,38 @@ pub fn events(agent: Agent) -> Vec<String> {
 }
 
 fn fill_handler(agent: Agent, handler: &mut Value, fill: &Fill) {
+    let (stop_s, gate_s) = (
+        settings_timeout_s(fill.stop_timeout_ms),
+        settings_timeout_s(fill.gate_timeout_ms),
+    );
+    let seconds = |s: &str| {
+        s.replace("@STOP_TIMEOUT_S@", &stop_s.to_string())
+            .replace("@GATE_TIMEOUT_S@", &gate_s.to_string())
+    };
     let obj = handler.as_object_mut().expect("handlers are objects");
-    let (timeout_s, unit_ms) = match obj.get("timeout").and_then(Value::as_str) {
-        Some("@STOP_TIMEOUT_S@") => (settings_timeout_s(fill.stop_timeout_ms), false),
-        Some("@GATE_TIMEOUT_S@") => (settings_timeout_s(fill.gate_timeout_ms), false),
-        Some("@STOP_TIMEOUT_MS@") => (settings_timeout_s(fill.stop_timeout_ms), true),
-        Some("@GATE_TIMEOUT_MS@") => (settings_timeout_s(fill.gate_timeout_ms), true),
+    let timeout = match obj.get("timeout").and_then(Value::as_str) {
+        Some("@STOP_TIMEOUT_S@") => stop_s,
+        Some("@GATE_TIMEOUT_S@") => gate_s,
+        Some("@STOP_TIMEOUT_MS@") => stop_s * 1000,
+        Some("@GATE_TIMEOUT_MS@") => gate_s * 1000,
         other => panic!("template timeout {other:?} is not a placeholder"),
     };
-    obj.insert(
-        "timeout".into(),
-        json!(if unit_ms { timeout_s * 1000 } else { timeout_s }),
-    );
+    obj.insert("timeout".into(), json!(timeout));
     let command = obj["command"].as_str().expect("handlers have a command");
     let exec_form = command == "@HOOKJUDGE@";
-    let mut args: Vec<String> = if exec_form {
+    let args: Vec<String> = if exec_form {
         obj["args"]
             .as_array()
             .expect("exec form has args")
             .iter()
-            .map(|a| a.as_str().expect("args are strings").to_owned())
+            .map(|a| seconds(a.as_str().expect("args are strings")))
             .collect()
     } else {
         let rest = command
             .strip_prefix("@HOOKJUDGE_SHELL@ ")
             .expect("shell form starts with @HOOKJUDGE_SHELL@");
-        rest.split(' ').map(str::to_owned).collect()
+        seconds(rest).split(' ').map(str::to_owned).collect()
     };
-    args.extend(["--hook-timeout".to_owned(), timeout_s.to_string()]);
     let binary = fill.binary.to_string_lossy().into_owned();
     if fill.portable {
         obj.remove("args");
