@@ -13,13 +13,13 @@ use crate::harness::{BIN, Home, Outcome};
 /// A user's settings file with other hooks, permissions, odd indentation and non-ASCII text.
 const USER_SETTINGS: &str = "{\n      \"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": [\"Read(./.env)\"]},\n  \"hooks\": {\n    \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send 'Fertig ✓'\" } ] } ]\n  },\n  \"theme\": \"ダーク\"\n}\n";
 
-fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
+pub fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
     let mut run = home.cmd(args);
     run.command.current_dir(dir);
     run.output()
 }
 
-fn read(p: &Path) -> String {
+pub fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -379,12 +379,42 @@ impl Entries {
         codex_push["turn_id"] = json!("t1");
         let before = json!({"session_id": "s", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "git push origin main"}});
         vec![
-            ("claude", "stop", &self.claude["hooks"]["Stop"][0]["hooks"][0], stop.to_string()),
-            ("codex", "stop", &self.codex["hooks"]["Stop"][0]["hooks"][0], codex_stop.to_string()),
-            ("gemini", "stop", &self.gemini["hooks"]["AfterAgent"][0]["hooks"][0], after.to_string()),
-            ("claude", "gate", &self.claude["hooks"]["PreToolUse"][0]["hooks"][0], push.to_string()),
-            ("codex", "gate", &self.codex["hooks"]["PreToolUse"][0]["hooks"][0], codex_push.to_string()),
-            ("gemini", "gate", &self.gemini["hooks"]["BeforeTool"][0]["hooks"][0], before.to_string()),
+            (
+                "claude",
+                "stop",
+                &self.claude["hooks"]["Stop"][0]["hooks"][0],
+                stop.to_string(),
+            ),
+            (
+                "codex",
+                "stop",
+                &self.codex["hooks"]["Stop"][0]["hooks"][0],
+                codex_stop.to_string(),
+            ),
+            (
+                "gemini",
+                "stop",
+                &self.gemini["hooks"]["AfterAgent"][0]["hooks"][0],
+                after.to_string(),
+            ),
+            (
+                "claude",
+                "gate",
+                &self.claude["hooks"]["PreToolUse"][0]["hooks"][0],
+                push.to_string(),
+            ),
+            (
+                "codex",
+                "gate",
+                &self.codex["hooks"]["PreToolUse"][0]["hooks"][0],
+                codex_push.to_string(),
+            ),
+            (
+                "gemini",
+                "gate",
+                &self.gemini["hooks"]["BeforeTool"][0]["hooks"][0],
+                before.to_string(),
+            ),
         ]
     }
 }
@@ -395,7 +425,11 @@ fn decision(out: &Outcome) -> String {
     v["hookSpecificOutput"]["permissionDecision"]
         .as_str()
         .or(v["decision"].as_str())
-        .unwrap_or(if v["systemMessage"].is_string() { "notice" } else { "?" })
+        .unwrap_or(if v["systemMessage"].is_string() {
+            "notice"
+        } else {
+            "?"
+        })
         .to_owned()
 }
 
@@ -405,7 +439,11 @@ fn installed_hook_commands_run_as_the_settings_name_them() {
     for scope in ["local", "project"] {
         let home = Home::new();
         let repo = GitFixture::new(home.path(), "repo");
-        let out = in_dir(&home, &repo.work, &["init", "--agent", "all", "--scope", scope]);
+        let out = in_dir(
+            &home,
+            &repo.work,
+            &["init", "--agent", "all", "--scope", scope],
+        );
         assert_eq!(out.code, 0, "{}", out.stderr);
         // The repository config chooses the LLM: a command that always sees a violation.
         std::fs::write(repo.work.join(".hookjudge.json"), json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string()).unwrap();
@@ -471,12 +509,19 @@ fn team_entries_tell_a_teammate_without_hookjudge_and_block_only_when_required()
             repo.work.join(".codex/hooks.json"),
             repo.work.join(".gemini/settings.json"),
         ]);
-        for ((agent, kind, handler, stdin), want) in entries.calls(&repo.work).iter().zip(expected) {
+        for ((agent, kind, handler, stdin), want) in entries.calls(&repo.work).iter().zip(expected)
+        {
             let out = run_handler(&home, handler, &repo.work, stdin, &without);
             assert_eq!(out.code, 0, "{agent} {kind}: {}", out.stderr);
-            assert_eq!(decision(&out), want, "{agent} {kind} (required: {required}): {}", out.stdout);
+            assert_eq!(
+                decision(&out),
+                want,
+                "{agent} {kind} (required: {required}): {}",
+                out.stdout
+            );
             assert!(
-                out.stdout.contains("hookjudge is not installed on this machine"),
+                out.stdout
+                    .contains("hookjudge is not installed on this machine"),
                 "{}",
                 out.stdout
             );

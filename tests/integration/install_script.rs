@@ -50,8 +50,7 @@ fn install_script_is_idempotent_and_uninstalls() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let settings =
-        std::fs::read_to_string(repo.work.join(".claude/settings.local.json")).unwrap();
+    let settings = std::fs::read_to_string(repo.work.join(".claude/settings.local.json")).unwrap();
     assert!(settings.contains("cargo-home/bin/hookjudge"), "{settings}");
     let out = run_script(&home, &repo.work, &[]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("unchanged"));

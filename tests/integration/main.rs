@@ -11,6 +11,7 @@ mod gate_repo;
 mod gate_table;
 mod harness;
 mod install;
+mod install_files;
 mod install_script;
 mod llama;
 mod llm_http;
