@@ -14,6 +14,7 @@ use crate::config::Settings;
 pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
     let mut out = io::stdout().lock();
+    let mut problems = Vec::new();
     let result = match &args.command {
         ConfigCommand::Path => {
             let mut r = Ok(());
@@ -50,6 +51,7 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         }
         ConfigCommand::Show { json } => {
             let settings = Settings::load(&cwd, explicit)?;
+            problems = crate::config_check::problems(&settings);
             let sources = sources(&settings);
             let effective = effective(&settings);
             if *json {
@@ -69,6 +71,16 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         }
     };
     result.map_err(UserError::output)?;
+    // The values are shown first, then what is wrong with them.
+    if let Some(first) = problems.first() {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        return Err(UserError::new(format!(
+            "the config has {} problem(s):\n{}",
+            problems.len(),
+            list.join("\n")
+        ))
+        .hint(first.hint()));
+    }
     Ok(ExitStatus::Success)
 }
 

@@ -146,6 +146,17 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     }
 
     let settings = match Settings::load(&cwd, config) {
+        Ok(s) if !crate::config_check::problems(&s).is_empty() => {
+            let problems = crate::config_check::problems(&s);
+            let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+            checks.push(check(
+                "config",
+                false,
+                list.join("; "),
+                Some(problems[0].hint()),
+            ));
+            Some(s)
+        }
         Ok(s) => match s.judges(&[]) {
             Ok(judges) => {
                 let files: Vec<String> = s
@@ -177,10 +188,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
             }
         },
         Err(e) => {
-            let fix = e
-                .path
-                .as_ref()
-                .map(|p| format!("edit `{}` (see `hookjudge config schema`)", p.display()));
+            let fix = Some(super::config_fix(&e));
             checks.push(check("config", false, e.to_string(), fix));
             None
         }

@@ -241,7 +241,12 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     let binary = binary()?;
     let mut warnings = Vec::new();
     let settings = match Settings::load(&t.root, config) {
-        Ok(s) => s,
+        Ok(s) => {
+            for problem in crate::config_check::problems(&s) {
+                warnings.push(format!("{problem} ({})", problem.hint()));
+            }
+            s
+        }
         Err(e) => {
             warnings.push(format!("{e}; the entries use the default timeouts"));
             Settings::defaults()

@@ -191,14 +191,30 @@ impl UserError {
 
 impl From<crate::config::Error> for UserError {
     fn from(e: crate::config::Error) -> Self {
-        let hint = match &e.path {
-            Some(path) => format!(
-                "fix `{}`, then check it with `hookjudge judge --json` on a sample text",
-                path.display()
-            ),
-            None => "check the `judges` section of your config files".to_string(),
-        };
+        let hint = config_fix(&e);
         UserError::new(e.to_string()).hint(hint)
+    }
+}
+
+/// What to do about a config that does not load: the key and file at fault (the parser names
+/// the key as "at `stop.max_block`: …"), and the commands that list the keys and check a fix.
+pub(crate) fn config_fix(e: &crate::config::Error) -> String {
+    let key = e
+        .message
+        .strip_prefix("at `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(key, _)| format!("`{key}`"));
+    match (&e.path, key) {
+        (Some(path), Some(key)) => format!(
+            "fix {key} in `{}` (`hookjudge config schema` lists every key), then run `hookjudge config show` to check it",
+            path.display()
+        ),
+        (Some(path), None) => format!(
+            "fix `{}`, then run `hookjudge config show` to check it",
+            path.display()
+        ),
+        (None, _) => "check the `judges` section of your config files with `hookjudge config show`"
+            .to_string(),
     }
 }
 

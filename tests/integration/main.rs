@@ -4,6 +4,7 @@
 
 mod check;
 mod cli;
+mod config_teaches;
 mod eval;
 mod fail_open;
 mod gate_fuzz;
