@@ -99,6 +99,51 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
             ));
         }
     }
+    for agent in Agent::ALL {
+        let scopes: Vec<Scope> = [Scope::Project, Scope::Local, Scope::User]
+            .into_iter()
+            .filter(|s| {
+                let p = entries::settings_path(agent, *s, &root, &home);
+                std::fs::read_to_string(&p).is_ok_and(|raw| {
+                    !entries::installed(agent, &Encoding::decode(&raw).1).is_empty()
+                })
+            })
+            .collect();
+        let mut distinct: Vec<PathBuf> = scopes
+            .iter()
+            .map(|s| entries::settings_path(agent, *s, &root, &home))
+            .collect();
+        distinct.dedup();
+        if distinct.len() > 1 {
+            let files: Vec<String> = distinct
+                .iter()
+                .map(|p| format!("`{}`", p.display()))
+                .collect();
+            // Keep the first in precedence (team files first), remove the others.
+            let fixes: Vec<String> = scopes
+                .iter()
+                .skip(1)
+                .filter(|s| entries::settings_path(agent, **s, &root, &home) != distinct[0])
+                .map(|s| {
+                    format!(
+                        "hookjudge uninstall --agent {} --scope {}",
+                        agent.name(),
+                        s.name()
+                    )
+                })
+                .collect();
+            checks.push(check(
+                format!("{} installs", entries::display_name(agent)),
+                false,
+                format!(
+                    "{} all run hookjudge, so each hook runs {} times",
+                    files.join(" and "),
+                    distinct.len()
+                ),
+                Some(fixes.join("; ")),
+            ));
+        }
+    }
     if !any_installed {
         checks.push(check(
             "hooks",

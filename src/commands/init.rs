@@ -285,6 +285,17 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
             Err(e) => errors.push(e),
         }
     }
+    for agent in &installed_for {
+        for (scope, path) in entries::installed_elsewhere(*agent, t.scope, &t.root, &t.home) {
+            notes.push(format!(
+                "`{}` runs hookjudge too, so {} would run each hook twice; `hookjudge uninstall --agent {} --scope {}` removes those entries",
+                path.display(),
+                entries::display_name(*agent),
+                agent.name(),
+                scope.name()
+            ));
+        }
+    }
     if t.scope == Scope::Local && installed_for.iter().any(|a| *a != Agent::Claude) {
         notes.push("Codex CLI and Gemini CLI have no per-checkout settings file, so their entries are in your user settings and run in every project; `--scope project` writes the repository's".into());
     }

@@ -623,6 +623,28 @@ pub fn installed(agent: Agent, text: &str) -> Vec<Installed> {
     found
 }
 
+/// The other scopes whose settings file for `agent` already runs our entries (each hook would
+/// run once per file).
+pub fn installed_elsewhere(
+    agent: Agent,
+    scope: Scope,
+    root: &Path,
+    home: &Path,
+) -> Vec<(Scope, PathBuf)> {
+    let this = settings_path(agent, scope, root, home);
+    [Scope::Project, Scope::Local, Scope::User]
+        .into_iter()
+        .filter(|s| *s != scope)
+        .map(|s| (s, settings_path(agent, s, root, home)))
+        .filter(|(_, p)| *p != this)
+        .filter(|(_, p)| {
+            std::fs::read_to_string(p).is_ok_and(|raw| {
+                !installed(agent, &super::jsonedit::Encoding::decode(&raw).1).is_empty()
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -544,3 +544,40 @@ fn the_hook_keeps_its_deadline_below_the_timeout_it_was_given() {
         "the hook ended the call itself and said why: {last}"
     );
 }
+
+#[test]
+fn installing_in_two_scopes_is_called_out() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    assert_eq!(
+        in_dir(&home, &repo.work, &["init", "--scope", "project"]).code,
+        0
+    );
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert!(
+        out.stdout.contains("would run each hook twice")
+            && out
+                .stdout
+                .contains("hookjudge uninstall --agent claude --scope project"),
+        "{}",
+        out.stdout
+    );
+    let path = std::env::var("PATH").unwrap();
+    let c = doctor_check(&home, &repo.work, "Claude Code installs", &path);
+    assert!(
+        c["ok"] == false
+            && c["detail"]
+                .as_str()
+                .unwrap()
+                .contains("each hook runs 2 times"),
+        "{c}"
+    );
+    assert_eq!(c["fix"], "hookjudge uninstall --agent claude --scope local");
+    in_dir(&home, &repo.work, &["uninstall", "--agent", "claude"]);
+    let out = in_dir(&home, &repo.work, &["doctor", "--json"]);
+    assert!(
+        !out.stdout.contains("Claude Code installs"),
+        "{}",
+        out.stdout
+    );
+}
