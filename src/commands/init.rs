@@ -170,14 +170,16 @@ fn plan_settings(
         .as_object()
         .map(|m| m.keys().map(String::as_str).collect())
         .unwrap_or_default();
+    // An empty file (`touch settings.json`) is an empty object to every agent.
+    let fresh = old.as_deref().is_none_or(|raw| raw.trim().is_empty());
     let (encoding, body) = match &old {
-        Some(raw) => Encoding::decode(raw),
-        None => (Encoding::default(), "{}\n".to_owned()),
+        Some(raw) if !fresh => Encoding::decode(raw),
+        _ => (Encoding::default(), "{}\n".to_owned()),
     };
     let merged = entries::merge(&body, &hooks).map_err(|e| format!("`{name}`: {}", e.0))?;
-    let new = match &old {
-        Some(_) => encoding.encode(&merged.text),
-        None => format!(
+    let new = match fresh {
+        false => encoding.encode(&merged.text),
+        true => format!(
             "{}\n",
             crate::install::jsonedit::render(
                 &serde_json::json!({ "hooks": hooks }),
@@ -186,9 +188,9 @@ fn plan_settings(
             )
         ),
     };
-    let created_members = match &old {
-        Some(_) => merged.created_members,
-        None => {
+    let created_members = match fresh {
+        false => merged.created_members,
+        true => {
             let mut c = vec!["hooks".to_owned()];
             c.extend(events.iter().map(|e| format!("hooks.{e}")));
             c
@@ -670,14 +672,29 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
         }
     }
     if t.agent_all_or_default() {
-        if t.scope != Scope::User {
-            files_to_undo.push((t.root.join(SCHEMA_FILE), None));
-        }
         if let Some(ignore) = ignore_file(&t) {
             files_to_undo.push((ignore, None));
         }
+        // The schema serves every scope: it goes with the last install in this repository.
+        if t.scope != Scope::User {
+            files_to_undo.push((t.root.join(SCHEMA_FILE), None));
+        }
     }
     for (path, agent) in &files_to_undo {
+        if agent.is_none()
+            && path.ends_with(SCHEMA_FILE)
+            && Agent::ALL.into_iter().any(|a| {
+                !entries::installed_elsewhere(a, t.scope, &t.root, &t.home).is_empty()
+                    || read_raw(&entries::settings_path(a, t.scope, &t.root, &t.home))
+                        .ok()
+                        .flatten()
+                        .is_some_and(|raw| {
+                            !entries::installed(a, &Encoding::decode(&raw).1).is_empty()
+                        })
+            })
+        {
+            continue;
+        }
         let surgical = |text: &str, members: &[String]| -> String {
             match agent {
                 Some(agent) => {
@@ -747,6 +764,17 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
             t.scope.name(),
             t.root.display()
         );
+        for agent in &t.agents {
+            for (scope, path) in entries::installed_elsewhere(*agent, t.scope, &t.root, &t.home) {
+                let _ = writeln!(
+                    out,
+                    "note: `{}` runs hookjudge; `hookjudge uninstall --agent {} --scope {}` removes it",
+                    path.display(),
+                    agent.name(),
+                    scope.name()
+                );
+            }
+        }
     } else {
         let _ = writeln!(
             out,

@@ -581,3 +581,27 @@ fn installing_in_two_scopes_is_called_out() {
         out.stdout
     );
 }
+
+#[test]
+fn an_empty_settings_file_is_an_empty_object_and_comes_back_empty() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let path = repo.work.join(".claude/settings.local.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "").unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&read(&path)).unwrap();
+    assert!(v["hooks"]["Stop"].is_array());
+    let out = in_dir(&home, &repo.work, &["uninstall", "--scope", "project"]);
+    assert!(
+        out.stdout.contains("nothing of hookjudge's was installed")
+            && out
+                .stdout
+                .contains("`hookjudge uninstall --agent claude --scope local` removes it"),
+        "{}",
+        out.stdout
+    );
+    in_dir(&home, &repo.work, &["uninstall"]);
+    assert_eq!(read(&path), "");
+}
