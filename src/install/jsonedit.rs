@@ -9,6 +9,12 @@
 //! (with the line and column of an error) and the span scanner runs over it, while edits splice
 //! into the original text. [`Encoding`] takes the BOM and CRLF off before an edit and puts them
 //! back after, so inserted lines match the file's own.
+//!
+//! Why not `jsonc-parser`'s CST: its edits format inserted values its own way and removal is not
+//! the exact inverse of insertion, while `uninstall` must restore bytes; this editor's removal
+//! undoes its insertion by construction (tested), and blanking lets serde_json, already a
+//! dependency, both validate and report the line and column. The editor needs four operations on
+//! a known path, not a general tree; no new dependency for that.
 
 /// A JSON value and its byte span in the text.
 #[derive(Debug, Clone)]
