@@ -120,23 +120,24 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
                 .map(|p| format!("`{}`", p.display()))
                 .collect();
             // Keep the first in precedence (team files first), remove the others.
-            let fixes: Vec<String> = scopes
-                .iter()
-                .skip(1)
-                .filter(|s| entries::settings_path(agent, **s, &root, &home) != distinct[0])
-                .map(|s| {
-                    format!(
+            let mut fixed = vec![distinct[0].clone()];
+            let mut fixes = Vec::new();
+            for s in &scopes {
+                let p = entries::settings_path(agent, *s, &root, &home);
+                if !fixed.contains(&p) {
+                    fixes.push(format!(
                         "hookjudge uninstall --agent {} --scope {}",
                         agent.name(),
                         s.name()
-                    )
-                })
-                .collect();
+                    ));
+                    fixed.push(p);
+                }
+            }
             checks.push(check(
                 format!("{} installs", entries::display_name(agent)),
                 false,
                 format!(
-                    "{} all run hookjudge, so each hook runs {} times",
+                    "{} each run hookjudge, so each hook runs {} times",
                     files.join(" and "),
                     distinct.len()
                 ),

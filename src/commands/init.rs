@@ -354,7 +354,9 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     let git_hook = if args.git_hook {
         match githook::hooks_dir(&t.root) {
             Ok(dir) => {
-                let program = if t.scope.portable() || githook::is_shared(&dir, &t.root) {
+                // A hook in a committed folder names hookjudge by name; one in `.git/hooks` is
+                // this clone's own, whatever the scope.
+                let program = if githook::is_shared(&dir, &t.root) {
                     githook::Program::OnPath {
                         required: args.require,
                     }

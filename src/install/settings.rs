@@ -631,18 +631,22 @@ pub fn installed_elsewhere(
     root: &Path,
     home: &Path,
 ) -> Vec<(Scope, PathBuf)> {
-    let this = settings_path(agent, scope, root, home);
-    [Scope::Project, Scope::Local, Scope::User]
-        .into_iter()
-        .filter(|s| *s != scope)
-        .map(|s| (s, settings_path(agent, s, root, home)))
-        .filter(|(_, p)| *p != this)
-        .filter(|(_, p)| {
-            std::fs::read_to_string(p).is_ok_and(|raw| {
-                !installed(agent, &super::jsonedit::Encoding::decode(&raw).1).is_empty()
-            })
-        })
-        .collect()
+    let mut seen = vec![settings_path(agent, scope, root, home)];
+    let mut found = Vec::new();
+    for s in [Scope::Project, Scope::Local, Scope::User] {
+        let p = settings_path(agent, s, root, home);
+        if seen.contains(&p) {
+            continue;
+        }
+        seen.push(p.clone());
+        let ours = std::fs::read_to_string(&p).is_ok_and(|raw| {
+            !installed(agent, &super::jsonedit::Encoding::decode(&raw).1).is_empty()
+        });
+        if ours {
+            found.push((s, p));
+        }
+    }
+    found
 }
 
 #[cfg(test)]
