@@ -303,6 +303,14 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     }
     if t.scope != Scope::User {
         let repo_config = t.root.join(config::REPO_FILE);
+        if let Ok(Some(text)) = read_raw(&repo_config)
+            && !text.contains("\"$schema\"")
+        {
+            notes.push(format!(
+                "add `\"$schema\": \"./{SCHEMA_FILE}\"` to `{}` and editors check it as you type",
+                config::REPO_FILE
+            ));
+        }
         if !repo_config.exists() {
             plans.push(Planned {
                 name: config::REPO_FILE.into(),

@@ -91,6 +91,15 @@ fn init_writes_a_schema_that_editors_resolve_offline() {
     assert_eq!(read(&schema_path), printed);
     // The file the schema describes is accepted by the parser (its own `$schema` too).
     assert_eq!(in_dir(&home, &repo.work, &["config", "show"]).code, 0);
+    // A config of the user's own without `$schema`: init says how to add it.
+    std::fs::write(repo.work.join(".hookjudge.json"), "{}").unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert!(
+        out.stdout
+            .contains("add `\"$schema\": \"./.hookjudge/schema.json\"` to `.hookjudge.json`"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
