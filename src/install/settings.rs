@@ -214,7 +214,7 @@ fn fill_handler(agent: Agent, handler: &mut Value, fill: &Fill) {
 /// the gate. The Stop path always stays open.
 pub fn missing_output(agent: Agent, subcommand: &str, required: bool) -> Value {
     if subcommand == "gate" && required {
-        let reason = "hookjudge is not installed on this machine (no `hookjudge` on PATH), and this repository requires it to check shell commands";
+        let reason = "hookjudge is not installed on this machine (no `hookjudge` on PATH), and this repository requires it to check shell commands and file changes";
         return match agent {
             Agent::Claude => crate::agent::gate_output(
                 agent,
@@ -829,6 +829,28 @@ mod tests {
             remove(&merged.text, &events_of(&hooks), &merged.created_members),
             empty
         );
+    }
+
+    #[test]
+    fn a_second_row_for_an_event_is_one_more_entry() {
+        // Two gate entries in one event (shell, and file-writing tools): paired in order.
+        let mut hooks = entries(Agent::Claude, &fill());
+        let mut second = hooks["PreToolUse"][0].clone();
+        second["matcher"] = json!("Write|Edit|MultiEdit");
+        hooks["PreToolUse"].as_array_mut().unwrap().push(second);
+        let original = "{\n  \"a\": 1\n}\n";
+        let merged = merge(original, &hooks).unwrap();
+        let once = merged.text;
+        let v: Value = serde_json::from_str(&once).unwrap();
+        assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
+        let edited = once.replace("Write|Edit|MultiEdit", "Write|Edit");
+        let again = merge(&edited, &hooks).unwrap().text;
+        assert_eq!(
+            again, edited,
+            "the user's matcher on the second entry stays"
+        );
+        let events = events_of(&hooks);
+        assert_eq!(remove(&again, &events, &merged.created_members), original);
     }
 
     #[test]

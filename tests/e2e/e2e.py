@@ -470,7 +470,7 @@ def check_team_requires_hookjudge(r):
     assert r["records"] == [], "hookjudge is not installed: it never ran"
     assert r["origin_head"] != r["local_head"], "the repository requires hookjudge: the push waited for a human"
     body = json.dumps(claude_requests(r)[2]["body"])
-    assert "this repository requires it to check shell commands" in body, "the model is told why"
+    assert "this repository requires it to check shell commands and file changes" in body, "the model is told why"
 
 
 def codex_requests(r):
