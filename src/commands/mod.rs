@@ -196,6 +196,15 @@ impl From<crate::config::Error> for UserError {
     }
 }
 
+/// Tells the user on stderr about config problems that do not stop the command (a pattern
+/// that is not a regex, a glob that is not a glob), each with its key and next step.
+pub(crate) fn warn_config_problems(settings: &crate::config::Settings) {
+    let mut err = io::stderr().lock();
+    for problem in crate::config_check::problems(settings) {
+        let _ = writeln!(err, "warning: {problem}\n  hint: {}", problem.hint());
+    }
+}
+
 /// What to do about a config that does not load: the key and file at fault (the parser names
 /// the key as "at `stop.max_block`: …"), and the commands that list the keys and check a fix.
 pub(crate) fn config_fix(e: &crate::config::Error) -> String {

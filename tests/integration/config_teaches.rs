@@ -183,3 +183,23 @@ fn double_star_artifacts_count_as_evidence() {
         "{evidence}"
     );
 }
+
+#[test]
+fn check_warns_about_a_test_command_pattern_that_is_not_a_regex() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    std::fs::write(
+        repo.work.join(".hookjudge.json"),
+        r#"{"gate": {"test_commands": "(cargo test"}}"#,
+    )
+    .unwrap();
+    let out = in_dir(&home, &repo.work, &["check", "--no-input"]);
+    assert!(
+        out.stderr
+            .contains("warning: `gate.test_commands`: not a valid regex")
+            && out.stderr.contains("hint: fix `gate.test_commands` in `"),
+        "{}",
+        out.stderr
+    );
+}
