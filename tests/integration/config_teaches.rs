@@ -14,12 +14,11 @@ use crate::install::{in_dir, read};
 fn config_show_reports_a_bad_pattern_with_its_key_and_file() {
     let home = Home::new();
     let repo = GitFixture::new(home.path(), "repo");
-    let file = repo.work.join(".hookjudge.json");
-    std::fs::write(
-        &file,
+    // The user's own config: read whatever a repository's file may set.
+    home.user_config(
         r#"{"judges": {"commit": {"add_triggers": ["(unclosed"]}}, "gate": {"add_artifacts": ["reports/[x"]}}"#,
-    )
-    .unwrap();
+    );
+    let file = home.path().join("config/hookjudge/config.json");
     let out = in_dir(&home, &repo.work, &["config", "show"]);
     assert_eq!(out.code, 2, "{}", out.stdout);
     assert!(
@@ -58,7 +57,7 @@ fn config_show_reports_a_bad_pattern_with_its_key_and_file() {
         "{config}"
     );
     // A key the parser does not know: the hint names it too.
-    std::fs::write(&file, r#"{"stop": {"max_block": 1}}"#).unwrap();
+    home.user_config(r#"{"stop": {"max_block": 1}}"#);
     let out = in_dir(&home, &repo.work, &["config", "show"]);
     assert!(
         out.stderr.contains("hint: fix `stop.max_block` in `")
@@ -149,13 +148,10 @@ fn a_settings_file_that_is_not_an_object_is_explained() {
 #[test]
 fn double_star_artifacts_count_as_evidence() {
     let home = Home::new();
-    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    home.user_config(
+        r#"{"llm": {"provider": "none"}, "gate": {"add_artifacts": ["**/junit.xml"]}}"#,
+    );
     let repo = GitFixture::new(home.path(), "repo");
-    std::fs::write(
-        repo.work.join(".hookjudge.json"),
-        r#"{"gate": {"add_artifacts": ["**/junit.xml"]}}"#,
-    )
-    .unwrap();
     // A monorepo service whose build folder is ignored, as build folders are.
     std::fs::create_dir_all(repo.work.join("services/api")).unwrap();
     std::fs::write(repo.work.join("services/api/.gitignore"), "build/\n").unwrap();
@@ -187,13 +183,8 @@ fn double_star_artifacts_count_as_evidence() {
 #[test]
 fn check_warns_about_a_test_command_pattern_that_is_not_a_regex() {
     let home = Home::new();
-    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    home.user_config(r#"{"llm": {"provider": "none"}, "gate": {"test_commands": "(cargo test"}}"#);
     let repo = GitFixture::new(home.path(), "repo");
-    std::fs::write(
-        repo.work.join(".hookjudge.json"),
-        r#"{"gate": {"test_commands": "(cargo test"}}"#,
-    )
-    .unwrap();
     let out = in_dir(&home, &repo.work, &["check", "--no-input"]);
     assert!(
         out.stderr

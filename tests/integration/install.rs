@@ -445,8 +445,8 @@ fn installed_hook_commands_run_as_the_settings_name_them() {
             &["init", "--agent", "all", "--scope", scope],
         );
         assert_eq!(out.code, 0, "{}", out.stderr);
-        // The repository config chooses the LLM: a command that always sees a violation.
-        std::fs::write(repo.work.join(".hookjudge.json"), json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string()).unwrap();
+        // The user's config chooses the LLM: a command that always sees a violation.
+        home.user_config(&json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string());
         repo.commit("a.txt", "two\n", "unverified change");
         let entries = Entries::read(if scope == "local" {
             [

@@ -243,11 +243,8 @@ fn backups_never_overwrite_an_earlier_one() {
     in_dir(&home, &repo.work, &["init", "--scope", "project"]);
     let first = read(&path);
     // A longer LLM deadline rewrites the timeouts: a second write, a second backup.
-    std::fs::write(
-        repo.work.join(".hookjudge.json"),
-        r#"{"llm": {"timeout_ms": 30000}}"#,
-    )
-    .unwrap();
+    // (LLM settings are the user's own config, which a repository file may not override.)
+    home.user_config(r#"{"llm": {"timeout_ms": 30000}}"#);
     let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
     assert!(
         out.stdout
@@ -473,11 +470,7 @@ fn doctor_tells_not_installed_here_from_points_elsewhere() {
 fn timeouts_follow_the_config_and_doctor_flags_one_below_the_deadline() {
     let home = Home::new();
     let repo = GitFixture::new(home.path(), "repo");
-    std::fs::write(
-        repo.work.join(".hookjudge.json"),
-        r#"{"llm": {"timeout_ms": 30000}, "gate": {"timeout_ms": 20000}}"#,
-    )
-    .unwrap();
+    home.user_config(r#"{"llm": {"timeout_ms": 30000}, "gate": {"timeout_ms": 20000}}"#);
     in_dir(&home, &repo.work, &["init"]);
     let settings = repo.work.join(".claude/settings.local.json");
     let v: Value = serde_json::from_str(&read(&settings)).unwrap();
@@ -487,11 +480,7 @@ fn timeouts_follow_the_config_and_doctor_flags_one_below_the_deadline() {
     let c = doctor_check(&home, &repo.work, "Claude Code (local scope)", &path);
     assert_eq!(c["ok"], true, "{c}");
     // The deadline grows after init: the agent would kill the hook first.
-    std::fs::write(
-        repo.work.join(".hookjudge.json"),
-        r#"{"llm": {"timeout_ms": 60000}, "gate": {"timeout_ms": 20000}}"#,
-    )
-    .unwrap();
+    home.user_config(r#"{"llm": {"timeout_ms": 60000}, "gate": {"timeout_ms": 20000}}"#);
     let c = doctor_check(&home, &repo.work, "Claude Code (local scope)", &path);
     let detail = c["detail"].as_str().unwrap();
     assert!(
@@ -518,11 +507,9 @@ fn the_hook_keeps_its_deadline_below_the_timeout_it_was_given() {
     let home = Home::new();
     let repo = GitFixture::new(home.path(), "repo");
     // An LLM that never answers in time, and a deadline longer than the agent allows.
-    std::fs::write(
-        repo.work.join(".hookjudge.json"),
+    home.user_config(
         r#"{"llm": {"provider": "command", "command": ["sleep", "30"], "timeout_ms": 60000}}"#,
-    )
-    .unwrap();
+    );
     let stop = serde_json::json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done. I'll push to main now."});
     let mut run = home.cmd(&["stop", "--agent", "claude", "--hook-timeout", "4"]);
     run.command.current_dir(&repo.work);
