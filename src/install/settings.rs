@@ -99,6 +99,11 @@ pub fn template(agent: Agent) -> &'static str {
 /// The subcommands our entries run; an entry running another one is not ours.
 pub const SUBCOMMANDS: [&str; 2] = ["stop", "gate"];
 
+/// Matchers that earlier versions of the templates wrote. An entry of ours with one of these is
+/// upgraded to the template's matcher; any other matcher is the user's and is kept. Append the
+/// old value here when a template's matcher changes.
+pub const PREVIOUS_MATCHERS: &[&str] = &["Bash", "^Bash$", "run_shell_command"];
+
 /// The extra seconds a settings timeout gives beyond the hook's own deadline, so that
 /// hookjudge, not the agent, ends a slow call and says why.
 pub const TIMEOUT_MARGIN_S: u64 = 5;
@@ -417,10 +422,18 @@ fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
                     None,
                 ));
             };
-            let handler = &array.elements()[gi]
-                .member("hooks")
-                .expect("found in it")
-                .elements()[hi];
+            let group_node = &array.elements()[gi];
+            if let (Some(want), Some(node)) = (group.get("matcher"), group_node.member("matcher"))
+                && parsed.value(node) != *want
+                && parsed
+                    .value(node)
+                    .as_str()
+                    .is_some_and(|m| PREVIOUS_MATCHERS.contains(&m))
+            {
+                let text = jsonedit::replace(text, node, want);
+                return Ok(Step::Edit(text, Vec::new(), None));
+            }
+            let handler = &group_node.member("hooks").expect("found in it").elements()[hi];
             let wanted = &group["hooks"][0];
             if let Some(edit) = update_handler(text, &parsed, handler, wanted, &path) {
                 return Ok(edit);
@@ -829,6 +842,21 @@ mod tests {
             remove(&merged.text, &events_of(&hooks), &merged.created_members),
             empty
         );
+    }
+
+    #[test]
+    fn a_matcher_earlier_versions_wrote_is_upgraded_and_the_users_is_kept() {
+        let mut hooks = entries(Agent::Claude, &fill());
+        let old = merge("{\n  \"a\": 1\n}\n", &hooks).unwrap().text;
+        hooks["PreToolUse"][0]["matcher"] = json!("Bash|Write|Edit|MultiEdit");
+        let upgraded = merge(&old, &hooks).unwrap().text;
+        let v: Value = serde_json::from_str(&upgraded).unwrap();
+        assert_eq!(
+            v["hooks"]["PreToolUse"][0]["matcher"],
+            "Bash|Write|Edit|MultiEdit"
+        );
+        let users = old.replace("\"matcher\": \"Bash\"", "\"matcher\": \"Bash|Shell\"");
+        assert_eq!(merge(&users, &hooks).unwrap().text, users);
     }
 
     #[test]
