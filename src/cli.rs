@@ -143,6 +143,9 @@ pub struct StopArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
+    /// The timeout (seconds) the agent gives this hook; the LLM deadline is kept below it
+    #[arg(long, value_name = "SECONDS")]
+    pub hook_timeout: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -150,6 +153,9 @@ pub struct GateArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
     pub agent: Option<AgentArg>,
+    /// The timeout (seconds) the agent gives this hook; the judge's deadline is kept below it
+    #[arg(long, value_name = "SECONDS")]
+    pub hook_timeout: Option<u64>,
 }
 
 /// Which agents `init` and `uninstall` act on.
@@ -164,11 +170,11 @@ pub enum AgentChoice {
 /// Where `init` installs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ScopeArg {
-    /// The repository's shared settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`)
+    /// Team mode: the repository's committed settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`), naming `hookjudge` by name (whatever is first on PATH)
     Project,
-    /// This checkout only (`.claude/settings.local.json`; Claude Code only)
+    /// You, in this checkout: `.claude/settings.local.json` (kept out of git), and for Codex and Gemini their user settings; absolute path of this binary
     Local,
-    /// Every project of this user (`~/.claude/settings.json`, …)
+    /// You, in every project (`~/.claude/settings.json`, `~/.codex/hooks.json`, `~/.gemini/settings.json`)
     User,
 }
 
@@ -178,11 +184,15 @@ pub struct InitArgs {
     #[arg(long, value_enum)]
     pub agent: Option<AgentChoice>,
     /// Where to install
-    #[arg(long, value_enum, default_value = "project")]
+    #[arg(long, value_enum, default_value = "local")]
     pub scope: ScopeArg,
     /// Also install the git pre-push hook (an existing hook is kept and chained)
     #[arg(long)]
     pub git_hook: bool,
+    /// Team mode: a teammate without hookjudge is asked (or stopped) at the gate and at
+    /// `git push`, instead of being told it is missing
+    #[arg(long)]
+    pub require: bool,
     /// Print the changes as a diff and write nothing
     #[arg(long)]
     pub dry_run: bool,
@@ -197,7 +207,7 @@ pub struct UninstallArgs {
     #[arg(long, value_enum)]
     pub agent: Option<AgentChoice>,
     /// Where to remove from
-    #[arg(long, value_enum, default_value = "project")]
+    #[arg(long, value_enum, default_value = "local")]
     pub scope: ScopeArg,
     /// Also remove the git pre-push hook (it is removed anyway when it is ours)
     #[arg(long)]
@@ -234,7 +244,11 @@ pub enum ConfigCommand {
     /// The config files consulted, in order, and whether they exist
     Path,
     /// A JSON Schema of the config file, for editors
-    Schema,
+    Schema {
+        /// Write it to `.hookjudge/schema.json` in the repository, which `.hookjudge.json`'s `$schema` names
+        #[arg(long)]
+        write: bool,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -14,6 +14,7 @@ pub mod agent;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod config_check;
 pub mod gate;
 pub mod install;
 pub mod judge;

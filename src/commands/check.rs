@@ -31,6 +31,7 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
         dir: Some(cwd.clone()),
         ..Target::default()
     };
+    super::warn_config_problems(&settings);
     let repo = Repo::open(&target, &cwd).map_err(|e| {
         UserError::new(e.to_string()).hint("run `hookjudge check` inside a git work tree")
     })?;

@@ -14,6 +14,7 @@ use crate::config::Settings;
 pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
     let mut out = io::stdout().lock();
+    let mut problems = Vec::new();
     let result = match &args.command {
         ConfigCommand::Path => {
             let mut r = Ok(());
@@ -27,13 +28,30 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
             }
             r
         }
-        ConfigCommand::Schema => writeln!(
+        ConfigCommand::Schema { write: false } => writeln!(
             out,
             "{}",
             serde_json::to_string_pretty(&schema()).expect("schema serialises")
         ),
+        ConfigCommand::Schema { write: true } => {
+            let root = crate::config::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
+            let path = root.join(super::init::SCHEMA_FILE);
+            let text = format!(
+                "{}\n",
+                serde_json::to_string_pretty(&schema()).expect("schema serialises")
+            );
+            crate::install::files::write(&path, &text, false).map_err(UserError::new)?;
+            writeln!(
+                out,
+                "wrote {}; `\"$schema\": \"./{}\"` in `{}` points editors at it",
+                path.display(),
+                super::init::SCHEMA_FILE,
+                crate::config::REPO_FILE
+            )
+        }
         ConfigCommand::Show { json } => {
             let settings = Settings::load(&cwd, explicit)?;
+            problems = crate::config_check::problems(&settings);
             let sources = sources(&settings);
             let effective = effective(&settings);
             if *json {
@@ -53,6 +71,16 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         }
     };
     result.map_err(UserError::output)?;
+    // The values are shown first, then what is wrong with them.
+    if let Some(first) = problems.first() {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        return Err(UserError::new(format!(
+            "the config has {} problem(s):\n{}",
+            problems.len(),
+            list.join("\n")
+        ))
+        .hint(first.hint()));
+    }
     Ok(ExitStatus::Success)
 }
 

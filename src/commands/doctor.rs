@@ -12,7 +12,8 @@ use crate::agent::Agent;
 use crate::cli::DoctorArgs;
 use crate::config::{self, Settings, dirs};
 use crate::install::githook;
-use crate::install::settings::{self as entries, Fill, Scope};
+use crate::install::jsonedit::{self, Encoding};
+use crate::install::settings::{self as entries, Installed, Scope};
 use crate::judge::evaluate::{Answer, Layer2};
 use crate::llm::LlmJudge;
 
@@ -58,71 +59,89 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
         None,
     )];
 
-    let fill = Fill {
-        binary: binary.clone(),
-        stop_timeout_ms: 0,
-        gate_timeout_ms: 0,
-    };
+    let loaded = Settings::load(&cwd, config).unwrap_or_else(|_| Settings::defaults());
     let mut any_installed = false;
+    let mut seen = Vec::new();
     for agent in Agent::ALL {
         for scope in [Scope::Project, Scope::Local, Scope::User] {
-            let Ok(path) = entries::settings_path(agent, scope, &root, &home) else {
+            let path = entries::settings_path(agent, scope, &root, &home);
+            if seen.contains(&path) {
+                continue;
+            }
+            seen.push(path.clone());
+            let Ok(raw) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let fix = Some(format!(
-                "hookjudge init --agent {} --scope {}",
-                agent.name(),
-                scope.name()
-            ));
             let name = format!("{} ({} scope)", entries::display_name(agent), scope.name());
-            if let Err(e) = serde_json::from_str::<Value>(&text) {
+            let body = Encoding::decode(&raw).1;
+            if let Err(e) = jsonedit::parse(&body) {
                 checks.push(check(
                     name,
                     false,
-                    format!("`{}` is not valid JSON: {e}", path.display()),
+                    format!(
+                        "`{}` is not valid JSON (line {}, column {}: {})",
+                        path.display(),
+                        e.line,
+                        e.column,
+                        e.message
+                    ),
                     Some(format!("fix `{}` by hand", path.display())),
                 ));
                 continue;
             }
-            let events: Vec<String> = entries::entries(agent, &fill)
-                .as_object()
-                .map(|m| m.keys().cloned().collect())
-                .unwrap_or_default();
-            let found = entries::installed(&text, &events);
-            if found.iter().all(|(_, c)| c.is_none()) {
+            let found = entries::installed(agent, &body);
+            if found.is_empty() {
                 continue;
             }
             any_installed = true;
-            let missing: Vec<&str> = found
+            checks.push(entries_check(
+                agent, scope, &path, &found, &binary, &loaded, name,
+            ));
+        }
+    }
+    for agent in Agent::ALL {
+        let scopes: Vec<Scope> = [Scope::Project, Scope::Local, Scope::User]
+            .into_iter()
+            .filter(|s| {
+                let p = entries::settings_path(agent, *s, &root, &home);
+                std::fs::read_to_string(&p).is_ok_and(|raw| {
+                    !entries::installed(agent, &Encoding::decode(&raw).1).is_empty()
+                })
+            })
+            .collect();
+        let mut distinct: Vec<PathBuf> = scopes
+            .iter()
+            .map(|s| entries::settings_path(agent, *s, &root, &home))
+            .collect();
+        distinct.dedup();
+        if distinct.len() > 1 {
+            let files: Vec<String> = distinct
                 .iter()
-                .filter(|(_, c)| c.is_none())
-                .map(|(e, _)| e.as_str())
+                .map(|p| format!("`{}`", p.display()))
                 .collect();
-            let elsewhere: Vec<String> = found
-                .iter()
-                .filter_map(|(_, c)| c.clone())
-                .filter(|c| Path::new(c) != binary)
-                .collect();
-            let detail = if !missing.is_empty() {
-                format!("`{}` lacks {}", path.display(), missing.join(", "))
-            } else if let Some(other) = elsewhere.first() {
-                let state = if Path::new(other).exists() {
-                    "another binary"
-                } else {
-                    "a binary that does not exist"
-                };
-                format!("`{}` runs {state}: `{other}`", path.display())
-            } else {
-                format!("`{}`: all entries present", path.display())
-            };
+            // Keep the first in precedence (team files first), remove the others.
+            let mut fixed = vec![distinct[0].clone()];
+            let mut fixes = Vec::new();
+            for s in &scopes {
+                let p = entries::settings_path(agent, *s, &root, &home);
+                if !fixed.contains(&p) {
+                    fixes.push(format!(
+                        "hookjudge uninstall --agent {} --scope {}",
+                        agent.name(),
+                        s.name()
+                    ));
+                    fixed.push(p);
+                }
+            }
             checks.push(check(
-                name,
-                missing.is_empty() && elsewhere.is_empty(),
-                detail,
-                fix,
+                format!("{} installs", entries::display_name(agent)),
+                false,
+                format!(
+                    "{} each run hookjudge, so each hook runs {} times",
+                    files.join(" and "),
+                    distinct.len()
+                ),
+                Some(fixes.join("; ")),
             ));
         }
     }
@@ -140,23 +159,50 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     if let Ok(dir) = githook::hooks_dir(&root) {
         let hook = dir.join("pre-push");
         if let Ok(text) = std::fs::read_to_string(&hook)
-            && text.contains("hookjudge pre-push hook")
+            && text.contains(githook::MARKER)
         {
-            let ok = text.contains(&*binary.to_string_lossy());
+            let program = githook::program_of(&text).unwrap_or_default();
+            let (ok, state, fix) = match locate(&program, &binary) {
+                Located::Here => (true, String::new(), None),
+                Located::Missing(why) => (
+                    false,
+                    format!(" is not installed here: {why}"),
+                    Some(install_fix(&program)),
+                ),
+                Located::Elsewhere(other) => (
+                    false,
+                    format!(
+                        " points elsewhere: it runs `{}`, not this binary",
+                        other.display()
+                    ),
+                    Some(if program == "hookjudge" {
+                        "put this hookjudge first on PATH".to_string()
+                    } else {
+                        "hookjudge init --git-hook".into()
+                    }),
+                ),
+            };
             checks.push(check(
                 "git pre-push hook",
                 ok,
-                format!(
-                    "`{}`{}",
-                    hook.display(),
-                    if ok { "" } else { " runs another binary" }
-                ),
-                Some("hookjudge init --git-hook".into()),
+                format!("`{}`{state}", hook.display()),
+                fix,
             ));
         }
     }
 
     let settings = match Settings::load(&cwd, config) {
+        Ok(s) if !crate::config_check::problems(&s).is_empty() => {
+            let problems = crate::config_check::problems(&s);
+            let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+            checks.push(check(
+                "config",
+                false,
+                list.join("; "),
+                Some(problems[0].hint()),
+            ));
+            Some(s)
+        }
         Ok(s) => match s.judges(&[]) {
             Ok(judges) => {
                 let files: Vec<String> = s
@@ -188,10 +234,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
             }
         },
         Err(e) => {
-            let fix = e
-                .path
-                .as_ref()
-                .map(|p| format!("edit `{}` (see `hookjudge config schema`)", p.display()));
+            let fix = Some(super::config_fix(&e));
             checks.push(check("config", false, e.to_string(), fix));
             None
         }
@@ -326,4 +369,153 @@ fn online(settings: &Settings) -> Check {
         ),
         Answer::Unjudged => check("llm call", false, "no provider", None),
     }
+}
+
+/// Where an entry's program is, seen from this machine.
+enum Located {
+    /// This binary.
+    Here,
+    /// Not on this machine: why.
+    Missing(String),
+    /// Another binary.
+    Elsewhere(PathBuf),
+}
+
+/// `hookjudge` by name is looked up on PATH; an absolute path is checked as it is.
+fn locate(program: &str, binary: &Path) -> Located {
+    let found = if Path::new(program).is_absolute() {
+        Path::new(program)
+            .is_file()
+            .then(|| PathBuf::from(program))
+            .ok_or_else(|| {
+                format!("the entry names `{program}`, which does not exist on this machine")
+            })
+    } else {
+        on_path(program).ok_or_else(|| {
+            format!(
+                "the entry runs `{program}` from PATH, and there is none on this machine's PATH"
+            )
+        })
+    };
+    match found {
+        Err(why) => Located::Missing(why),
+        Ok(p) if p.canonicalize().unwrap_or_else(|_| p.clone()) == binary => Located::Here,
+        Ok(p) => Located::Elsewhere(p),
+    }
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+fn install_fix(program: &str) -> String {
+    if program == "hookjudge" {
+        "install hookjudge so that it is on PATH (`cargo install --locked --path .` in its source, or `install/install.sh`); the committed entries need no change".into()
+    } else {
+        "hookjudge init (rewrites the entries with this binary's path)".into()
+    }
+}
+
+/// One settings file's entries: all events present, the program found, timeouts above the
+/// hook's deadline.
+fn entries_check(
+    agent: Agent,
+    scope: Scope,
+    path: &Path,
+    found: &[Installed],
+    binary: &Path,
+    settings: &Settings,
+    name: String,
+) -> Check {
+    let init = format!(
+        "hookjudge init --agent {} --scope {}",
+        agent.name(),
+        scope.name()
+    );
+    let missing: Vec<String> = entries::events(agent)
+        .into_iter()
+        .filter(|e| !found.iter().any(|f| &f.event == e))
+        .collect();
+    if !missing.is_empty() {
+        return check(
+            name,
+            false,
+            format!("`{}` lacks {}", path.display(), missing.join(", ")),
+            Some(init),
+        );
+    }
+    for entry in found {
+        match locate(&entry.program, binary) {
+            Located::Here => {}
+            Located::Missing(why) => {
+                return check(
+                    name,
+                    false,
+                    format!("`{}` is not installed here: {why}", path.display()),
+                    Some(install_fix(&entry.program)),
+                );
+            }
+            Located::Elsewhere(other) => {
+                let fix = if entry.program == "hookjudge" {
+                    format!(
+                        "put `{}` first on PATH, or remove the other one",
+                        binary.display()
+                    )
+                } else {
+                    init
+                };
+                return check(
+                    name,
+                    false,
+                    format!(
+                        "`{}` points elsewhere: it runs `{}`, not this binary (`{}`)",
+                        path.display(),
+                        other.display(),
+                        binary.display()
+                    ),
+                    Some(fix),
+                );
+            }
+        }
+    }
+    for entry in found {
+        let (deadline_ms, key) = match entry.args.first().map(String::as_str) {
+            Some("gate") => (settings.gate.timeout_ms, "gate.timeout_ms"),
+            _ => (settings.llm.timeout_ms, "llm.timeout_ms"),
+        };
+        let Some(timeout_s) = entry.timeout_s else {
+            continue;
+        };
+        if timeout_s * 1000.0 >= (deadline_ms + entries::CLAMP_MARGIN_MS) as f64 {
+            continue;
+        }
+        let needed = entries::settings_timeout_s(deadline_ms);
+        let clamped = entries::clamp_deadline_ms(deadline_ms, Some(timeout_s as u64));
+        let fix = if scope == Scope::Project {
+            format!(
+                "{init}, then commit `{}` (sets it to {needed} s); or lower `{key}`",
+                path.display()
+            )
+        } else {
+            format!("{init} (sets it to {needed} s); or lower `{key}`")
+        };
+        return check(
+            name,
+            false,
+            format!(
+                "`{}`: the {} timeout is {timeout_s} s, below what `{key}` = {deadline_ms} needs ({needed} s); the hook cuts its deadline to {clamped} ms",
+                path.display(),
+                entry.event
+            ),
+            Some(fix),
+        );
+    }
+    check(
+        name,
+        true,
+        format!("`{}`: all entries present", path.display()),
+        None,
+    )
 }

@@ -59,7 +59,7 @@ pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
             panic!("HOOKJUDGE_DEBUG_PANIC=gate was set");
         }
         match read {
-            Ok(_) => run(agent_hint, config, &stdin, started),
+            Ok(_) => run(agent_hint, args.hook_timeout, config, &stdin, started),
             Err(e) => Err(format!("cannot read stdin: {e}")),
         }
     }));
@@ -139,6 +139,7 @@ fn record_for(agent: Agent, input: Option<&HookInput>, command: &str) -> GateRec
 
 fn run(
     agent_hint: Option<Agent>,
+    hook_timeout: Option<u64>,
     config: Option<&Path>,
     stdin: &[u8],
     started: Instant,
@@ -175,7 +176,9 @@ fn run(
     }
     let judges = settings.judges(&["commit".to_string()]).unwrap_or_default();
     let mut llm_settings = settings.llm.clone();
-    llm_settings.timeout_ms = settings.gate.timeout_ms;
+    // The agent kills the hook at its settings timeout: keep the deadline below it.
+    llm_settings.timeout_ms =
+        crate::install::settings::clamp_deadline_ms(settings.gate.timeout_ms, hook_timeout);
     let llm = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
     let transcript = input
         .transcript_path

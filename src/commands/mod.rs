@@ -119,7 +119,13 @@ fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
         .skip(1)
         .map(|a| a.to_str())
         .collect::<Option<_>>()?;
-    let (command, rest) = words.split_first()?;
+    let (command, mut rest) = words.split_first()?;
+    // `--hook-timeout N` comes last in the entries `init` writes.
+    let mut hook_timeout = None;
+    if let [head @ .., "--hook-timeout", seconds] = rest {
+        hook_timeout = Some(seconds.parse::<u64>().ok()?);
+        rest = head;
+    }
     let agent = match rest {
         [] => None,
         ["--agent", name] => Some(*name),
@@ -134,8 +140,20 @@ fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
         Some(_) => return None,
     };
     match *command {
-        "stop" => Some(stop::stop(&crate::cli::StopArgs { agent }, None)),
-        "gate" => Some(gate::gate(&crate::cli::GateArgs { agent }, None)),
+        "stop" => Some(stop::stop(
+            &crate::cli::StopArgs {
+                agent,
+                hook_timeout,
+            },
+            None,
+        )),
+        "gate" => Some(gate::gate(
+            &crate::cli::GateArgs {
+                agent,
+                hook_timeout,
+            },
+            None,
+        )),
         _ => None,
     }
 }
@@ -175,14 +193,39 @@ impl UserError {
 
 impl From<crate::config::Error> for UserError {
     fn from(e: crate::config::Error) -> Self {
-        let hint = match &e.path {
-            Some(path) => format!(
-                "fix `{}`, then check it with `hookjudge judge --json` on a sample text",
-                path.display()
-            ),
-            None => "check the `judges` section of your config files".to_string(),
-        };
+        let hint = config_fix(&e);
         UserError::new(e.to_string()).hint(hint)
+    }
+}
+
+/// Tells the user on stderr about config problems that do not stop the command (a pattern
+/// that is not a regex, a glob that is not a glob), each with its key and next step.
+pub(crate) fn warn_config_problems(settings: &crate::config::Settings) {
+    let mut err = io::stderr().lock();
+    for problem in crate::config_check::problems(settings) {
+        let _ = writeln!(err, "warning: {problem}\n  hint: {}", problem.hint());
+    }
+}
+
+/// What to do about a config that does not load: the key and file at fault (the parser names
+/// the key as "at `stop.max_block`: …"), and the commands that list the keys and check a fix.
+pub(crate) fn config_fix(e: &crate::config::Error) -> String {
+    let key = e
+        .message
+        .strip_prefix("at `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(key, _)| format!("`{key}`"));
+    match (&e.path, key) {
+        (Some(path), Some(key)) => format!(
+            "fix {key} in `{}` (`hookjudge config schema` lists every key), then run `hookjudge config show` to check it",
+            path.display()
+        ),
+        (Some(path), None) => format!(
+            "fix `{}`, then run `hookjudge config show` to check it",
+            path.display()
+        ),
+        (None, _) => "check the `judges` section of your config files with `hookjudge config show`"
+            .to_string(),
     }
 }
 

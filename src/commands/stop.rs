@@ -355,7 +355,11 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
         };
     }
 
-    let layer2 = LlmJudge::new(&settings.llm, dirs::state_dir(), started);
+    // The agent kills the hook at its settings timeout: keep the deadline below it.
+    let mut llm_settings = settings.llm.clone();
+    llm_settings.timeout_ms =
+        crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, args.hook_timeout);
+    let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
     let evaluation = evaluate(&text, &judges, &layer2);
     record.provider = layer2.resolved().map(|r| r.why.clone());
     record.timings_us.layer1 = evaluation.layer1_us;

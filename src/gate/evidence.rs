@@ -74,7 +74,7 @@ impl Finding {
 pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) -> Finding {
     let newest = globs
         .iter()
-        .flat_map(|g| expand(root, g))
+        .flat_map(|g| super::glob::find(root, g))
         .filter_map(|p| mtime_ms(&p).map(|t| (p, t)))
         .max_by_key(|(_, t)| *t);
     match newest {
@@ -90,78 +90,14 @@ pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) ->
     }
 }
 
-/// Expands a glob with `*` inside path segments (no `**`): cheap, bounded directory reads.
-fn expand(root: &Path, glob: &str) -> Vec<PathBuf> {
-    let mut paths = vec![root.to_path_buf()];
-    for segment in glob.split('/') {
-        let mut next = Vec::new();
-        for dir in &paths {
-            if !segment.contains('*') {
-                let p = dir.join(segment);
-                if p.exists() {
-                    next.push(p);
-                }
-                continue;
-            }
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                continue;
-            };
-            for entry in entries.flatten().take(1000) {
-                if let Some(name) = entry.file_name().to_str()
-                    && wildcard(segment, name)
-                {
-                    next.push(entry.path());
-                }
-            }
-        }
-        paths = next;
-        if paths.is_empty() {
-            break;
-        }
-    }
-    paths
-}
-
 /// Whether a repository-relative path is one of the artifacts (so not a change to the code).
 /// A path inside an artifact's directory counts too (e.g. `.pytest_cache/...`). Called once per
-/// index entry, so it allocates nothing and compares the first segment before anything else.
+/// index entry: the glob set is built once per list (see [`super::glob::covers`]).
 pub fn is_artifact(rel_path: &str, globs: &[String]) -> bool {
     if rel_path.starts_with(".hookjudge/") {
         return true;
     }
-    let first = rel_path.split('/').next().unwrap_or(rel_path);
-    globs.iter().any(|g| {
-        let glob_first = g.split('/').next().unwrap_or(g);
-        if !wildcard(glob_first, first) {
-            return false;
-        }
-        let (glob_len, path_len) = (g.split('/').count(), rel_path.split('/').count());
-        path_len + 1 >= glob_len
-            && g.split('/')
-                .zip(rel_path.split('/'))
-                .all(|(g, p)| wildcard(g, p))
-    })
-}
-
-fn wildcard(pattern: &str, name: &str) -> bool {
-    if !pattern.contains('*') {
-        return pattern == name;
-    }
-    let mut parts = pattern.split('*').peekable();
-    let first = parts.next().unwrap_or("");
-    let Some(mut rest) = name.strip_prefix(first) else {
-        return false;
-    };
-    while let Some(part) = parts.next() {
-        if parts.peek().is_none() {
-            return rest.ends_with(part);
-        }
-        match rest.find(part) {
-            Some(pos) => rest = &rest[pos + part.len()..],
-            None => return false,
-        }
-    }
-    rest.is_empty()
+    super::glob::covers(rel_path, globs)
 }
 
 /// Tools whose use changes files.
@@ -524,13 +460,5 @@ mod tests {
             !is_artifact("target", &globs),
             "a bare build dir is not itself an artifact"
         );
-    }
-
-    #[test]
-    fn wildcards() {
-        assert!(wildcard("*.xml", "TEST-a.xml"));
-        assert!(wildcard("junit*", "junit.xml"));
-        assert!(!wildcard("*.xml", "a.json"));
-        assert!(wildcard("a*b*c", "axxbyyc"));
     }
 }

@@ -8,6 +8,7 @@
 pub mod classify;
 pub mod evidence;
 pub mod facts;
+pub mod glob;
 pub mod policy;
 pub mod shell;
 

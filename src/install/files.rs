@@ -1,20 +1,62 @@
-//! Writing users' files safely: refuse read-only files, keep a backup, write atomically (a
-//! temporary file renamed over the original, permissions kept), and show a diff for `--dry-run`.
+//! Writing users' files safely: follow symlinks to the file they name, refuse read-only files,
+//! keep a backup that never replaces an earlier one, write atomically (a temporary file renamed
+//! over the original, permissions kept), and show a diff for `--dry-run`.
 
 use std::path::{Path, PathBuf};
 
-/// The backup kept next to a file that `init` or `uninstall` changed.
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut name = path
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_default();
-    name.push(".hookjudge-backup");
-    path.with_file_name(name)
+/// The file `path` names after following symlinks (also a dangling one: the file it would
+/// create), so that a dotfiles link stays a link and its target is edited.
+pub fn resolve(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::read_link(&current) {
+            Ok(target) => {
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                }
+            }
+            Err(_) => return current,
+        }
+    }
+    current
 }
 
-/// Replaces `path` with `contents`: backup first, then an atomic rename.
-pub fn write(path: &Path, contents: &str) -> Result<Option<PathBuf>, String> {
+/// The suffix of every backup, which the `.gitignore` line matches.
+pub const BACKUP_SUFFIX: &str = ".hookjudge-backup";
+
+/// Where the next backup of `path` goes: `<name>.hookjudge-backup`, or when that exists
+/// `<name>.hookjudge-backup.2`, `.3`, …: an earlier backup is never overwritten.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let first = path.with_file_name(format!("{name}{BACKUP_SUFFIX}"));
+    if std::fs::symlink_metadata(&first).is_err() {
+        return first;
+    }
+    (2..)
+        .map(|n| path.with_file_name(format!("{name}{BACKUP_SUFFIX}.{n}")))
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .expect("some number is free")
+}
+
+/// Refuses a file that exists and is read-only, before anything is written.
+pub fn check_writable(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(resolve(path)) {
+        Ok(meta) if meta.permissions().readonly() => Err(format!(
+            "`{}` is read-only; nothing was written",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Replaces the file `path` names with `contents`: backup first (when `backup` and the file
+/// exists), then an atomic rename. Returns the backup's path.
+pub fn write(path: &Path, contents: &str, backup: bool) -> Result<Option<PathBuf>, String> {
+    let path = &resolve(path);
     let existing = std::fs::metadata(path).ok();
     if let Some(meta) = &existing
         && meta.permissions().readonly()
@@ -29,7 +71,7 @@ pub fn write(path: &Path, contents: &str) -> Result<Option<PathBuf>, String> {
             .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
     }
     let backup = match &existing {
-        Some(_) => {
+        Some(_) if backup => {
             let b = backup_path(path);
             std::fs::copy(path, &b).map_err(|e| {
                 format!(
@@ -40,7 +82,7 @@ pub fn write(path: &Path, contents: &str) -> Result<Option<PathBuf>, String> {
             })?;
             Some(b)
         }
-        None => None,
+        _ => None,
     };
     let tmp = path.with_file_name(format!(
         ".{}.hookjudge-{}.tmp",
@@ -110,13 +152,38 @@ mod tests {
     fn write_keeps_a_backup_and_refuses_read_only() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("s.json");
-        assert_eq!(write(&p, "{}").unwrap(), None);
-        let backup = write(&p, "{\"a\":1}").unwrap().unwrap();
-        assert_eq!(std::fs::read_to_string(backup).unwrap(), "{}");
+        assert_eq!(write(&p, "{}", true).unwrap(), None);
+        let backup = write(&p, "{\"a\":1}", true).unwrap().unwrap();
+        assert_eq!(std::fs::read_to_string(&backup).unwrap(), "{}");
+        let second = write(&p, "{\"a\":2}", true).unwrap().unwrap();
+        assert_ne!(second, backup, "an earlier backup is never overwritten");
+        assert_eq!(std::fs::read_to_string(&backup).unwrap(), "{}");
+        assert_eq!(std::fs::read_to_string(&second).unwrap(), "{\"a\":1}");
+        assert!(second.to_string_lossy().ends_with(".hookjudge-backup.2"));
         let mut perms = std::fs::metadata(&p).unwrap().permissions();
         perms.set_readonly(true);
         std::fs::set_permissions(&p, perms).unwrap();
-        assert!(write(&p, "x").unwrap_err().contains("read-only"));
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\"a\":1}");
+        assert!(write(&p, "x", true).unwrap_err().contains("read-only"));
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\"a\":2}");
+    }
+}
+
+#[cfg(all(test, unix))]
+mod symlink_tests {
+    use super::*;
+
+    #[test]
+    fn a_symlinked_file_stays_a_link_and_its_target_is_edited() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("dotfiles")).unwrap();
+        let target = dir.path().join("dotfiles/settings.json");
+        std::fs::write(&target, "{}").unwrap();
+        let link = dir.path().join("settings.json");
+        std::os::unix::fs::symlink("dotfiles/settings.json", &link).unwrap();
+        assert_eq!(resolve(&link), dir.path().join("dotfiles/settings.json"));
+        let backup = write(&link, "{\"a\":1}", true).unwrap().unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "{\"a\":1}");
+        assert_eq!(backup.parent().unwrap(), target.parent().unwrap());
     }
 }

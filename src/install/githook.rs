@@ -1,17 +1,51 @@
 //! The git pre-push hook: installed in the repository's hooks folder (or `core.hooksPath`),
 //! chaining to a hook that was there before instead of replacing it.
+//!
+//! A hook in a folder inside the work tree (`core.hooksPath=.husky`) is committed, so it names
+//! `hookjudge` by name and lets a teammate without hookjudge push (with a notice) unless the
+//! repository requires it; a hook in `.git/hooks` is this clone's own and names the binary.
 
 use std::path::{Path, PathBuf};
 
 const TEMPLATE: &str = include_str!("../../hooks-templates/pre-push");
 /// Marks our hook, so that a re-install replaces it and an uninstall finds it.
-const MARKER: &str = "hookjudge pre-push hook";
+pub const MARKER: &str = "hookjudge pre-push hook";
 /// The previous hook, kept and run after ours.
 pub const PREVIOUS: &str = "pre-push.before-hookjudge";
 
-/// The hook's text for `binary`.
-pub fn script(binary: &Path) -> String {
-    TEMPLATE.replace("@HOOKJUDGE@", &binary.to_string_lossy())
+/// How the hook finds hookjudge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Program {
+    /// This binary, by absolute path; the push stops when it is gone.
+    Absolute(PathBuf),
+    /// `hookjudge` from PATH; `required` stops the push when there is none.
+    OnPath { required: bool },
+}
+
+/// The hook's text.
+pub fn script(program: &Program) -> String {
+    let (name, required) = match program {
+        Program::Absolute(p) => (p.to_string_lossy().into_owned(), true),
+        Program::OnPath { required } => ("hookjudge".to_owned(), *required),
+    };
+    TEMPLATE
+        .replace("@HOOKJUDGE@", &name)
+        .replace("@REQUIRED@", if required { "yes" } else { "no" })
+}
+
+/// The program named in an installed hook's text: `hookjudge` or an absolute path.
+pub fn program_of(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("hookjudge=\""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .map(str::to_owned)
+}
+
+/// Whether `dir` is inside the work tree at `root` (so committed, or meant to be).
+pub fn is_shared(dir: &Path, root: &Path) -> bool {
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let (dir, root) = (canonical(dir), canonical(root));
+    dir.starts_with(&root) && !dir.starts_with(root.join(".git"))
 }
 
 /// The hooks folder of the repository at `root`.
@@ -40,9 +74,9 @@ pub enum Installed {
 }
 
 /// Installs the hook (`dry_run`: only says what it would do).
-pub fn install(dir: &Path, binary: &Path, dry_run: bool) -> Result<Installed, String> {
+pub fn install(dir: &Path, program: &Program, dry_run: bool) -> Result<Installed, String> {
     let hook = dir.join("pre-push");
-    let wanted = script(binary);
+    let wanted = script(program);
     let current = std::fs::read_to_string(&hook).ok();
     let outcome = match &current {
         Some(text) if text == &wanted => return Ok(Installed::Unchanged),
@@ -64,7 +98,7 @@ pub fn install(dir: &Path, binary: &Path, dry_run: bool) -> Result<Installed, St
         std::fs::rename(&hook, dir.join(PREVIOUS))
             .map_err(|e| format!("cannot keep the existing hook as `{PREVIOUS}`: {e}"))?;
     }
-    super::files::write(&hook, &wanted)?;
+    super::files::write(&hook, &wanted, false)?;
     make_executable(&hook)?;
     Ok(outcome)
 }
@@ -80,7 +114,6 @@ pub fn uninstall(dir: &Path, dry_run: bool) -> Result<bool, String> {
         return Ok(true);
     }
     std::fs::remove_file(&hook).map_err(|e| format!("cannot remove `{}`: {e}", hook.display()))?;
-    let _ = std::fs::remove_file(super::files::backup_path(&hook));
     if dir.join(PREVIOUS).exists() {
         std::fs::rename(dir.join(PREVIOUS), &hook)
             .map_err(|e| format!("cannot restore the previous hook: {e}"))?;

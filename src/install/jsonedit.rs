@@ -1,9 +1,20 @@
 //! Surgical edits to JSON text: find the byte spans of values, then insert, replace or remove
 //! one member or element, leaving every other byte of the user's file as it was (indentation,
-//! key order, escapes, non-ASCII text).
+//! key order, escapes, non-ASCII text, comments).
 //!
-//! The text must already be valid JSON (check it with serde_json first, which also gives the
-//! line and column of an error); this scanner only locates spans.
+//! Settings files are JSONC in practice: Gemini CLI strips comments before parsing, editors
+//! leave trailing commas, and Windows editors add a BOM and CRLF line ends. [`parse`] first
+//! *blanks* comments and trailing commas into spaces of the same length, so every byte offset of
+//! the blanked text is an offset in the original: serde_json then validates the blanked text
+//! (with the line and column of an error) and the span scanner runs over it, while edits splice
+//! into the original text. [`Encoding`] takes the BOM and CRLF off before an edit and puts them
+//! back after, so inserted lines match the file's own.
+//!
+//! Why not `jsonc-parser`'s CST: its edits format inserted values its own way and removal is not
+//! the exact inverse of insertion, while `uninstall` must restore bytes; this editor's removal
+//! undoes its insertion by construction (tested), and blanking lets serde_json, already a
+//! dependency, both validate and report the line and column. The editor needs four operations on
+//! a known path, not a general tree; no new dependency for that.
 
 /// A JSON value and its byte span in the text.
 #[derive(Debug, Clone)]
@@ -45,16 +56,149 @@ impl Node {
     }
 }
 
-/// Locates the spans of a valid JSON document.
-pub fn parse(text: &str) -> Option<Node> {
+/// A parsed document: the spans, and the blanked text their values are read from.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub root: Node,
+    plain: String,
+}
+
+impl Parsed {
+    /// The value of `node` (comments and trailing commas ignored).
+    pub fn value(&self, node: &Node) -> serde_json::Value {
+        serde_json::from_str(&self.plain[node.start..node.end]).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The 1-based line of byte `at`.
+    pub fn line_of(&self, at: usize) -> usize {
+        self.plain[..at].matches('\n').count() + 1
+    }
+}
+
+/// Why a text is not JSON (or JSONC): serde_json's message with its line and column.
+#[derive(Debug, Clone)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// Validates `text` as JSONC (JSON plus `//` and `/* */` comments and trailing commas) and
+/// locates its spans.
+pub fn parse(text: &str) -> Result<Parsed, SyntaxError> {
+    let plain = blank(text);
+    if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&plain) {
+        return Err(SyntaxError {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        });
+    }
     let mut p = Scanner {
-        b: text.as_bytes(),
+        b: plain.as_bytes(),
         i: 0,
-        text,
+        text: &plain,
     };
     p.ws();
-    let node = p.value(0)?;
-    Some(node)
+    let root = p.value(0).ok_or_else(|| SyntaxError {
+        line: 1,
+        column: 1,
+        message: "nested too deeply".into(),
+    })?;
+    Ok(Parsed { root, plain })
+}
+
+/// `text` with comments and trailing commas replaced by spaces (newlines kept), so that it is
+/// plain JSON with every byte at its original offset. Strings are left alone.
+pub fn blank(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    // The offset of the last comma outside strings, while only blanks follow it.
+    let mut pending_comma: Option<usize> = None;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                pending_comma = None;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    out[i] = b' ';
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+                for byte in &mut out[i..end] {
+                    if !matches!(*byte, b'\n' | b'\r') {
+                        *byte = b' ';
+                    }
+                }
+                i = end;
+            }
+            b',' => {
+                pending_comma = Some(i);
+                i += 1;
+            }
+            b'}' | b']' => {
+                if let Some(c) = pending_comma.take() {
+                    out[c] = b' ';
+                }
+                i += 1;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            _ => {
+                pending_comma = None;
+                i += 1;
+            }
+        }
+    }
+    // Only ASCII bytes were replaced, each by an ASCII space: still UTF-8.
+    String::from_utf8(out).expect("blanking keeps UTF-8")
+}
+
+/// How a file is stored, apart from its JSON: a UTF-8 byte order mark, CRLF line ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Encoding {
+    pub bom: bool,
+    pub crlf: bool,
+}
+
+impl Encoding {
+    /// Splits a file's text into its encoding and a body with `\n` line ends. CRLF is taken off
+    /// only when every line ends so, so that [`Encoding::encode`] gives the same bytes back.
+    pub fn decode(raw: &str) -> (Encoding, String) {
+        let (bom, body) = match raw.strip_prefix('\u{feff}') {
+            Some(rest) => (true, rest),
+            None => (false, raw),
+        };
+        let lf = body.matches('\n').count();
+        let crlf = lf > 0 && body.matches("\r\n").count() == lf;
+        let body = if crlf {
+            body.replace("\r\n", "\n")
+        } else {
+            body.to_owned()
+        };
+        (Encoding { bom, crlf }, body)
+    }
+
+    pub fn encode(&self, body: &str) -> String {
+        let body = if self.crlf {
+            body.replace('\n', "\r\n")
+        } else {
+            body.to_owned()
+        };
+        if self.bom {
+            format!("\u{feff}{body}")
+        } else {
+            body
+        }
+    }
 }
 
 struct Scanner<'a> {
@@ -350,7 +494,7 @@ mod tests {
             "{\n\t\"x\": 1\n}",
             "{\"x\":1,\"名前\":\"値\"}",
         ] {
-            let root = parse(original).unwrap();
+            let root = parse(original).unwrap().root;
             let added = insert_member(
                 original,
                 &root,
@@ -362,7 +506,7 @@ mod tests {
                 v["hooks"]["Stop"][0]["hooks"][0]["type"], "command",
                 "{added}"
             );
-            let root = parse(&added).unwrap();
+            let root = parse(&added).unwrap().root;
             assert_eq!(remove_member(&added, &root, "hooks"), original);
         }
     }
@@ -370,7 +514,7 @@ mod tests {
     #[test]
     fn append_and_remove_elements() {
         let original = "{\n  \"a\": [\n    1,\n    2\n  ]\n}";
-        let root = parse(original).unwrap();
+        let root = parse(original).unwrap().root;
         let added = append_element(original, root.member("a").unwrap(), &json!({"k": 3}));
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&added).unwrap()["a"][2]["k"],
@@ -380,13 +524,13 @@ mod tests {
             added.contains("    2,\n    {\n      \"k\": 3\n    }\n  ]"),
             "{added}"
         );
-        let root = parse(&added).unwrap();
+        let root = parse(&added).unwrap().root;
         assert_eq!(
             remove_element(&added, root.member("a").unwrap(), 2),
             original
         );
         let empty = "{\"a\": []}";
-        let root = parse(empty).unwrap();
+        let root = parse(empty).unwrap().root;
         let one = append_element(empty, root.member("a").unwrap(), &json!(1));
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&one).unwrap()["a"],
@@ -397,18 +541,84 @@ mod tests {
     #[test]
     fn empty_objects_and_escapes() {
         let original = "{}";
-        let root = parse(original).unwrap();
+        let root = parse(original).unwrap().root;
         let added = insert_member(original, &root, "k", &json!(true));
         assert_eq!(
             serde_json::from_str::<serde_json::Value>(&added).unwrap()["k"],
             true
         );
         let tricky = r#"{"a\"b": "}]\\", "c": [ ]}"#;
-        let root = parse(tricky).unwrap();
+        let root = parse(tricky).unwrap().root;
         assert_eq!(
             root.member("a\"b").unwrap().end - root.member("a\"b").unwrap().start,
             r#""}]\\""#.len()
         );
         assert!(root.member("c").unwrap().is_array());
+    }
+}
+
+#[cfg(test)]
+mod jsonc_tests {
+    use super::*;
+    use serde_json::json;
+
+    const JSONC: &str = "{\n  // the user's model\n  \"model\": \"pro\", /* a \"quoted\" } comment */\n  \"url\": \"http://x//y\",\n  \"list\": [1, 2,],\n}\n";
+
+    #[test]
+    fn comments_and_trailing_commas_are_blanked_in_place() {
+        let plain = blank(JSONC);
+        assert_eq!(plain.len(), JSONC.len());
+        let v: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        assert_eq!(
+            v["url"], "http://x//y",
+            "`//` inside a string is not a comment"
+        );
+        assert_eq!(v["list"], json!([1, 2]));
+        let parsed = parse(JSONC).unwrap();
+        let list = parsed.root.member("list").unwrap();
+        assert_eq!(parsed.value(list), json!([1, 2]));
+        assert_eq!(parsed.line_of(list.start), 5);
+    }
+
+    #[test]
+    fn insert_then_remove_keeps_comments_byte_for_byte() {
+        let parsed = parse(JSONC).unwrap();
+        let added = insert_member(JSONC, &parsed.root, "hooks", &json!({"Stop": []}));
+        assert!(added.contains("// the user's model"), "{added}");
+        let again = parse(&added).unwrap();
+        assert_eq!(
+            again.value(again.root.member("hooks").unwrap()),
+            json!({"Stop": []})
+        );
+        assert_eq!(remove_member(&added, &again.root, "hooks"), JSONC);
+    }
+
+    #[test]
+    fn syntax_errors_have_a_line_and_column() {
+        let e = parse("{\n  \"a\": 1\n  \"b\": 2\n}").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 3), "{}", e.message);
+        assert!(
+            parse("{\"a\": [1,,]}").is_err(),
+            "two commas are not a trailing comma"
+        );
+    }
+
+    #[test]
+    fn bom_and_crlf_round_trip() {
+        let raw = "\u{feff}{\r\n  \"a\": 1\r\n}\r\n";
+        let (enc, body) = Encoding::decode(raw);
+        assert_eq!(
+            enc,
+            Encoding {
+                bom: true,
+                crlf: true
+            }
+        );
+        assert_eq!(body, "{\n  \"a\": 1\n}\n");
+        assert_eq!(enc.encode(&body), raw);
+        let mixed = "{\r\n\"a\": 1\n}";
+        let (enc, body) = Encoding::decode(mixed);
+        assert!(!enc.crlf, "mixed line ends are left as they are");
+        assert_eq!(enc.encode(&body), mixed);
     }
 }

@@ -2,5 +2,7 @@
 
 pub mod files;
 pub mod githook;
+pub mod ignore;
 pub mod jsonedit;
+pub mod record;
 pub mod settings;

@@ -285,7 +285,7 @@ def text_of(messages):
 
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
-                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90):
+                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=()):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -311,8 +311,12 @@ def run_scenario(sc, args, clis):
         with open(os.path.join(repo, ".gitignore"), "w") as f:
             f.write("sub/\n")
     judge_port, model_port = free_port(), free_port()
+    # hookjudge on PATH, as after `cargo install`: team-mode entries (`--scope project`) run it by
+    # name. Without it, a teammate who never installed hookjudge.
+    system_path = [d for d in os.environ.get("PATH", "").split(os.pathsep) if not os.path.exists(os.path.join(d, "hookjudge"))]
+    path = ([os.path.dirname(args.hookjudge)] if sc.hookjudge_on_path else []) + system_path
     env = {"XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
-           "XDG_STATE_HOME": os.path.join(home, ".local/state")}
+           "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path)}
     hj_env = dict(os.environ, HOME=home, **env)
     agent = "claude" if sc.client == "claude" else "codex"
     scope = "project" if agent == "claude" else "user"
@@ -338,7 +342,7 @@ enabled = false
 [otel]
 exporter = "none"
 ''')
-    init = subprocess.run([args.hookjudge, "init", "--agent", agent, "--scope", scope], cwd=repo, env=hj_env, capture_output=True, text=True)
+    init = subprocess.run([args.hookjudge, "init", "--agent", agent, "--scope", scope, *sc.init_args], cwd=repo, env=hj_env, capture_output=True, text=True)
     if init.returncode != 0:
         return False, f"hookjudge init failed: {init.stderr}", 0
     config = {"llm": {"provider": "openai", "base_url": f"http://127.0.0.1:{judge_port}/v1", "model": "judge", "timeout_ms": 1500}, "gate": {"timeout_ms": 1500}}
@@ -455,6 +459,20 @@ def check_uninstalled(r):
     assert len(claude_requests(r)) == 1
 
 
+def check_team_without_hookjudge(r):
+    assert r["records"] == [], "hookjudge is not installed: it never ran"
+    assert r["origin_head"] == r["local_head"], "a teammate without hookjudge is not blocked"
+    assert len(claude_requests(r)) == 3, len(claude_requests(r))
+    assert "hookjudge is not installed on this machine" in r["stdout"], "the notice reaches the session"
+
+
+def check_team_requires_hookjudge(r):
+    assert r["records"] == [], "hookjudge is not installed: it never ran"
+    assert r["origin_head"] != r["local_head"], "the repository requires hookjudge: the push waited for a human"
+    body = json.dumps(claude_requests(r)[2]["body"])
+    assert "this repository requires it to check shell commands and file changes" in body, "the model is told why"
+
+
 def codex_requests(r):
     return [q for q in r["model_requests"] if q["path"].split("?")[0].endswith("/responses")]
 
@@ -503,6 +521,9 @@ SCENARIOS = [
     Scenario("claude-provider-500", "claude", [NOTE, {"bash": "git push origin main"}, PUSH_NOW], judge_mode="500"),
     Scenario("claude-provider-hang", "claude", [NOTE, {"bash": "git push origin main"}, PUSH_NOW], judge_mode="hang"),
     Scenario("claude-uninstalled", "claude", [PUSH_NOW], uninstall=True),
+    Scenario("claude-team-without-hookjudge", "claude", [NOTE, {"bash": "git push origin main"}, PUSH_NOW], hookjudge_on_path=False),
+    Scenario("claude-team-requires-hookjudge", "claude", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}],
+             hookjudge_on_path=False, init_args=("--require",)),
     Scenario("codex-stop-block", "codex", [PUSH_NOW, VERIFIED]),
     Scenario("codex-push-gated", "codex", [NOTE, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
     Scenario("codex-loop-breaker", "codex", [], default=PUSH_NOW, timeout=60),
@@ -511,7 +532,8 @@ SCENARIOS = [
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
-    "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "codex-stop-block": check_codex_block,
+    "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "claude-team-without-hookjudge": check_team_without_hookjudge,
+    "claude-team-requires-hookjudge": check_team_requires_hookjudge, "codex-stop-block": check_codex_block,
     "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
 }
 

@@ -13,13 +13,13 @@ use crate::harness::{BIN, Home, Outcome};
 /// A user's settings file with other hooks, permissions, odd indentation and non-ASCII text.
 const USER_SETTINGS: &str = "{\n      \"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": [\"Read(./.env)\"]},\n  \"hooks\": {\n    \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send 'Fertig ✓'\" } ] } ]\n  },\n  \"theme\": \"ダーク\"\n}\n";
 
-fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
+pub fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
     let mut run = home.cmd(args);
     run.command.current_dir(dir);
     run.output()
 }
 
-fn read(p: &Path) -> String {
+pub fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -106,14 +106,14 @@ fn invalid_json_and_read_only_files_are_refused_untouched() {
     let repo = GitFixture::new(home.path(), "repo");
     let path = repo.work.join(".claude/settings.json");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let broken = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\",]\n  }\n}\n";
+    let broken = "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls)\" \"Bash(cat)\"]\n  }\n}\n";
     std::fs::write(&path, broken).unwrap();
-    let out = in_dir(&home, &repo.work, &["init"]);
+    let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("line 3")
             && out.stderr.contains("column")
-            && out.stderr.contains("left untouched"),
+            && out.stderr.contains("nothing was written"),
         "{}",
         out.stderr
     );
@@ -123,7 +123,7 @@ fn invalid_json_and_read_only_files_are_refused_untouched() {
     let mut perms = std::fs::metadata(&path).unwrap().permissions();
     perms.set_readonly(true);
     std::fs::set_permissions(&path, perms).unwrap();
-    let out = in_dir(&home, &repo.work, &["init"]);
+    let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
     assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("read-only") && out.stderr.contains("nothing was written"),
@@ -147,7 +147,7 @@ fn invalid_json_and_read_only_files_are_refused_untouched() {
     perms.set_readonly(false);
     std::fs::set_permissions(&path, perms).unwrap();
     std::fs::write(&path, wrong).unwrap();
-    let out = in_dir(&home, &repo.work, &["init"]);
+    let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
     assert!(
         out.stderr
             .contains("`hooks` is a string, expected an object")
@@ -187,18 +187,26 @@ fn agents_default_to_the_folders_that_exist() {
         "{}",
         out.stdout
     );
+    // By default, per-user settings: Codex and Gemini have no per-checkout file.
+    assert!(
+        home.path().join(".codex/hooks.json").exists()
+            && home.path().join(".gemini/settings.json").exists(),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("run in every project"),
+        "{}",
+        out.stdout
+    );
+    assert!(!repo.work.join(".claude").exists());
+    assert!(!repo.work.join(".codex/hooks.json").exists());
+    let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         repo.work.join(".codex/hooks.json").exists()
             && repo.work.join(".gemini/settings.json").exists()
     );
-    assert!(!repo.work.join(".claude").exists());
-    let out = in_dir(
-        &home,
-        &repo.work,
-        &["init", "--agent", "codex", "--scope", "local"],
-    );
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("no local scope"), "{}", out.stderr);
     let out = in_dir(&home, &home.work(), &["init"]);
     assert_eq!(out.code, 2);
     assert!(
@@ -216,10 +224,12 @@ fn filled_template(name: &str, binary: &str) -> Value {
     ))
     .unwrap();
     let text = text
-        .replace("\"@STOP_TIMEOUT_S@\"", "15")
-        .replace("\"@GATE_TIMEOUT_S@\"", "13")
-        .replace("\"@STOP_TIMEOUT_MS@\"", "15000")
-        .replace("\"@GATE_TIMEOUT_MS@\"", "13000")
+        .replace("\"timeout\": \"@STOP_TIMEOUT_S@\"", "\"timeout\": 15")
+        .replace("\"timeout\": \"@GATE_TIMEOUT_S@\"", "\"timeout\": 13")
+        .replace("\"timeout\": \"@STOP_TIMEOUT_MS@\"", "\"timeout\": 15000")
+        .replace("\"timeout\": \"@GATE_TIMEOUT_MS@\"", "\"timeout\": 13000")
+        .replace("@STOP_TIMEOUT_S@", "15")
+        .replace("@GATE_TIMEOUT_S@", "13")
         .replace("@HOOKJUDGE_SHELL@", &shell_words::quote(binary))
         .replace("@HOOKJUDGE@", binary);
     serde_json::from_str(&text).unwrap()
@@ -236,11 +246,11 @@ fn templates_and_init_output_are_identical() {
         .to_string_lossy()
         .into_owned();
     for (file, installed) in [
-        ("claude.json", ".claude/settings.json"),
-        ("codex.json", ".codex/hooks.json"),
-        ("gemini.json", ".gemini/settings.json"),
+        ("claude.json", repo.work.join(".claude/settings.local.json")),
+        ("codex.json", home.path().join(".codex/hooks.json")),
+        ("gemini.json", home.path().join(".gemini/settings.json")),
     ] {
-        let written: Value = serde_json::from_str(&read(&repo.work.join(installed))).unwrap();
+        let written: Value = serde_json::from_str(&read(&installed)).unwrap();
         assert_eq!(written, filled_template(file, &binary), "{file}");
     }
     let hook = read(&repo.work.join(".git/hooks/pre-push"));
@@ -249,7 +259,12 @@ fn templates_and_init_output_are_identical() {
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
-    assert_eq!(hook, template.replace("@HOOKJUDGE@", &binary));
+    assert_eq!(
+        hook,
+        template
+            .replace("@HOOKJUDGE@", &binary)
+            .replace("@REQUIRED@", "yes")
+    );
 }
 
 #[test]
@@ -290,8 +305,8 @@ fn git_hook_chains_and_uninstall_restores_the_previous_one() {
 }
 
 /// Runs a handler exactly as the agent would: exec form for Claude (command + args, no
-/// shell), shell form for Codex and Gemini.
-fn run_handler(home: &Home, handler: &Value, cwd: &Path, stdin: &str) -> Outcome {
+/// shell), shell form otherwise, with `path` as PATH.
+fn run_handler(home: &Home, handler: &Value, cwd: &Path, stdin: &str, path: &str) -> Outcome {
     let mut command = match handler["args"].as_array() {
         Some(args) => {
             let mut c = Command::new(handler["command"].as_str().unwrap());
@@ -307,7 +322,7 @@ fn run_handler(home: &Home, handler: &Value, cwd: &Path, stdin: &str) -> Outcome
     command
         .current_dir(cwd)
         .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("PATH", path)
         .env("HOME", home.path())
         .env("XDG_CONFIG_HOME", home.path().join("config"))
         .env("XDG_DATA_HOME", home.path().join("data"))
@@ -317,101 +332,201 @@ fn run_handler(home: &Home, handler: &Value, cwd: &Path, stdin: &str) -> Outcome
         .stderr(std::process::Stdio::piped());
     let mut child = command.spawn().unwrap();
     use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // A hook that does not read its input (the team-mode notice) closes the pipe early.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
     child.wait_with_output().unwrap().into()
+}
+
+/// PATH without any `hookjudge`, and PATH with this build's first.
+fn paths() -> (String, String) {
+    let system = std::env::var("PATH").unwrap_or_default();
+    let without: Vec<&str> = system
+        .split(':')
+        .filter(|d| !Path::new(d).join("hookjudge").exists())
+        .collect();
+    let without = without.join(":");
+    let bin_dir = Path::new(BIN).parent().unwrap().display().to_string();
+    (without.clone(), format!("{bin_dir}:{without}"))
+}
+
+/// The Stop and gate entries of one install, each run as its settings name it.
+struct Entries {
+    claude: Value,
+    codex: Value,
+    gemini: Value,
+}
+
+impl Entries {
+    fn read(paths: [PathBuf; 3]) -> Entries {
+        let [claude, codex, gemini] =
+            paths.map(|p| serde_json::from_str::<Value>(&read(&p)).unwrap());
+        Entries {
+            claude,
+            codex,
+            gemini,
+        }
+    }
+
+    /// (agent, entry, stdin) for each Stop and gate entry.
+    fn calls(&self, cwd: &Path) -> Vec<(&'static str, &'static str, &Value, String)> {
+        let stop = json!({"session_id": "s", "cwd": cwd, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done. I'll push to main now."});
+        let mut codex_stop = stop.clone();
+        codex_stop["turn_id"] = json!("t1");
+        codex_stop["session_id"] = json!("s2");
+        let after = json!({"session_id": "s3", "cwd": cwd, "hook_event_name": "AfterAgent", "prompt": "p", "prompt_response": "Done. I'll push to main now."});
+        let push = json!({"session_id": "s", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push origin main"}});
+        let mut codex_push = push.clone();
+        codex_push["turn_id"] = json!("t1");
+        let before = json!({"session_id": "s", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "git push origin main"}});
+        vec![
+            (
+                "claude",
+                "stop",
+                &self.claude["hooks"]["Stop"][0]["hooks"][0],
+                stop.to_string(),
+            ),
+            (
+                "codex",
+                "stop",
+                &self.codex["hooks"]["Stop"][0]["hooks"][0],
+                codex_stop.to_string(),
+            ),
+            (
+                "gemini",
+                "stop",
+                &self.gemini["hooks"]["AfterAgent"][0]["hooks"][0],
+                after.to_string(),
+            ),
+            (
+                "claude",
+                "gate",
+                &self.claude["hooks"]["PreToolUse"][0]["hooks"][0],
+                push.to_string(),
+            ),
+            (
+                "codex",
+                "gate",
+                &self.codex["hooks"]["PreToolUse"][0]["hooks"][0],
+                codex_push.to_string(),
+            ),
+            (
+                "gemini",
+                "gate",
+                &self.gemini["hooks"]["BeforeTool"][0]["hooks"][0],
+                before.to_string(),
+            ),
+        ]
+    }
+}
+
+/// The decision in an answer: `block`/`deny`/`ask`, or `notice` for a bare systemMessage.
+fn decision(out: &Outcome) -> String {
+    let v = out.json();
+    v["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .or(v["decision"].as_str())
+        .unwrap_or(if v["systemMessage"].is_string() {
+            "notice"
+        } else {
+            "?"
+        })
+        .to_owned()
 }
 
 #[test]
 fn installed_hook_commands_run_as_the_settings_name_them() {
-    let home = Home::new();
-    let repo = GitFixture::new(home.path(), "repo");
-    assert_eq!(
-        in_dir(&home, &repo.work, &["init", "--agent", "all"]).code,
-        0
-    );
-    // The repository config chooses the LLM: a command that always sees a violation.
-    std::fs::write(repo.work.join(".hookjudge.json"), json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string()).unwrap();
-    repo.commit("a.txt", "two\n", "unverified change");
-    let claude: Value =
-        serde_json::from_str(&read(&repo.work.join(".claude/settings.json"))).unwrap();
-    let codex: Value = serde_json::from_str(&read(&repo.work.join(".codex/hooks.json"))).unwrap();
-    let gemini: Value =
-        serde_json::from_str(&read(&repo.work.join(".gemini/settings.json"))).unwrap();
+    let (without, with) = paths();
+    for scope in ["local", "project"] {
+        let home = Home::new();
+        let repo = GitFixture::new(home.path(), "repo");
+        let out = in_dir(
+            &home,
+            &repo.work,
+            &["init", "--agent", "all", "--scope", scope],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        // The user's config chooses the LLM: a command that always sees a violation.
+        home.user_config(&json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string());
+        repo.commit("a.txt", "two\n", "unverified change");
+        let entries = Entries::read(if scope == "local" {
+            [
+                repo.work.join(".claude/settings.local.json"),
+                home.path().join(".codex/hooks.json"),
+                home.path().join(".gemini/settings.json"),
+            ]
+        } else {
+            [
+                repo.work.join(".claude/settings.json"),
+                repo.work.join(".codex/hooks.json"),
+                repo.work.join(".gemini/settings.json"),
+            ]
+        });
+        // Absolute entries run without hookjudge on PATH; team entries find it there.
+        let path = if scope == "local" { &without } else { &with };
+        let decisions: Vec<String> = entries
+            .calls(&repo.work)
+            .iter()
+            .map(|(_, _, handler, stdin)| {
+                let out = run_handler(&home, handler, &repo.work, stdin, path);
+                assert_eq!(out.code, 0, "{handler}: {}", out.stderr);
+                decision(&out)
+            })
+            .collect();
+        assert_eq!(
+            decisions,
+            ["block", "block", "deny", "ask", "deny", "ask"],
+            "{scope}"
+        );
+        let quiet = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"}});
+        run_handler(
+            &home,
+            &entries.claude["hooks"]["PreToolUse"][0]["hooks"][0],
+            &repo.work,
+            &quiet.to_string(),
+            path,
+        )
+        .assert_silent_allow();
+    }
+}
 
-    let stop = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": "Done. I'll push to main now."});
-    let out = run_handler(
-        &home,
-        &claude["hooks"]["Stop"][0]["hooks"][0],
-        &repo.work,
-        &stop.to_string(),
-    );
-    assert_eq!(
-        (out.code, out.json()["decision"].as_str()),
-        (0, Some("block"))
-    );
-    let mut codex_stop = stop.clone();
-    codex_stop["turn_id"] = json!("t1");
-    codex_stop["session_id"] = json!("s2");
-    let out = run_handler(
-        &home,
-        &codex["hooks"]["Stop"][0]["hooks"][0],
-        &repo.work,
-        &codex_stop.to_string(),
-    );
-    assert_eq!(out.json()["decision"], "block");
-    let after = json!({"session_id": "s3", "cwd": repo.work, "hook_event_name": "AfterAgent", "prompt": "p", "prompt_response": "Done. I'll push to main now."});
-    let out = run_handler(
-        &home,
-        &gemini["hooks"]["AfterAgent"][0]["hooks"][0],
-        &repo.work,
-        &after.to_string(),
-    );
-    assert_eq!(out.json()["decision"], "deny");
-
-    let push = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git push origin main"}});
-    let out = run_handler(
-        &home,
-        &claude["hooks"]["PreToolUse"][0]["hooks"][0],
-        &repo.work,
-        &push.to_string(),
-    );
-    assert_eq!(
-        out.json()["hookSpecificOutput"]["permissionDecision"],
-        "ask"
-    );
-    let mut codex_push = push.clone();
-    codex_push["turn_id"] = json!("t1");
-    let out = run_handler(
-        &home,
-        &codex["hooks"]["PreToolUse"][0]["hooks"][0],
-        &repo.work,
-        &codex_push.to_string(),
-    );
-    assert_eq!(
-        out.json()["hookSpecificOutput"]["permissionDecision"],
-        "deny"
-    );
-    let before = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": {"command": "git push origin main"}});
-    let out = run_handler(
-        &home,
-        &gemini["hooks"]["BeforeTool"][0]["hooks"][0],
-        &repo.work,
-        &before.to_string(),
-    );
-    assert_eq!(out.json()["decision"], "ask");
-    let quiet = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"}});
-    run_handler(
-        &home,
-        &claude["hooks"]["PreToolUse"][0]["hooks"][0],
-        &repo.work,
-        &quiet.to_string(),
-    )
-    .assert_silent_allow();
+#[test]
+fn team_entries_tell_a_teammate_without_hookjudge_and_block_only_when_required() {
+    let (without, _) = paths();
+    for (required, expected) in [
+        (false, ["notice"; 6]),
+        (true, ["notice", "notice", "notice", "ask", "deny", "deny"]),
+    ] {
+        let home = Home::new();
+        let repo = GitFixture::new(home.path(), "repo");
+        let mut args = vec!["init", "--agent", "all", "--scope", "project"];
+        if required {
+            args.push("--require");
+        }
+        let out = in_dir(&home, &repo.work, &args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let entries = Entries::read([
+            repo.work.join(".claude/settings.json"),
+            repo.work.join(".codex/hooks.json"),
+            repo.work.join(".gemini/settings.json"),
+        ]);
+        for ((agent, kind, handler, stdin), want) in entries.calls(&repo.work).iter().zip(expected)
+        {
+            let out = run_handler(&home, handler, &repo.work, stdin, &without);
+            assert_eq!(out.code, 0, "{agent} {kind}: {}", out.stderr);
+            assert_eq!(
+                decision(&out),
+                want,
+                "{agent} {kind} (required: {required}): {}",
+                out.stdout
+            );
+            assert!(
+                out.stdout
+                    .contains("hookjudge is not installed on this machine"),
+                "{}",
+                out.stdout
+            );
+        }
+    }
 }
 
 #[test]
@@ -451,7 +566,7 @@ fn doctor_reports_problems_with_their_fix() {
     .unwrap();
     let out = in_dir(&home, &repo.work, &["doctor"]);
     assert!(
-        out.stdout.contains("ok  Claude Code (project scope)"),
+        out.stdout.contains("ok  Claude Code (local scope)"),
         "{}",
         out.stdout
     );

@@ -50,12 +50,12 @@ fn install_script_is_idempotent_and_uninstalls() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let settings = std::fs::read_to_string(repo.work.join(".claude/settings.json")).unwrap();
+    let settings = std::fs::read_to_string(repo.work.join(".claude/settings.local.json")).unwrap();
     assert!(settings.contains("cargo-home/bin/hookjudge"), "{settings}");
     let out = run_script(&home, &repo.work, &[]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("unchanged"));
     assert_eq!(
-        std::fs::read_to_string(repo.work.join(".claude/settings.json")).unwrap(),
+        std::fs::read_to_string(repo.work.join(".claude/settings.local.json")).unwrap(),
         settings
     );
     let out = run_script(&home, &repo.work, &["--uninstall"]);
@@ -66,9 +66,8 @@ fn install_script_is_idempotent_and_uninstalls() {
     );
     assert!(!home.path().join("cargo-home/bin/hookjudge").exists());
     assert!(
-        !std::fs::read_to_string(repo.work.join(".claude/settings.json"))
-            .unwrap()
-            .contains("hookjudge")
+        !repo.work.join(".claude/settings.local.json").exists(),
+        "uninstall removes the settings file that init created"
     );
 }
 

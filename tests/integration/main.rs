@@ -5,6 +5,7 @@
 mod check;
 mod cli;
 mod completions;
+mod config_teaches;
 mod eval;
 mod fail_open;
 mod gate_fuzz;
@@ -12,6 +13,7 @@ mod gate_repo;
 mod gate_table;
 mod harness;
 mod install;
+mod install_files;
 mod install_script;
 mod llama;
 mod llm_http;

@@ -1,0 +1,174 @@
+//! Checks of a loaded config that parsing does not make: judge patterns that are not regexes,
+//! `gate.test_commands` that is not one, artifact globs that are not globs. Each problem names
+//! the exact key (`judges.commit.add_triggers[1]`), the file that sets it, and what to run next,
+//! so that every command that reads the config can report it the same way.
+
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::config::Settings;
+use crate::judge::{ErrorKind, Judge};
+
+/// One problem in the config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The key at fault, as a path (`gate.add_artifacts[0]`).
+    pub key: String,
+    /// The file that sets it, when one does.
+    pub file: Option<PathBuf>,
+    pub message: String,
+}
+
+impl Problem {
+    /// What to do next: the key, the file, and the command that checks the fix.
+    pub fn hint(&self) -> String {
+        let place = match &self.file {
+            Some(f) => format!(" in `{}`", f.display()),
+            None => String::new(),
+        };
+        format!(
+            "fix `{}`{place}, then run `hookjudge config show` to check it",
+            self.key
+        )
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}`: {}", self.key, self.message)
+    }
+}
+
+/// The config files' values, lowest layer first.
+fn file_values(settings: &Settings) -> Vec<(PathBuf, Value)> {
+    settings
+        .files
+        .iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(f).ok()?;
+            Some((f.clone(), serde_json::from_str(&text).ok()?))
+        })
+        .collect()
+}
+
+/// The key and file of the highest layer whose list `section.{lists}` holds `value`.
+fn locate(
+    files: &[(PathBuf, Value)],
+    section: &[&str],
+    lists: &[&str],
+    value: &str,
+) -> Option<(String, PathBuf)> {
+    for (file, v) in files.iter().rev() {
+        let node = section.iter().fold(v, |n, k| &n[*k]);
+        for list in lists {
+            if let Some(i) = node[*list]
+                .as_array()
+                .and_then(|a| a.iter().position(|x| x == value))
+            {
+                return Some((format!("{}.{list}[{i}]", section.join(".")), file.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// Every problem found, in a stable order.
+pub fn problems(settings: &Settings) -> Vec<Problem> {
+    let files = file_values(settings);
+    let mut found = Vec::new();
+    for (name, spec) in settings.judge_specs() {
+        let Err(e) = Judge::from_spec(&name, &spec) else {
+            continue;
+        };
+        let (key, file) = match &e.kind {
+            ErrorKind::BadPattern { pattern, .. } => locate(
+                &files,
+                &["judges", &name],
+                &["triggers", "add_triggers", "bypasses", "add_bypasses"],
+                pattern,
+            )
+            .map(|(k, f)| (k, Some(f)))
+            .unwrap_or((format!("judges.{name}"), None)),
+            _ => (
+                format!("judges.{name}"),
+                files
+                    .iter()
+                    .rev()
+                    .find(|(_, v)| !v["judges"][&name].is_null())
+                    .map(|(f, _)| f.clone()),
+            ),
+        };
+        found.push(Problem {
+            key,
+            file,
+            message: e.to_string(),
+        });
+    }
+    if let Err(e) = regex::Regex::new(&settings.gate.test_commands) {
+        found.push(Problem {
+            key: "gate.test_commands".into(),
+            file: files
+                .iter()
+                .rev()
+                .find(|(_, v)| v["gate"]["test_commands"].is_string())
+                .map(|(f, _)| f.clone()),
+            message: format!("not a valid regex, so no test run is recognised:\n{e}"),
+        });
+    }
+    for glob in &settings.gate.artifacts {
+        if let Err(e) = crate::gate::glob::check(glob) {
+            let (key, file) = locate(&files, &["gate"], &["artifacts", "add_artifacts"], glob)
+                .map(|(k, f)| (k, Some(f)))
+                .unwrap_or(("gate.artifacts".into(), None));
+            found.push(Problem {
+                key,
+                file,
+                message: format!("`{glob}` is not a glob ({e}), so it never matches"),
+            });
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_problem_names_its_key_and_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let file = dir.path().join(crate::config::REPO_FILE);
+        std::fs::write(
+            &file,
+            r#"{"judges": {"commit": {"add_triggers": ["fine", "(unclosed"]}}, "gate": {"test_commands": "[", "add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
+        )
+        .unwrap();
+        let settings = Settings::load(dir.path(), None).unwrap();
+        let found = problems(&settings);
+        let keys: Vec<&str> = found.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "judges.commit.add_triggers[1]",
+                "gate.test_commands",
+                "gate.add_artifacts[1]"
+            ]
+        );
+        assert!(
+            found
+                .iter()
+                .all(|p| p.file.as_deref() == Some(file.as_path()))
+        );
+        assert!(
+            found[0]
+                .hint()
+                .contains("fix `judges.commit.add_triggers[1]` in `")
+                && found[0].hint().contains("hookjudge config show"),
+            "{}",
+            found[0].hint()
+        );
+        assert!(problems(&Settings::defaults()).is_empty());
+    }
+}

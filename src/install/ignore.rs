@@ -1,0 +1,86 @@
+//! The ignore lines for what hookjudge leaves in a repository (backups, the `.hookjudge/`
+//! folder with the editor schema and `verified` marker, Claude Code's local settings), added to
+//! `.gitignore` in team mode or to the clone's own `.git/info/exclude` otherwise, under one
+//! comment line that marks them as ours.
+
+/// The comment line above our lines.
+pub const HEADER: &str = "# hookjudge: local files (added by `hookjudge init`)";
+
+/// The lines every install wants ignored.
+pub fn lines(claude_local: bool) -> Vec<String> {
+    let mut lines = vec![
+        "/.hookjudge/".to_owned(),
+        format!("*{}*", super::files::BACKUP_SUFFIX),
+    ];
+    if claude_local {
+        lines.push("/.claude/settings.local.json".to_owned());
+    }
+    lines
+}
+
+/// `current` with the lines it lacks appended under [`HEADER`], or `None` when it has them all.
+pub fn add(current: Option<&str>, wanted: &[String]) -> Option<String> {
+    let current = current.unwrap_or("");
+    let have: Vec<&str> = current.lines().map(str::trim).collect();
+    let missing: Vec<&String> = wanted
+        .iter()
+        .filter(|l| !have.contains(&l.as_str()))
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let mut out = current.to_owned();
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !have.contains(&HEADER) {
+        out.push_str(HEADER);
+        out.push('\n');
+    }
+    for line in missing {
+        out.push_str(line);
+        out.push('\n');
+    }
+    Some(out)
+}
+
+/// `current` without our header and the lines of ours right below it.
+pub fn remove(current: &str) -> String {
+    let ours = lines(true);
+    let mut out = String::new();
+    let mut in_block = false;
+    for line in current.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if bare == HEADER {
+            in_block = true;
+            continue;
+        }
+        if in_block && ours.iter().any(|l| l == bare) {
+            continue;
+        }
+        in_block = false;
+        out.push_str(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adds_only_missing_lines_and_removes_its_block() {
+        let wanted = lines(true);
+        let original = "target/\n/.hookjudge/";
+        let added = add(Some(original), &wanted).unwrap();
+        assert_eq!(
+            added,
+            format!(
+                "target/\n/.hookjudge/\n{HEADER}\n*.hookjudge-backup*\n/.claude/settings.local.json\n"
+            )
+        );
+        assert_eq!(add(Some(&added), &wanted), None);
+        assert_eq!(remove(&added), "target/\n/.hookjudge/\n");
+        assert_eq!(add(None, &lines(false)).unwrap().lines().count(), 3);
+    }
+}

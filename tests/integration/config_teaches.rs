@@ -1,0 +1,196 @@
+//! The config explains itself: every command that reads it reports a bad pattern with the
+//! exact key and the next command, `.hookjudge.json` carries a `$schema` editors resolve
+//! offline, and artifact globs are real globs.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::gate_repo::{GitFixture, pre_tool_use};
+use crate::harness::Home;
+use crate::install::{in_dir, read};
+
+#[test]
+fn config_show_reports_a_bad_pattern_with_its_key_and_file() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    // The user's own config: read whatever a repository's file may set.
+    home.user_config(
+        r#"{"judges": {"commit": {"add_triggers": ["(unclosed"]}}, "gate": {"add_artifacts": ["reports/[x"]}}"#,
+    );
+    let file = home.path().join("config/hookjudge/config.json");
+    let out = in_dir(&home, &repo.work, &["config", "show"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("llm.provider = "),
+        "the values are still shown"
+    );
+    assert!(
+        out.stderr.contains("2 problem(s)")
+            && out.stderr.contains("`judges.commit.add_triggers[0]`")
+            && out.stderr.contains("`gate.add_artifacts[0]`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(&format!(
+            "hint: fix `judges.commit.add_triggers[0]` in `{}`, then run `hookjudge config show`",
+            file.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    let out = in_dir(&home, &repo.work, &["doctor", "--json"]);
+    let config = out.json()["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "config")
+        .unwrap()
+        .clone();
+    assert_eq!(config["ok"], false);
+    assert!(
+        config["fix"]
+            .as_str()
+            .unwrap()
+            .contains("judges.commit.add_triggers[0]"),
+        "{config}"
+    );
+    // A key the parser does not know: the hint names it too.
+    home.user_config(r#"{"stop": {"max_block": 1}}"#);
+    let out = in_dir(&home, &repo.work, &["config", "show"]);
+    assert!(
+        out.stderr.contains("hint: fix `stop.max_block` in `")
+            && out
+                .stderr
+                .contains("`hookjudge config schema` lists every key"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn init_writes_a_schema_that_editors_resolve_offline() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    assert_eq!(in_dir(&home, &repo.work, &["init"]).code, 0);
+    let config: Value = serde_json::from_str(&read(&repo.work.join(".hookjudge.json"))).unwrap();
+    let reference = config["$schema"].as_str().unwrap();
+    assert!(!reference.contains("://"), "no network needed: {reference}");
+    let schema_path = repo.work.join(reference);
+    let printed = in_dir(&home, &repo.work, &["config", "schema"]).stdout;
+    assert_eq!(read(&schema_path), printed);
+    std::fs::remove_file(&schema_path).unwrap();
+    let out = in_dir(
+        &home,
+        &repo.work.join("."),
+        &["config", "schema", "--write"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(read(&schema_path), printed);
+    // The file the schema describes is accepted by the parser (its own `$schema` too).
+    assert_eq!(in_dir(&home, &repo.work, &["config", "show"]).code, 0);
+    // A config of the user's own without `$schema`: init says how to add it.
+    std::fs::write(repo.work.join(".hookjudge.json"), "{}").unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert!(
+        out.stdout
+            .contains("add `\"$schema\": \"./.hookjudge/schema.json\"` to `.hookjudge.json`"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn user_scope_prints_absolute_paths_and_the_user_config() {
+    let home = Home::new();
+    let out = in_dir(&home, &home.work(), &["init", "--scope", "user"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let settings = home.path().join(".claude/settings.json");
+    assert!(
+        out.stdout
+            .contains(&format!("created    {}", settings.display())),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains(".hookjudge.json"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            &home
+                .path()
+                .join("config/hookjudge/config.json")
+                .display()
+                .to_string()
+        ),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_settings_file_that_is_not_an_object_is_explained() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let path = repo.work.join(".claude/settings.local.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "[]").unwrap();
+    let out = in_dir(&home, &repo.work, &["init"]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("the top level is an array, but a settings file is one JSON object")
+            && !out.stderr.contains("fix or remove that key"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn double_star_artifacts_count_as_evidence() {
+    let home = Home::new();
+    home.user_config(
+        r#"{"llm": {"provider": "none"}, "gate": {"add_artifacts": ["**/junit.xml"]}}"#,
+    );
+    let repo = GitFixture::new(home.path(), "repo");
+    // A monorepo service whose build folder is ignored, as build folders are.
+    std::fs::create_dir_all(repo.work.join("services/api")).unwrap();
+    std::fs::write(repo.work.join("services/api/.gitignore"), "build/\n").unwrap();
+    repo.commit("services/api/main.rs", "fn main() {}\n", "change a");
+    let gate = |home: &Home, dir: &Path| {
+        let out = home
+            .cmd(&["gate"])
+            .stdin(pre_tool_use(dir, "git push origin main", false, None))
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    assert!(gate(&home, &repo.work).contains("ask"), "no evidence yet");
+    let report = repo.work.join("services/api/build/junit.xml");
+    std::fs::create_dir_all(report.parent().unwrap()).unwrap();
+    std::fs::write(&report, "<testsuites/>").unwrap();
+    assert_eq!(gate(&home, &repo.work).trim(), "", "a fresh report passes");
+    let evidence = &home.last_log()["rulings"][0]["evidence"];
+    assert_eq!(evidence["kind"], "fresh_artifact", "{evidence}");
+    assert!(
+        evidence["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("services/api/build/junit.xml"),
+        "{evidence}"
+    );
+}
+
+#[test]
+fn check_warns_about_a_test_command_pattern_that_is_not_a_regex() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}, "gate": {"test_commands": "(cargo test"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    let out = in_dir(&home, &repo.work, &["check", "--no-input"]);
+    assert!(
+        out.stderr
+            .contains("warning: `gate.test_commands`: not a valid regex")
+            && out.stderr.contains("hint: fix `gate.test_commands` in `"),
+        "{}",
+        out.stderr
+    );
+}
