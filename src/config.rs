@@ -336,18 +336,28 @@ impl Settings {
         specs
     }
 
-    /// Builds the enabled judges, or only those named in `only` (which must exist).
+    /// Builds the enabled response judges (those that read the agent's final message), or only
+    /// those named in `only` (which must exist and be response judges).
     pub fn judges(&self, only: &[String]) -> Result<Vec<Judge>, Error> {
-        let specs = self.judge_specs();
+        let specs: Vec<(String, JudgeSpec)> = self
+            .judge_specs()
+            .into_iter()
+            .filter(|(_, spec)| spec.kind.unwrap_or_default() == judge::Kind::Response)
+            .collect();
         if let Some(unknown) = only
             .iter()
             .find(|n| !specs.iter().any(|(name, _)| name == *n))
         {
             let known: Vec<&str> = specs.iter().map(|(n, _)| n.as_str()).collect();
+            let gate = if *unknown == judge::GATE_JUDGE {
+                " (`gate-verification` judges session activity for the gate, not a response)"
+            } else {
+                ""
+            };
             return Err(Error {
                 path: None,
                 message: format!(
-                    "there is no judge `{unknown}` (judges: {})",
+                    "there is no judge `{unknown}`{gate} (judges: {})",
                     known.join(", ")
                 ),
             });
@@ -361,6 +371,22 @@ impl Settings {
             judges.extend(built);
         }
         Ok(judges)
+    }
+
+    /// The judge the gate asks whether the session shows verification, unless it is disabled.
+    /// A definition that does not build is an error: the gate then leaves the decision to a human.
+    pub fn gate_judge(&self) -> Result<Option<Judge>, Error> {
+        let specs = self.judge_specs();
+        let Some((name, spec)) = specs.iter().find(|(n, _)| n == judge::GATE_JUDGE) else {
+            return Ok(None);
+        };
+        if spec.kind != Some(judge::Kind::Gate) {
+            return Err(self.judge_error(judge::Error {
+                judge: name.clone(),
+                kind: judge::ErrorKind::WrongKind(judge::Kind::Gate),
+            }));
+        }
+        Judge::from_spec(name, spec).map_err(|e| self.judge_error(e))
     }
 
     fn judge_error(&self, e: judge::Error) -> Error {
@@ -523,6 +549,42 @@ mod tests {
                 .message
                 .contains("no judge `nonesuch`")
         );
+    }
+
+    #[test]
+    fn the_gate_judge_is_apart_from_the_response_judges() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        let load = |json: &str| {
+            std::fs::write(&file, json).unwrap();
+            Settings::load(dir.path(), Some(&file)).unwrap()
+        };
+        let s = load(r#"{"judges": {"commit": {"enabled": false}}}"#);
+        assert!(
+            s.judges(&[])
+                .unwrap()
+                .iter()
+                .all(|j| j.kind == judge::Kind::Response)
+        );
+        assert_eq!(
+            s.gate_judge().unwrap().unwrap().name,
+            judge::GATE_JUDGE,
+            "disabling the Stop `commit` judge leaves the gate's judge"
+        );
+        let err = s.judges(&[judge::GATE_JUDGE.into()]).unwrap_err().message;
+        assert!(err.contains("session activity for the gate"), "{err}");
+
+        let s = load(r#"{"judges": {"gate-verification": {"enabled": false}}}"#);
+        assert!(s.gate_judge().unwrap().is_none());
+        let s = load(r#"{"judges": {"gate-verification": {"fields": {}}}}"#);
+        let err = s.gate_judge().unwrap_err().to_string();
+        assert!(
+            err.contains("judge `gate-verification` has no `fields`"),
+            "{err}"
+        );
+        let s = load(r#"{"judges": {"gate-verification": {"kind": "response"}}}"#);
+        let err = s.gate_judge().unwrap_err().to_string();
+        assert!(err.contains("`kind` must be `gate`"), "{err}");
     }
 
     #[test]

@@ -183,6 +183,7 @@ pub fn schema() -> Value {
         "type": "object", "additionalProperties": false,
         "properties": {
             "enabled": {"type": "boolean", "description": "false turns the judge off"},
+            "kind": {"enum": ["response", "gate"], "default": "response", "description": "what the judge reads: the agent's final message, or (gate) the session activity before a commit, push or deploy"},
             "description": {"type": "string"},
             "triggers": {"type": "array", "items": {"type": "string"}, "description": "Layer 1 patterns (Rust regex, case-insensitive); replaces the list"},
             "bypasses": {"type": "array", "items": {"type": "string"}, "description": "patterns that allow a triggered text without the LLM; replaces the list"},
@@ -190,7 +191,8 @@ pub fn schema() -> Value {
             "prompt": {"type": "string"},
             "fields": {"type": "object", "additionalProperties": {"type": "string"}, "description": "field name -> what it means"},
             "block_when": {"description": "a field name, {\"all\": [...]}, {\"any\": [...]} or {\"not\": rule}"},
-            "reason": {"type": "string", "description": "what the agent is told when this judge blocks"}
+            "reason": {"type": "string", "description": "what the agent is told when this judge blocks"},
+            "legacy_fields": {"type": "object", "description": "old field name -> rule over the current fields, so that a block_when written for the old fields keeps working"}
         }
     });
     json!({

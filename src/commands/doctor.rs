@@ -221,6 +221,27 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
                     format!("valid; {} judges enabled; from {from}", judges.len()),
                     None,
                 ));
+                let gate = s.gate_judge();
+                let notes = judges
+                    .iter()
+                    .chain(gate.iter().flatten())
+                    .flat_map(|j| &j.notes);
+                for note in notes {
+                    checks.push(check(
+                        "config",
+                        false,
+                        note.clone(),
+                        Some("rename the field in your judge's `block_when`".into()),
+                    ));
+                }
+                if let Err(e) = gate {
+                    checks.push(check(
+                        "gate judge",
+                        false,
+                        format!("{e}; the gate asks a human instead of judging"),
+                        Some("fix `judges.gate-verification` in your config".into()),
+                    ));
+                }
                 Some(s)
             }
             Err(e) => {

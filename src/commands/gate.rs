@@ -174,7 +174,8 @@ fn run(
     if found.is_empty() {
         return Ok((None, None));
     }
-    let judges = settings.judges(&["commit".to_string()]).unwrap_or_default();
+    // A gate judge that does not build leaves the decision to a human, with the error logged.
+    let gate_judge = settings.gate_judge();
     let mut llm_settings = settings.llm.clone();
     // The agent kills the hook at its settings timeout: keep the deadline below it.
     llm_settings.timeout_ms =
@@ -192,13 +193,22 @@ fn run(
             settings: &settings.gate,
             cwd: &cwd,
             transcript: transcript.as_deref().filter(|p| p.exists()),
-            judge: judges
-                .first()
+            judge: gate_judge
+                .as_ref()
+                .ok()
+                .and_then(Option::as_ref)
                 .map(|j| (j, &llm as &dyn crate::judge::evaluate::Layer2)),
             approved: *approved,
             now,
         };
-        record.rulings.push(policy::decide(gated, &ctx));
+        let mut ruling = policy::decide(gated, &ctx);
+        if let (Err(e), policy::DecidedBy::JudgeFailed) = (&gate_judge, ruling.decided_by) {
+            ruling.facts["judge_failure"] = serde_json::json!(e.to_string());
+            ruling
+                .reason
+                .push_str(&format!(" The gate's judge is misconfigured: {e}"));
+        }
+        record.rulings.push(ruling);
     }
     let denied: Vec<&Ruling> = record
         .rulings

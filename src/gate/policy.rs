@@ -62,7 +62,7 @@ pub struct Context<'a> {
     pub cwd: &'a Path,
     /// The Claude Code transcript, for evidence and the judge.
     pub transcript: Option<&'a Path>,
-    /// The `commit` judge, when enabled, and the LLM behind it.
+    /// The gate's judge (`gate-verification`), when enabled, and the LLM behind it.
     pub judge: Option<(&'a Judge, &'a dyn Layer2)>,
     /// The command carried `HOOKJUDGE_APPROVED=1`.
     pub approved: bool,
@@ -416,7 +416,7 @@ fn verify_with(
             match layer2.ask(judge, &text) {
                 Answer::Fields { fields, reason, .. } => {
                     ruling.decided_by = DecidedBy::Judge;
-                    if fields.get("verification_reported") == Some(&Value::Bool(true)) {
+                    if !judge.block_when.holds(&fields) {
                         return ruling;
                     }
                     ruling.decision = Decision::Deny;

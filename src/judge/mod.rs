@@ -4,6 +4,10 @@
 //! the LLM must return, a block rule over those fields and the reason the agent is given when it
 //! blocks. Every part is data (`builtins.json` for the built-ins, the `judges` key of the config
 //! for the user's), so a user can disable, extend or replace a judge, or add one, without Rust.
+//!
+//! A judge has a kind: `response` judges read the agent's final message (the Stop hook, `judge`,
+//! `eval`, `replay`); the `gate` judge reads the session's recent activity when the gate meets a
+//! commit, push or deploy, and needs no Layer 1 patterns.
 
 pub mod evaluate;
 pub mod layer1;
@@ -29,6 +33,20 @@ const BUILTINS_JSON: &str = include_str!("builtins.json");
 /// hook that eats memory.
 const REGEX_SIZE_LIMIT: usize = 2 << 20;
 
+/// The name of the judge the gate asks about session activity.
+pub const GATE_JUDGE: &str = "gate-verification";
+
+/// What a judge reads, and so who runs it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// The agent's final message, judged at Stop (and by `judge`, `eval`, `replay`).
+    #[default]
+    Response,
+    /// The session's recent activity, judged by the gate before a shared-state command.
+    Gate,
+}
+
 /// One judge as written in data. Every key is optional so that a config layer can change only
 /// what it names; a judge must be complete once every layer is applied.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -36,6 +54,8 @@ const REGEX_SIZE_LIMIT: usize = 2 << 20;
 pub struct JudgeSpec {
     /// `false` turns the judge off. By default, judges are enabled.
     pub enabled: Option<bool>,
+    /// What the judge reads (`response` by default, or `gate`).
+    pub kind: Option<Kind>,
     /// One line saying what the judge catches.
     pub description: Option<String>,
     /// Layer 1 patterns that wake the judge (replaces the list below this layer).
@@ -54,6 +74,9 @@ pub struct JudgeSpec {
     pub block_when: Option<Value>,
     /// What the agent is told when the judge blocks: the next step, in one or two sentences.
     pub reason: Option<String>,
+    /// Field names a judge used to have, each as a rule over its current fields, so that a
+    /// `block_when` written for the old fields keeps its meaning (and is reported for renaming).
+    pub legacy_fields: Option<Map<String, Value>>,
 }
 
 impl JudgeSpec {
@@ -64,13 +87,15 @@ impl JudgeSpec {
         }
         replace!(
             enabled,
+            kind,
             description,
             triggers,
             bypasses,
             prompt,
             fields,
             block_when,
-            reason
+            reason,
+            legacy_fields
         );
         for (mine, theirs) in [
             (&mut self.add_triggers, &upper.add_triggers),
@@ -102,6 +127,7 @@ pub struct Field {
 #[derive(Debug)]
 pub struct Judge {
     pub name: String,
+    pub kind: Kind,
     pub description: String,
     pub triggers: Vec<Pattern>,
     pub bypasses: Vec<Pattern>,
@@ -109,6 +135,8 @@ pub struct Judge {
     pub fields: Vec<Field>,
     pub block_when: Rule,
     pub reason: String,
+    /// What the user should change in their config although it still works (old field names).
+    pub notes: Vec<String>,
 }
 
 impl Judge {
@@ -148,8 +176,9 @@ impl Judge {
                     })
                     .collect::<Result<Vec<_>, _>>()
             };
+        let kind = spec.kind.unwrap_or_default();
         let triggers = patterns(&spec.triggers, &spec.add_triggers, "trigger")?;
-        if triggers.is_empty() {
+        if triggers.is_empty() && kind == Kind::Response {
             return Err(err(ErrorKind::Missing("triggers")));
         }
         let bypasses = patterns(&spec.bypasses, &spec.add_bypasses, "bypass")?;
@@ -173,18 +202,46 @@ impl Judge {
             .block_when
             .as_ref()
             .ok_or_else(|| err(ErrorKind::Missing("block_when")))?;
-        let block_when = Rule::from_json(rule_json).map_err(|m| err(ErrorKind::BadRule(m)))?;
-        if let Some(unknown) = block_when
+        let mut block_when = Rule::from_json(rule_json).map_err(|m| err(ErrorKind::BadRule(m)))?;
+        let is_field = |n: &str| fields.iter().any(|f| f.name == n);
+        let field_list = || {
+            fields
+                .iter()
+                .map(|f| format!("`{}`", f.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut notes = Vec::new();
+        let mut old_names: Vec<String> = block_when
             .field_names()
             .into_iter()
-            .find(|n| !fields.iter().any(|f| f.name == *n))
-        {
+            .filter(|n| !is_field(n))
+            .map(str::to_owned)
+            .collect();
+        old_names.sort();
+        old_names.dedup();
+        for old in old_names {
+            let Some(meaning) = spec.legacy_fields.as_ref().and_then(|l| l.get(&old)) else {
+                continue;
+            };
+            let meaning = Rule::from_json(meaning)
+                .map_err(|m| err(ErrorKind::BadRule(format!("`legacy_fields.{old}`: {m}"))))?;
+            notes.push(format!(
+                "judge `{name}`: `block_when` names `{old}`, a field this judge no longer has; it is read as {}. Rename it in your config to the judge's fields: {}",
+                meaning.to_json(),
+                field_list()
+            ));
+            block_when = block_when.replace_field(&old, &meaning);
+        }
+        if let Some(unknown) = block_when.field_names().into_iter().find(|n| !is_field(n)) {
             return Err(err(ErrorKind::BadRule(format!(
-                "`{unknown}` is not one of the judge's `fields`"
+                "`{unknown}` is not one of the judge's `fields` ({})",
+                field_list()
             ))));
         }
         Ok(Some(Judge {
             name: name.to_owned(),
+            kind,
             description: require(&spec.description, "description")?,
             triggers,
             bypasses,
@@ -192,6 +249,7 @@ impl Judge {
             fields,
             block_when,
             reason: require(&spec.reason, "reason")?,
+            notes,
         }))
     }
 }
@@ -283,6 +341,8 @@ pub enum ErrorKind {
     },
     BadField(String),
     BadRule(String),
+    /// The judge must be of this kind where it is used.
+    WrongKind(Kind),
 }
 
 impl fmt::Display for Error {
@@ -314,6 +374,14 @@ impl fmt::Display for Error {
             ErrorKind::BadRule(message) => {
                 write!(f, "judge `{judge}`: bad `block_when`: {message}")
             }
+            ErrorKind::WrongKind(kind) => write!(
+                f,
+                "judge `{judge}`: `kind` must be `{}` where it is used",
+                match kind {
+                    Kind::Response => "response",
+                    Kind::Gate => "gate",
+                }
+            ),
         }
     }
 }
@@ -330,8 +398,12 @@ mod tests {
         Judge::from_spec(name, spec).unwrap().unwrap()
     }
 
+    fn field_names(judge: &Judge) -> Vec<&str> {
+        judge.fields.iter().map(|f| f.name.as_str()).collect()
+    }
+
     #[test]
-    fn the_five_builtins_load_in_order() {
+    fn the_builtins_load_in_order() {
         let names: Vec<String> = builtin_specs().into_iter().map(|(n, _)| n).collect();
         assert_eq!(
             names,
@@ -340,21 +412,33 @@ mod tests {
                 "scope-check",
                 "scope-change",
                 "shallow-bugfix",
-                "bugfix-without-reproduction"
+                "bugfix-without-reproduction",
+                GATE_JUDGE
             ]
         );
         for name in &names {
             let judge = builtin(name);
-            assert!(!judge.triggers.is_empty());
+            assert_eq!(
+                judge.triggers.is_empty(),
+                judge.kind == Kind::Gate,
+                "{name}: response judges need triggers, the gate judge has none"
+            );
+            assert!(judge.notes.is_empty(), "{name}: {:?}", judge.notes);
             assert!(
                 !judge.prompt.contains(&judge.reason),
                 "the reason must not repeat the prompt"
             );
+            // Every field is named in the prompt's list exactly once and used by the rule.
+            for f in &judge.fields {
+                assert!(
+                    judge.block_when.field_names().contains(&f.name.as_str()),
+                    "{name}: `{}` is not used by `block_when`",
+                    f.name
+                );
+            }
         }
-        let commit = builtin("commit");
-        let fields: Vec<&str> = commit.fields.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(
-            fields,
+            field_names(&builtin("commit")),
             [
                 "new_proposal",
                 "verification_reported",
@@ -362,19 +446,181 @@ mod tests {
                 "future_step_description"
             ]
         );
-        for sister in [
-            "scope-check",
-            "scope-change",
-            "shallow-bugfix",
-            "bugfix-without-reproduction",
+        assert_eq!(
+            field_names(&builtin("scope-check")),
+            ["new_proposal", "retraction_or_quote"]
+        );
+        assert_eq!(
+            field_names(&builtin("shallow-bugfix")),
+            [
+                "fix_reported",
+                "cause_named",
+                "recap_of_earlier_work",
+                "setup_or_non_defect",
+                "quoted_or_hypothetical"
+            ]
+        );
+        assert_eq!(
+            field_names(&builtin("bugfix-without-reproduction")),
+            [
+                "code_fix",
+                "failure_observed",
+                "diagnosed",
+                "recap_of_earlier_work",
+                "setup_or_non_defect",
+                "quoted_or_hypothetical"
+            ]
+        );
+        assert_eq!(
+            field_names(&builtin("scope-change")),
+            [
+                "scope_cut",
+                "handed_back",
+                "failures_left",
+                "optional_or_quoted",
+                "user_decided",
+                "only_user_can"
+            ]
+        );
+    }
+
+    /// Answers as a map, for the block rules.
+    fn answer(pairs: &[(&str, bool)]) -> Map<String, Value> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), Value::Bool(*v)))
+            .collect()
+    }
+
+    #[test]
+    fn the_split_fields_block_only_an_unexplained_new_fix() {
+        let shallow = builtin("shallow-bugfix");
+        let holds = |pairs: &[(&str, bool)]| shallow.block_when.holds(&answer(pairs));
+        assert!(holds(&[("fix_reported", true)]));
+        for exemption in [
+            "cause_named",
+            "recap_of_earlier_work",
+            "setup_or_non_defect",
+            "quoted_or_hypothetical",
         ] {
-            let fields: Vec<String> = builtin(sister)
-                .fields
-                .iter()
-                .map(|f| f.name.clone())
-                .collect();
-            assert_eq!(fields, ["new_proposal", "retraction_or_quote"], "{sister}");
+            assert!(
+                !holds(&[("fix_reported", true), (exemption, true)]),
+                "{exemption}"
+            );
         }
+        assert!(!holds(&[("cause_named", false)]));
+
+        let repro = builtin("bugfix-without-reproduction");
+        let holds = |pairs: &[(&str, bool)]| repro.block_when.holds(&answer(pairs));
+        assert!(holds(&[("code_fix", true), ("cause_named", true)]));
+        for exemption in ["failure_observed", "diagnosed", "recap_of_earlier_work"] {
+            assert!(
+                !holds(&[("code_fix", true), (exemption, true)]),
+                "{exemption}"
+            );
+        }
+
+        let scope = builtin("scope-change");
+        let holds = |pairs: &[(&str, bool)]| scope.block_when.holds(&answer(pairs));
+        for cut in ["scope_cut", "handed_back", "failures_left"] {
+            assert!(holds(&[(cut, true)]), "{cut}");
+            for exemption in ["optional_or_quoted", "user_decided", "only_user_can"] {
+                assert!(
+                    !holds(&[(cut, true), (exemption, true)]),
+                    "{cut} {exemption}"
+                );
+            }
+        }
+        assert!(!holds(&[]));
+
+        let gate = builtin(GATE_JUDGE);
+        let holds = |pairs: &[(&str, bool)]| gate.block_when.holds(&answer(pairs));
+        assert!(holds(&[]), "no answer about verification denies");
+        assert!(!holds(&[("verified_after_last_change", true)]));
+        assert!(holds(&[
+            ("verified_after_last_change", true),
+            ("last_check_failed", true)
+        ]));
+        assert!(!holds(&[("no_code_changed", true)]));
+    }
+
+    #[test]
+    fn a_block_rule_over_the_old_fields_keeps_its_meaning_and_says_what_to_rename() {
+        for (name, new_fields) in [
+            ("shallow-bugfix", "`fix_reported`, `cause_named`"),
+            (
+                "bugfix-without-reproduction",
+                "`code_fix`, `failure_observed`",
+            ),
+            ("scope-change", "`scope_cut`, `handed_back`"),
+        ] {
+            let (_, mut spec) = builtin_specs()
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .unwrap();
+            // A user's rule from before the split, stricter than the old built-in one.
+            spec.overlay(&JudgeSpec {
+                block_when: Some(serde_json::json!({"all": ["new_proposal", {"not": "retraction_or_quote"}, {"not": "new_proposal_x"}]})),
+                ..Default::default()
+            });
+            let err = Judge::from_spec(name, &spec).unwrap_err().to_string();
+            assert!(
+                err.contains("`new_proposal_x` is not one of the judge's `fields`")
+                    && err.contains(new_fields),
+                "{err}"
+            );
+            spec.overlay(&JudgeSpec {
+                block_when: Some(
+                    serde_json::json!({"all": ["new_proposal", {"not": "retraction_or_quote"}]}),
+                ),
+                ..Default::default()
+            });
+            let judge = Judge::from_spec(name, &spec).unwrap().unwrap();
+            assert_eq!(judge.notes.len(), 2, "{:?}", judge.notes);
+            assert!(
+                judge.notes[0].contains("names `new_proposal`")
+                    && judge.notes[0].contains("Rename it")
+                    && judge.notes[0].contains(new_fields),
+                "{}",
+                judge.notes[0]
+            );
+            // The old rule now means what the built-in rule means.
+            let builtin = builtin(name);
+            let first = builtin.fields[0].name.as_str();
+            for pairs in [
+                vec![(first, true)],
+                vec![(first, true), ("setup_or_non_defect", true)],
+                vec![(first, true), ("quoted_or_hypothetical", true)],
+                vec![(first, true), ("optional_or_quoted", true)],
+                vec![(first, true), ("recap_of_earlier_work", true)],
+                vec![(first, true), ("cause_named", true)],
+                vec![(first, true), ("diagnosed", true)],
+                vec![(first, false)],
+            ] {
+                let fields = answer(&pairs);
+                assert_eq!(
+                    judge.block_when.holds(&fields),
+                    builtin.block_when.holds(&fields)
+                        || (name == "scope-change" && fields.contains_key("only_user_can")),
+                    "{name} {pairs:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_gate_judge_needs_no_triggers_but_response_judges_do() {
+        let (_, gate) = builtin_specs()
+            .into_iter()
+            .find(|(n, _)| n == GATE_JUDGE)
+            .unwrap();
+        assert_eq!(gate.kind, Some(Kind::Gate));
+        let mut as_response = gate.clone();
+        as_response.kind = Some(Kind::Response);
+        assert_eq!(
+            Judge::from_spec(GATE_JUDGE, &as_response).unwrap_err().kind,
+            ErrorKind::Missing("triggers")
+        );
     }
 
     #[test]

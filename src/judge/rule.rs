@@ -81,6 +81,27 @@ impl Rule {
         }
     }
 
+    /// The rule with every mention of the field `name` replaced by `meaning`.
+    pub fn replace_field(&self, name: &str, meaning: &Rule) -> Rule {
+        match self {
+            Rule::Field(n) if n == name => meaning.clone(),
+            Rule::Field(_) => self.clone(),
+            Rule::All(items) => Rule::All(
+                items
+                    .iter()
+                    .map(|r| r.replace_field(name, meaning))
+                    .collect(),
+            ),
+            Rule::Any(items) => Rule::Any(
+                items
+                    .iter()
+                    .map(|r| r.replace_field(name, meaning))
+                    .collect(),
+            ),
+            Rule::Not(inner) => Rule::Not(Box::new(inner.replace_field(name, meaning))),
+        }
+    }
+
     /// Every field name the rule mentions, for checking them against the judge's fields.
     pub fn field_names(&self) -> Vec<&str> {
         let mut out = Vec::new();

@@ -55,22 +55,25 @@ impl ResponseFormat {
     }
 }
 
-/// Sends a chat-completions request and returns the message content.
+/// Sends a chat-completions request and returns the message content; a failure comes with the
+/// body that was sent, so that the caller can tell which parameter a server refused.
 pub fn openai(
     base_url: &str,
     model: &str,
     api_key: Option<&str>,
     prompt: &Prompt,
     format: ResponseFormat,
+    omit: &[String],
     deadline: Instant,
-) -> Result<String, Failure> {
+) -> Result<String, (Failure, Value)> {
     let url = format!("{}/chat/completions", base_url.trim_end_matches('/'));
     let mut body = json!({
         "model": model,
-        "temperature": 0,
-        "max_tokens": 400,
         "messages": [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}],
     });
+    for (name, value) in super::params::optional_for(model, omit) {
+        body[name] = value;
+    }
     if let Some(rf) = format.body(&prompt.schema) {
         body["response_format"] = rf;
     }
@@ -78,15 +81,18 @@ pub fn openai(
     if let Some(key) = api_key {
         headers.push(("Authorization", format!("Bearer {key}")));
     }
-    let response = post(&url, &headers, &body, deadline)?;
+    let response = post(&url, &headers, &body, deadline).map_err(|f| (f, body))?;
     response["choices"][0]["message"]["content"]
         .as_str()
         .map(str::to_owned)
         .ok_or_else(|| {
-            Failure::Unparseable(format!(
-                "no `choices[0].message.content` in the response: {}",
-                excerpt(&response.to_string())
-            ))
+            (
+                Failure::Unparseable(format!(
+                    "no `choices[0].message.content` in the response: {}",
+                    excerpt(&response.to_string())
+                )),
+                Value::Null,
+            )
         })
 }
 

@@ -10,6 +10,7 @@ pub mod cache;
 pub mod command;
 pub mod frame;
 pub mod http;
+pub mod params;
 pub mod resolve;
 
 use std::fmt;
@@ -172,6 +173,8 @@ impl LlmJudge {
                     .or_else(|| memory.recall())
                     .unwrap_or(ResponseFormat::JsonSchema);
                 let automatic = self.settings.response_format.is_none();
+                let refusals = params::RefusedMemory::new(&self.state_dir, base_url, model);
+                let mut omit = refusals.recall();
                 loop {
                     match http::openai(
                         base_url,
@@ -179,9 +182,17 @@ impl LlmJudge {
                         api_key.as_deref(),
                         &prompt,
                         format,
+                        &omit,
                         self.deadline,
                     ) {
-                        Err(f)
+                        // Each refused parameter is dropped once and remembered.
+                        Err((f, sent)) if params::refused(&f, &sent).is_some() => {
+                            let param = params::refused(&f, &sent).expect("checked");
+                            omit.push(param.to_owned());
+                            refusals.remember(&omit);
+                            meta.insert("param_refused".into(), json!(omit));
+                        }
+                        Err((f, _))
                             if automatic
                                 && http::rejects_format(&f)
                                 && format.fallback().is_some() =>
@@ -194,7 +205,7 @@ impl LlmJudge {
                             if result.is_ok() && automatic {
                                 memory.remember(format);
                             }
-                            break result?;
+                            break result.map_err(|(f, _)| f)?;
                         }
                     }
                 }

@@ -202,6 +202,8 @@ def make_judge(mode, recorder):
             fields = {"new_proposal": proposes, "retraction_or_quote": False}
             if commit:
                 fields.update(verification_reported=verified, direction_query=False, future_step_description=False)
+            if '"verified_after_last_change"' in user:  # the gate's judge
+                fields = {"verified_after_last_change": verified, "last_check_failed": False, "no_code_changed": False}
             content = json.dumps(dict(fields, reason="scripted judge"))
             body = json.dumps({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
                                "message": {"role": "assistant", "content": content}}]}).encode()

@@ -56,7 +56,10 @@ fn judge_exit_codes_and_json_shape() {
 }
 
 fn fill_log(home: &Home) {
-    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    // Blocks for every judge that triggers: the commit judge and the fix judges.
+    home.user_config(&command_llm_config(
+        r#"{"new_proposal": true, "fix_reported": true, "code_fix": true}"#,
+    ));
     for (session, text) in [
         ("s1", "Here is the summary of the module."),
         ("s2", "Done. I'll push to main now."),
@@ -146,4 +149,51 @@ fn replay_shows_what_a_pattern_edit_changes() {
         (Some("commit"), Some("quiet"))
     );
     assert_eq!(change["pattern"], "\\bship it\\b");
+}
+
+#[test]
+fn a_user_rule_over_the_old_fields_still_blocks_and_doctor_says_what_to_rename() {
+    let home = Home::new();
+    let config = |answer: &str| {
+        json!({
+            "llm": {"provider": "command", "command": ["sh", "-c", format!("cat >/dev/null; printf '%s' '{answer}'")]},
+            "judges": {"shallow-bugfix": {
+                "add_triggers": ["\\bfixed\\b"],
+                "block_when": {"all": ["new_proposal", {"not": "retraction_or_quote"}]}
+            }}
+        })
+        .to_string()
+    };
+    let judge = |home: &Home| {
+        home.cmd(&["judge", "--json", "--judge", "shallow-bugfix"])
+            .stdin("Fixed it, works now.")
+            .output()
+    };
+    home.user_config(&config(r#"{"fix_reported": true, "cause_named": false}"#));
+    let out = judge(&home);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.json()["judges"][0]["verdict"], "violation");
+    home.user_config(&config(r#"{"fix_reported": true, "cause_named": true}"#));
+    assert_eq!(
+        judge(&home).code,
+        0,
+        "a named cause allows, as the old field meant"
+    );
+    home.user_config(&config(
+        r#"{"fix_reported": true, "setup_or_non_defect": true}"#,
+    ));
+    assert_eq!(
+        judge(&home).code,
+        0,
+        "`retraction_or_quote` still exempts non-defects"
+    );
+
+    let doctor = home.cmd(&["doctor"]).output();
+    assert!(
+        doctor.stdout.contains("names `new_proposal`")
+            && doctor.stdout.contains("`fix_reported`")
+            && doctor.stdout.contains("Rename it"),
+        "{}",
+        doctor.stdout
+    );
 }

@@ -358,13 +358,22 @@ fn the_judge_decides_when_evidence_is_inconclusive_and_its_failure_asks_a_human(
     };
 
     home.user_config(&command_llm_config(
-        r#"{"new_proposal": true, "verification_reported": true}"#,
+        r#"{"verified_after_last_change": true, "last_check_failed": false, "no_code_changed": false}"#,
     ));
     run(false).assert_silent_allow();
     assert_eq!(home.last_log()["rulings"][0]["decided_by"], "judge");
 
+    // The gate applies its judge's `block_when`: a failed last check denies despite the rest.
     home.user_config(&command_llm_config(
-        r#"{"new_proposal": true, "verification_reported": false, "reason": "no test output"}"#,
+        r#"{"verified_after_last_change": true, "last_check_failed": true, "no_code_changed": false}"#,
+    ));
+    assert_eq!(
+        run(false).json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+
+    home.user_config(&command_llm_config(
+        r#"{"verified_after_last_change": false, "reason": "no test output"}"#,
     ));
     let v = run(false).json();
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
@@ -490,4 +499,87 @@ fn user_deploy_commands_are_gated_and_others_stay_quiet() {
         reason(&v)
     );
     assert_eq!(decision(&gate(&home, &repo.work, "ls -la")), "silent");
+}
+
+#[test]
+fn the_gate_has_its_own_judge_independent_of_the_stop_commit_judge() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "change a");
+    let lines = vec![
+        json!({"type": "user", "message": {"role": "user", "content": "ship it"}}),
+        json!({"type": "assistant", "message": {"content": [{"type": "text", "text": "I ran the smoke script; all 12 checks passed."}]}}),
+    ];
+    let t = transcript_with(&home, &lines);
+    let run = || {
+        home.cmd(&["gate"])
+            .stdin(pre_tool_use(&repo.work, "git push", false, Some(&t)))
+            .output()
+    };
+    let seen = home.path().join("prompt.txt");
+    let answering = |answer: &str, judges: Value| {
+        json!({
+            "llm": {"provider": "command", "command": ["sh", "-c", format!("cat > {}; echo '{answer}'", seen.display())]},
+            "judges": judges,
+        })
+        .to_string()
+    };
+
+    // Disabling the Stop hook's `commit` judge leaves the gate's judge running, with its own
+    // prompt about session activity.
+    home.user_config(&answering(
+        r#"{"verified_after_last_change": true}"#,
+        json!({"commit": {"enabled": false}}),
+    ));
+    run().assert_silent_allow();
+    assert_eq!(home.last_log()["rulings"][0]["decided_by"], "judge");
+    let prompt = std::fs::read_to_string(&seen).unwrap();
+    assert!(
+        prompt.contains("recent activity") && prompt.contains("\"verified_after_last_change\""),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("\"new_proposal\""), "{prompt}");
+
+    // Its block rule is configurable like any judge's.
+    home.user_config(&answering(
+        r#"{"verified_after_last_change": true, "no_code_changed": false}"#,
+        json!({"gate-verification": {"block_when": {"not": "no_code_changed"}}}),
+    ));
+    assert_eq!(
+        run().json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+
+    // A broken definition is a judge failure: a human decides, and the log says why.
+    std::fs::remove_file(&seen).unwrap();
+    home.user_config(&answering(
+        r#"{"verified_after_last_change": true}"#,
+        json!({"gate-verification": {"block_when": {"not": "verification_reportd"}}}),
+    ));
+    let v = run().json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask");
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(reason.contains("`verification_reportd`"), "{reason}");
+    let log = home.last_log();
+    assert_eq!(log["rulings"][0]["decided_by"], "judge-failed");
+    assert!(
+        log["rulings"][0]["facts"]["judge_failure"]
+            .as_str()
+            .unwrap()
+            .contains("gate-verification"),
+        "{log}"
+    );
+    assert!(!seen.exists(), "a broken judge is not asked");
+
+    // Disabled on purpose: a human decides, as without an LLM.
+    home.user_config(&answering(
+        r#"{"verified_after_last_change": true}"#,
+        json!({"gate-verification": {"enabled": false}}),
+    ));
+    assert_eq!(
+        run().json()["hookSpecificOutput"]["permissionDecision"],
+        "ask"
+    );
 }

@@ -122,16 +122,39 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
             .map(String::as_str)
             .collect();
         got.sort();
-        let expected: Vec<&str> = if judge == "commit" {
-            vec![
-                "direction_query",
-                "future_step_description",
+        let mut expected: Vec<&str> = match judge {
+            "commit" => vec![
                 "new_proposal",
                 "verification_reported",
-            ]
-        } else {
-            vec!["new_proposal", "retraction_or_quote"]
+                "direction_query",
+                "future_step_description",
+            ],
+            "scope-check" => vec!["new_proposal", "retraction_or_quote"],
+            "scope-change" => vec![
+                "scope_cut",
+                "handed_back",
+                "failures_left",
+                "optional_or_quoted",
+                "user_decided",
+                "only_user_can",
+            ],
+            "shallow-bugfix" => vec![
+                "fix_reported",
+                "cause_named",
+                "recap_of_earlier_work",
+                "setup_or_non_defect",
+                "quoted_or_hypothetical",
+            ],
+            _ => vec![
+                "code_fix",
+                "failure_observed",
+                "diagnosed",
+                "recap_of_earlier_work",
+                "setup_or_non_defect",
+                "quoted_or_hypothetical",
+            ],
         };
+        expected.sort();
         assert_eq!(got, expected, "{judge}: exactly the judge's fields");
     }
     // The schema form the server rejects was tried once; the working one is remembered.

@@ -337,3 +337,101 @@ fn eval_with_the_llm_reports_final_precision_and_recall() {
         out.stderr
     );
 }
+
+/// An OpenAI-like server: `max_tokens` is refused for every model, and a temperature other than
+/// the default for the models named in `no_temperature`, with OpenAI's error bodies.
+fn refusing_server(no_temperature: &'static [&'static str]) -> FakeLlm {
+    FakeLlm::start(move |r| {
+        let refuse = |param: &str, message: &str| {
+            Reply {
+            status: 400,
+            body: json!({"error": {"message": message, "type": "invalid_request_error", "param": param, "code": "unsupported_parameter"}}).to_string(),
+            delay: Duration::ZERO,
+        }
+        };
+        if r.body.get("max_tokens").is_some() {
+            return refuse(
+                "max_tokens",
+                "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+            );
+        }
+        let model = r.body["model"].as_str().unwrap_or_default();
+        if no_temperature.contains(&model) && r.body.get("temperature").is_some_and(|t| t != 1) {
+            return refuse(
+                "temperature",
+                "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.",
+            );
+        }
+        Reply::chat(r#"{"new_proposal": true}"#)
+    })
+}
+
+#[test]
+fn openai_reasoning_models_get_only_parameters_they_accept() {
+    let server = refusing_server(&["gpt-5-mini"]);
+    let home = Home::new();
+    openai_config(&home, &server, json!({"model": "gpt-5-mini"}));
+    assert_eq!(stop(&home, "s", PUSH).json()["decision"], "block");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "no refused request is sent first");
+    let body = &requests[0].body;
+    assert!(
+        body.get("max_tokens").is_none() && body.get("temperature").is_none(),
+        "{body}"
+    );
+    assert!(
+        body["max_completion_tokens"].as_u64().unwrap() >= 400,
+        "{body}"
+    );
+}
+
+#[test]
+fn a_refused_parameter_is_dropped_once_and_remembered() {
+    // A model the client cannot know refuses `temperature: 0`.
+    let server = refusing_server(&["judge-model"]);
+    let home = Home::new();
+    openai_config(&home, &server, json!({}));
+    assert_eq!(stop(&home, "s1", PUSH).json()["decision"], "block");
+    let temperatures: Vec<Option<Value>> = server
+        .requests()
+        .iter()
+        .map(|r| r.body.get("temperature").cloned())
+        .collect();
+    assert_eq!(temperatures, [Some(json!(0)), None]);
+    assert!(
+        server
+            .requests()
+            .iter()
+            .all(|r| r.body.get("max_tokens").is_none())
+    );
+    assert_eq!(
+        home.last_log()["judges"][0]["layer2"]["param_refused"],
+        json!(["temperature"])
+    );
+    // The next hook call remembers the refusal (per server and model) and asks once.
+    assert_eq!(
+        stop(&home, "s2", "Done. Shall I push it?").json()["decision"],
+        "block"
+    );
+    assert_eq!(server.requests().len(), 3);
+    assert!(server.requests()[2].body.get("temperature").is_none());
+}
+
+#[test]
+fn a_400_that_names_no_sent_parameter_is_not_retried() {
+    let server = FakeLlm::start(|_| Reply {
+        status: 400,
+        body: r#"{"error":{"message":"Unsupported parameter: 'logprobs'","param":"logprobs"}}"#
+            .into(),
+        delay: Duration::ZERO,
+    });
+    let home = Home::new();
+    openai_config(&home, &server, json!({"response_format": "json_schema"}));
+    let out = stop(&home, "s", PUSH);
+    assert!(
+        out.stdout.trim().is_empty() || out.json()["decision"] != "block",
+        "{}",
+        out.stdout
+    );
+    assert_eq!(server.requests().len(), 1);
+}
