@@ -11,15 +11,19 @@
 //! - **decision log**: one JSON line per judged response, the material for tuning judges.
 
 pub mod agent;
+pub mod approval;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod gate;
+pub mod human;
 pub mod install;
 pub mod judge;
 pub mod ledger;
 pub mod llm;
 pub mod log;
 pub mod redact;
+pub mod statefile;
 pub mod time;
 pub mod transcript;
+pub mod trust;

@@ -438,6 +438,29 @@ pub fn redact(text: &str) -> Redacted {
     Redacted { text: out, counts }
 }
 
+/// Redacts every string inside `value` in place (keys stay); returns the counts per kind.
+pub fn redact_json(value: &mut serde_json::Value) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                let r = redact(s);
+                if r.total() > 0 {
+                    for (kind, n) in r.counts {
+                        *counts.entry(kind).or_insert(0) += n;
+                    }
+                    *s = r.text;
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            serde_json::Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
+        }
+    }
+    counts
+}
+
 /// Unquoted generic values must not keep trailing sentence punctuation.
 fn trim_value(value: &str, tier: Tier) -> &str {
     if tier == Tier::Format {

@@ -18,8 +18,9 @@ use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
 use crate::cli::{AgentArg, GateArgs};
 use crate::config::{self, Settings, dirs};
-use crate::gate::classify;
+use crate::approval;
 use crate::gate::policy::{self, Context, Decision, Ruling};
+use crate::gate::{classify, protect};
 use crate::llm::LlmJudge;
 use crate::time::{Timestamp, micros};
 
@@ -40,13 +41,13 @@ struct GateRecord {
     rulings: Vec<Ruling>,
     timings_us: u64,
     errors: Vec<String>,
+    /// What a denied action would have done against hookjudge itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protect: Option<String>,
 }
 
 /// Runs the gate. Always exits 0; failures ask a human.
 pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
-    if super::stop::recursion_guard_active() {
-        return ExitStatus::Success;
-    }
     let started = Instant::now();
     let mut stdin = Vec::new();
     let read = io::stdin()
@@ -78,7 +79,7 @@ pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
     }
     if let Some((mut record, log_dir)) = record {
         record.timings_us = micros(started.elapsed());
-        let value = serde_json::to_value(&record).unwrap_or(Value::Null);
+        let value = redacted_record(&record);
         if let Err(e) = crate::log::append(&log_dir, Timestamp::now(), &value) {
             let _ = writeln!(
                 io::stderr(),
@@ -91,6 +92,17 @@ pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
 }
 
 type Outcome = (Option<Value>, Option<(GateRecord, PathBuf)>);
+
+/// The record as logged: every string redacted, whatever `log.text` says (command lines carry
+/// tokens in URLs, `-p` passwords, `Authorization` headers), with the counts per kind.
+fn redacted_record(record: &GateRecord) -> Value {
+    let mut value = serde_json::to_value(record).unwrap_or(Value::Null);
+    let counts = crate::redact::redact_json(&mut value);
+    if !counts.is_empty() {
+        value["redactions"] = serde_json::json!(counts);
+    }
+    value
+}
 
 /// The gate's fail-safe answer: a human decides (unless the input shows nothing gated).
 fn fail_safe(agent_hint: Option<Agent>, stdin: &[u8], error: String) -> Outcome {
@@ -134,6 +146,7 @@ fn record_for(agent: Agent, input: Option<&HookInput>, command: &str) -> GateRec
         rulings: Vec::new(),
         timings_us: 0,
         errors: Vec::new(),
+        protect: None,
     }
 }
 
@@ -144,20 +157,29 @@ fn run(
     started: Instant,
 ) -> Result<Outcome, String> {
     let input = HookInput::parse(stdin)?;
-    if !agent::is_shell_tool(&input) {
-        return Ok((None, None));
-    }
     let agent = agent_hint
         .or_else(|| input.detect_agent())
         .unwrap_or(Agent::Claude);
-    let Some(command) = agent::shell_command(&input) else {
-        return Ok((None, None));
-    };
     let cwd = input
         .cwd
         .as_deref()
         .map(PathBuf::from)
         .unwrap_or_else(super::current_dir);
+    if input.tool_name.as_deref().is_some_and(protect::is_file_tool) {
+        return Ok(match protect::file_tool(&input) {
+            Some(what) => self_protection(agent, &input, config, &cwd, "", &what),
+            None => (None, None),
+        });
+    }
+    if !agent::is_shell_tool(&input) {
+        return Ok((None, None));
+    }
+    let Some(command) = agent::shell_command(&input) else {
+        return Ok((None, None));
+    };
+    if let Some(what) = protect::shell_command(&command, &cwd) {
+        return Ok(self_protection(agent, &input, config, &cwd, &command, &what));
+    }
     let settings = if classify::may_be_gated(&command, &[]) {
         Settings::load(&cwd, config).map_err(|e| e.to_string())?
     } else {
@@ -173,6 +195,16 @@ fn run(
     if found.is_empty() {
         return Ok((None, None));
     }
+    let mut record = record_for(agent, Some(&input), &command);
+    if super::stop::recursion_guard_active() {
+        // Set for an LLM CLI that hookjudge itself runs; in the gate it must never mean "allow".
+        record.rulings = found.iter().map(recursion_guard_ruling).collect();
+        record.action = Decision::Ask;
+        let reason = join_reasons(&record.rulings.iter().collect::<Vec<_>>());
+        let output = agent::gate_output(agent, false, &reason);
+        request_approval(agent, &command, &cwd, &reason);
+        return Ok((Some(output), Some((record, settings.log_dir.clone()))));
+    }
     let judges = settings.judges(&["commit".to_string()]).unwrap_or_default();
     let mut llm_settings = settings.llm.clone();
     llm_settings.timeout_ms = settings.gate.timeout_ms;
@@ -183,19 +215,33 @@ fn run(
         .filter(|p| !p.is_empty())
         .map(PathBuf::from);
     let now = Timestamp::now().millis;
-    let mut record = record_for(agent, Some(&input), &command);
-    for (gated, approved) in &found {
+    let approval_repo = approval::repo_of(&cwd);
+    let approved = approval::is_approved(&command, &approval_repo, now);
+    // Each action is judged under the config of the repository it acts on (`git -C other`,
+    // `cd other && …`), not the one the agent happens to be in.
+    let mut targets = TargetSettings::new(&cwd, config);
+    for gated in &found {
+        let gate_settings = targets.for_target(&gated.target, &settings);
         let ctx = Context {
-            settings: &settings.gate,
+            settings: gate_settings,
             cwd: &cwd,
             transcript: transcript.as_deref().filter(|p| p.exists()),
             judge: judges
                 .first()
                 .map(|j| (j, &llm as &dyn crate::judge::evaluate::Layer2)),
-            approved: *approved,
+            approved,
             now,
         };
         record.rulings.push(policy::decide(gated, &ctx));
+    }
+    if approved
+        && record
+            .rulings
+            .iter()
+            .any(|r| r.decided_by == policy::DecidedBy::Approval)
+    {
+        // Single use: the approval covered this run only.
+        approval::take(&command, &approval_repo, now);
     }
     let denied: Vec<&Ruling> = record
         .rulings
@@ -212,11 +258,109 @@ fn run(
         Some(agent::gate_output(agent, true, &join_reasons(&denied)))
     } else if !asked.is_empty() {
         record.action = Decision::Ask;
-        Some(agent::gate_output(agent, false, &join_reasons(&asked)))
+        let reason = join_reasons(&asked);
+        request_approval(agent, &command, &cwd, &reason);
+        Some(agent::gate_output(agent, false, &reason))
     } else {
         None
     };
     Ok((output, Some((record, settings.log_dir.clone()))))
+}
+
+/// Settings per target repository, loaded once each.
+struct TargetSettings<'a> {
+    cwd_root: Option<PathBuf>,
+    config: Option<&'a Path>,
+    loaded: Vec<(PathBuf, Option<config::GateSettings>)>,
+}
+
+impl<'a> TargetSettings<'a> {
+    fn new(cwd: &Path, config: Option<&'a Path>) -> TargetSettings<'a> {
+        TargetSettings {
+            cwd_root: config::repo_root(cwd),
+            config,
+            loaded: Vec::new(),
+        }
+    }
+
+    /// The gate settings for an action on `target`; `cwd_settings` when it is the cwd's repo
+    /// or its config cannot be read (then the cwd's, which the user's layers shape too).
+    fn for_target<'s>(
+        &'s mut self,
+        target: &classify::Target,
+        cwd_settings: &'s Settings,
+    ) -> &'s config::GateSettings {
+        let dir = target.work_tree.as_ref().or(target.dir.as_ref());
+        let Some(root) = dir.and_then(|d| config::repo_root(d)) else {
+            return &cwd_settings.gate;
+        };
+        if Some(&root) == self.cwd_root.as_ref() {
+            return &cwd_settings.gate;
+        }
+        let index = match self.loaded.iter().position(|(r, _)| *r == root) {
+            Some(i) => i,
+            None => {
+                let gate = Settings::load(&root, self.config).ok().map(|s| s.gate);
+                self.loaded.push((root, gate));
+                self.loaded.len() - 1
+            }
+        };
+        self.loaded[index].1.as_ref().unwrap_or(&cwd_settings.gate)
+    }
+}
+
+/// For agents that cannot ask the user from a hook, the command waits for `hookjudge approve`.
+fn request_approval(agent: Agent, command: &str, cwd: &Path, reason: &str) {
+    if matches!(agent, Agent::Codex | Agent::Gemini) {
+        let repo = approval::repo_of(cwd);
+        let now = Timestamp::now().millis;
+        let _ = approval::request(command, &repo, agent.name(), reason, now);
+    }
+}
+
+fn recursion_guard_ruling(gated: &classify::Gated) -> Ruling {
+    Ruling {
+        class: gated.class,
+        command: gated.command.clone(),
+        decision: Decision::Ask,
+        decided_by: policy::DecidedBy::Policy,
+        reason: format!(
+            "hookjudge: `{}` {}; hookjudge's recursion guard (`HOOKJUDGE_ACTIVE`) is set in this hook's environment, so hookjudge does not judge here and a human decides.",
+            gated.command.trim(),
+            gated.what
+        ),
+        repo: None,
+        facts: serde_json::json!({"recursion_guard": true}),
+        evidence: None,
+    }
+}
+
+/// The deny for an action against hookjudge itself, and its record.
+fn self_protection(
+    agent: Agent,
+    input: &HookInput,
+    config: Option<&Path>,
+    cwd: &Path,
+    command: &str,
+    what: &str,
+) -> Outcome {
+    let reason = protect::reason(what);
+    let mut record = record_for(agent, Some(input), command);
+    record.action = Decision::Deny;
+    record.protect = Some(what.to_owned());
+    if command.is_empty() {
+        record.command = input
+            .tool_name
+            .clone()
+            .unwrap_or_default();
+    }
+    let log_dir = Settings::load(cwd, config)
+        .map(|s| s.log_dir)
+        .unwrap_or_else(|_| config::default_log_dir());
+    (
+        Some(agent::gate_output(agent, true, &reason)),
+        Some((record, log_dir)),
+    )
 }
 
 fn join_reasons(rulings: &[&Ruling]) -> String {
@@ -256,11 +400,7 @@ pub(super) fn usage_error(message: &str) -> ExitStatus {
         let _ = writeln!(io::stdout().lock(), "{output}");
     }
     if let Some((record, dir)) = record {
-        let _ = crate::log::append(
-            &dir,
-            Timestamp::now(),
-            &serde_json::to_value(&record).unwrap_or(Value::Null),
-        );
+        let _ = crate::log::append(&dir, Timestamp::now(), &redacted_record(&record));
     }
     ExitStatus::Success
 }
