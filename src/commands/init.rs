@@ -11,10 +11,10 @@ use crate::config::{self, Settings, dirs};
 use crate::install::settings::{self as entries, Fill, Scope};
 use crate::install::{files, githook};
 
-/// The per-repository config written where none exists.
+/// The per-repository config written where none exists (what makes hookjudge stricter for
+/// this repository goes here; the LLM and the log belong in the user's own config). `init`
+/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]).
 pub const REPO_CONFIG: &str = r#"{
-  "llm": { "provider": "auto" },
-  "stop": { "max_blocks_per_judge": 1, "max_blocks_per_prompt": 2 },
   "gate": {},
   "judges": {}
 }
@@ -208,8 +208,12 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
                 let _ = write!(out, "{}", files::diff(&path, "", REPO_CONFIG));
             } else {
                 files::write(&path, REPO_CONFIG).map_err(UserError::new)?;
-                lines.push(format!("  created    {}  (per-repository config; `hookjudge config schema` describes every key)", config::REPO_FILE));
+                // Only a file init wrote itself is trusted; a cloned one never is.
+                crate::trust::trust(&path).map_err(UserError::new)?;
+                lines.push(format!("  created    {}  (per-repository config, trusted; `hookjudge config schema` describes every key)", config::REPO_FILE));
             }
+        } else if let Some(report) = &settings.repo_report {
+            lines.push(format!("  untrusted  {}  ({})", config::REPO_FILE, report.message()));
         }
     }
     if args.git_hook {
@@ -258,7 +262,7 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     );
     let next = match resolution.backend {
         Some(b) => format!("next: the judges will use {} ({}); check it with `hookjudge doctor --online`", b.describe(), resolution.why.trim_start_matches("auto: ")),
-        None => "next: no LLM provider found, so triggers are only logged; set `llm.provider` in `.hookjudge.json` (see `hookjudge config schema`), then run `hookjudge doctor --online`".to_string(),
+        None => "next: no LLM provider found, so triggers are only logged; set `llm.provider` in your own config `{}` (see `hookjudge config schema`), then run `hookjudge doctor --online`".replace("{}", &dirs::config_file().display().to_string()),
     };
     let _ = writeln!(out, "{next}");
     Ok(ExitStatus::Success)

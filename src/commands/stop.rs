@@ -323,6 +323,12 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
         }
     };
     log_dir = settings.log_dir.clone();
+    // Told once per file content: what of an untrusted repository file was ignored.
+    let trust_note = settings
+        .repo_report
+        .as_ref()
+        .filter(|r| crate::trust::first_notice(r))
+        .map(|r| format!("hookjudge: {}", r.message()));
     let judges = match settings.judges(&[]) {
         Ok(judges) => judges,
         Err(e) => {
@@ -348,7 +354,7 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
     }
     if text.trim().is_empty() {
         return Run {
-            output: None,
+            output: trust_note.as_deref().map(agent::stop_notice),
             record,
             log_dir,
         };
@@ -451,6 +457,14 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
             "hookjudge: {}.",
             notes.join("; ")
         )));
+    }
+    if let Some(note) = trust_note {
+        // Beside a block or another notice: `systemMessage` is for the human in every agent.
+        let output = output.get_or_insert_with(|| serde_json::json!({}));
+        output["systemMessage"] = match output["systemMessage"].as_str() {
+            Some(other) => Value::String(format!("{other}\n{note}")),
+            None => Value::String(note),
+        };
     }
     Run {
         output,

@@ -45,6 +45,9 @@ const GIT_READ_ONLY: [&str; 8] = [
     "diff", "log", "show", "status", "blame", "add", "commit", "ls-files",
 ];
 
+/// Programs whose arguments are data, never run: naming `hookjudge approve` in them is fine.
+const DATA_PROGRAMS: [&str; 8] = ["echo", "printf", "grep", "rg", "git", "cat", "man", "hookjudge"];
+
 /// Interpreters whose inline code is read for `hookjudge`.
 const INTERPRETERS: [&str; 12] = [
     "python", "python3", "node", "perl", "ruby", "php", "deno", "bun", "lua", "pwsh", "osascript",
@@ -241,6 +244,21 @@ fn one_command(
             "command runs a program named at run time (`{first}`) with a subcommand only the user may run"
         ));
     }
+    // `setsid hookjudge approve`, `unbuffer hookjudge trust`: hookjudge as an argument.
+    if let Some(at) = words
+        .iter()
+        .skip(1)
+        .position(|w| w.rsplit('/').next().is_some_and(|b| b.starts_with("hookjudge")))
+        && let Some(sub) = subcommand(&words[at + 2..]).filter(|s| HUMAN_ONLY.contains(s))
+    {
+        return Some(format!("command runs `hookjudge {sub}` through `{program}`"));
+    }
+    // `watch "hookjudge approve"`, `tmux new 'hookjudge trust'`: a string another program runs.
+    if !DATA_PROGRAMS.contains(&program)
+        && let Some(sub) = words[1..].iter().find_map(|w| names_human_only(w))
+    {
+        return Some(format!("command runs `hookjudge {sub}` through `{program}`"));
+    }
     // `script -qc BODY`: the body runs in a shell with a terminal.
     if program == "script"
         && let Some(body) = option_value(&cmd.argv, &["-c", "--command"], 'c')
@@ -288,6 +306,16 @@ fn one_command(
         }
     }
     None
+}
+
+/// The human-only subcommand in a string that runs `hookjudge SUB`, if any.
+fn names_human_only(text: &str) -> Option<&'static str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| w.rsplit('/').next().is_some_and(|b| b.starts_with("hookjudge")))?;
+    let sub = subcommand(&words[at + 1..])?;
+    HUMAN_ONLY.iter().find(|h| **h == sub).copied()
 }
 
 /// The first word that is not an option (skipping `--config FILE`).

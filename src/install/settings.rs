@@ -315,7 +315,10 @@ mod tests {
             "/opt/bin/hookjudge"
         );
         assert_eq!(claude["Stop"][0]["hooks"][0]["timeout"], 15);
-        assert_eq!(claude["PreToolUse"][0]["matcher"], "Bash");
+        assert_eq!(
+            claude["PreToolUse"][0]["matcher"],
+            "Bash|Write|Edit|MultiEdit"
+        );
         let gemini = entries(Agent::Gemini, &fill());
         assert_eq!(
             gemini["AfterAgent"][0]["hooks"][0]["timeout"], 15000,
