@@ -509,7 +509,10 @@ mod tests {
         assert_eq!(s.text_bytes, 200);
         // The repository file is not trusted: only what makes hookjudge stricter applies.
         assert_eq!(s.log_dir, default_log_dir());
-        let report = s.repo_report.as_ref().expect("the untrusted file is reported");
+        let report = s
+            .repo_report
+            .as_ref()
+            .expect("the untrusted file is reported");
         assert!(
             report.ignored.iter().any(|i| i.contains("`log`"))
                 && report

@@ -42,7 +42,10 @@ pub fn strictness(policy: Policy) -> u8 {
 
 /// Top-level keys an untrusted file may not set, and why.
 const IGNORED_SECTIONS: [(&str, &str); 5] = [
-    ("llm", "runs a program or sends the session to another endpoint"),
+    (
+        "llm",
+        "runs a program or sends the session to another endpoint",
+    ),
     ("log", "moves or widens the decision log"),
     ("stop", "changes the loop breaker"),
     ("transcript", "changes how much of the session is read"),
@@ -98,7 +101,10 @@ impl Report {
             format!("hookjudge ignores {}", self.ignored.join("; "))
         };
         let fix = if self.standing == Standing::Unparsable {
-            format!("fix it, then review it and run `hookjudge trust` in `{}`", dir.display())
+            format!(
+                "fix it, then review it and run `hookjudge trust` in `{}`",
+                dir.display()
+            )
         } else {
             format!(
                 "if you wrote it or reviewed it, run `hookjudge trust` in `{}` yourself",
@@ -206,7 +212,12 @@ pub fn stricter_only(file: ConfigFile, below: &Settings) -> Filtered {
         }
     }
     if let Some(gate) = file.gate {
-        out.file.gate = Some(stricter_gate(gate, below, &mut out.ignored, &mut out.applied));
+        out.file.gate = Some(stricter_gate(
+            gate,
+            below,
+            &mut out.ignored,
+            &mut out.applied,
+        ));
     }
     if let Some(judges) = file.judges {
         let specs = below.judge_specs();
@@ -433,7 +444,8 @@ fn canonical(path: &Path) -> PathBuf {
 
 /// Trusts the current content of `path`. Returns the entry recorded.
 pub fn trust(path: &Path) -> Result<Entry, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let mut store = Store::load();
     let entry = Entry {
         path: canonical(path),
@@ -528,7 +540,11 @@ mod tests {
             "`judges.commit.add_bypasses`",
             "`gate.test_commands`",
         ] {
-            assert!(f.ignored.iter().any(|i| i.contains(key)), "{key}: {:?}", f.ignored);
+            assert!(
+                f.ignored.iter().any(|i| i.contains(key)),
+                "{key}: {:?}",
+                f.ignored
+            );
         }
     }
 

@@ -50,7 +50,9 @@ pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
             for r in &pending {
                 tty.say(&format!("{}\n", describe(r, now)));
             }
-            let answer = tty.ask("Which id do you approve? (empty: none) ").unwrap_or_default();
+            let answer = tty
+                .ask("Which id do you approve? (empty: none) ")
+                .unwrap_or_default();
             match pending.iter().find(|r| r.id == answer) {
                 Some(r) => r,
                 None => {
@@ -70,7 +72,8 @@ pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
         writeln!(out, "hookjudge approve: nothing was approved").map_err(UserError::output)?;
         return Ok(ExitStatus::Attention);
     }
-    let approved = approval::approve(&chosen.id, Timestamp::now().millis).map_err(UserError::new)?;
+    let approved =
+        approval::approve(&chosen.id, Timestamp::now().millis).map_err(UserError::new)?;
     writeln!(
         out,
         "hookjudge approve: approved `{}` in `{}` for one run; tell the agent to run it again",

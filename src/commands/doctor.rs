@@ -340,7 +340,10 @@ fn hooks_switched_off(root: &Path, home: &Path) -> Vec<Check> {
             checks.push(check(
                 "hooks switched off",
                 false,
-                format!("`{}` sets `{key}`, so no hook runs, hookjudge's included", path.display()),
+                format!(
+                    "`{}` sets `{key}`, so no hook runs, hookjudge's included",
+                    path.display()
+                ),
                 Some(format!("remove `{key}` from `{}`", path.display())),
             ));
         }

@@ -16,9 +16,9 @@ use serde_json::Value;
 
 use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
+use crate::approval;
 use crate::cli::{AgentArg, GateArgs};
 use crate::config::{self, Settings, dirs};
-use crate::approval;
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
 use crate::llm::LlmJudge;
@@ -165,7 +165,11 @@ fn run(
         .as_deref()
         .map(PathBuf::from)
         .unwrap_or_else(super::current_dir);
-    if input.tool_name.as_deref().is_some_and(protect::is_file_tool) {
+    if input
+        .tool_name
+        .as_deref()
+        .is_some_and(protect::is_file_tool)
+    {
         return Ok(match protect::file_tool(&input) {
             Some(what) => self_protection(agent, &input, config, &cwd, "", &what),
             None => (None, None),
@@ -178,7 +182,9 @@ fn run(
         return Ok((None, None));
     };
     if let Some(what) = protect::shell_command(&command, &cwd) {
-        return Ok(self_protection(agent, &input, config, &cwd, &command, &what));
+        return Ok(self_protection(
+            agent, &input, config, &cwd, &command, &what,
+        ));
     }
     let settings = if classify::may_be_gated(&command, &[]) {
         Settings::load(&cwd, config).map_err(|e| e.to_string())?
@@ -349,10 +355,7 @@ fn self_protection(
     record.action = Decision::Deny;
     record.protect = Some(what.to_owned());
     if command.is_empty() {
-        record.command = input
-            .tool_name
-            .clone()
-            .unwrap_or_default();
+        record.command = input.tool_name.clone().unwrap_or_default();
     }
     let log_dir = Settings::load(cwd, config)
         .map(|s| s.log_dir)

@@ -213,7 +213,11 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
                 lines.push(format!("  created    {}  (per-repository config, trusted; `hookjudge config schema` describes every key)", config::REPO_FILE));
             }
         } else if let Some(report) = &settings.repo_report {
-            lines.push(format!("  untrusted  {}  ({})", config::REPO_FILE, report.message()));
+            lines.push(format!(
+                "  untrusted  {}  ({})",
+                config::REPO_FILE,
+                report.message()
+            ));
         }
     }
     if args.git_hook {

@@ -15,7 +15,9 @@ pub(super) fn trust(args: &TrustArgs) -> Result<ExitStatus, UserError> {
         return Err(UserError::new(format!(
             "`hookjudge trust` is for you to run in your own terminal, not for an agent ({why})"
         ))
-        .hint("open a terminal outside the agent, review the file, and run `hookjudge trust` there"));
+        .hint(
+            "open a terminal outside the agent, review the file, and run `hookjudge trust` there",
+        ));
     }
     if args.list {
         return list();

@@ -35,8 +35,29 @@ const HOOK_KEYS: [&str; 4] = ["hooks", "disableAllHooks", "hooksConfig", "env"];
 
 /// Programs that only read the files they are given (no output redirect allowed with them).
 const READ_ONLY: [&str; 24] = [
-    "cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "wc",
-    "file", "diff", "jq", "bat", "test", "[", "realpath", "readlink", "du", "md5sum", "sha256sum",
+    "cat",
+    "less",
+    "more",
+    "head",
+    "tail",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ls",
+    "stat",
+    "wc",
+    "file",
+    "diff",
+    "jq",
+    "bat",
+    "test",
+    "[",
+    "realpath",
+    "readlink",
+    "du",
+    "md5sum",
+    "sha256sum",
     "sha1sum",
 ];
 
@@ -46,11 +67,30 @@ const GIT_READ_ONLY: [&str; 8] = [
 ];
 
 /// Programs whose arguments are data, never run: naming `hookjudge approve` in them is fine.
-const DATA_PROGRAMS: [&str; 8] = ["echo", "printf", "grep", "rg", "git", "cat", "man", "hookjudge"];
+const DATA_PROGRAMS: [&str; 8] = [
+    "echo",
+    "printf",
+    "grep",
+    "rg",
+    "git",
+    "cat",
+    "man",
+    "hookjudge",
+];
 
 /// Interpreters whose inline code is read for `hookjudge`.
 const INTERPRETERS: [&str; 12] = [
-    "python", "python3", "node", "perl", "ruby", "php", "deno", "bun", "lua", "pwsh", "osascript",
+    "python",
+    "python3",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "deno",
+    "bun",
+    "lua",
+    "pwsh",
+    "osascript",
     "tclsh",
 ];
 
@@ -245,19 +285,23 @@ fn one_command(
         ));
     }
     // `setsid hookjudge approve`, `unbuffer hookjudge trust`: hookjudge as an argument.
-    if let Some(at) = words
-        .iter()
-        .skip(1)
-        .position(|w| w.rsplit('/').next().is_some_and(|b| b.starts_with("hookjudge")))
-        && let Some(sub) = subcommand(&words[at + 2..]).filter(|s| HUMAN_ONLY.contains(s))
+    if let Some(at) = words.iter().skip(1).position(|w| {
+        w.rsplit('/')
+            .next()
+            .is_some_and(|b| b.starts_with("hookjudge"))
+    }) && let Some(sub) = subcommand(&words[at + 2..]).filter(|s| HUMAN_ONLY.contains(s))
     {
-        return Some(format!("command runs `hookjudge {sub}` through `{program}`"));
+        return Some(format!(
+            "command runs `hookjudge {sub}` through `{program}`"
+        ));
     }
     // `watch "hookjudge approve"`, `tmux new 'hookjudge trust'`: a string another program runs.
     if !DATA_PROGRAMS.contains(&program)
         && let Some(sub) = words[1..].iter().find_map(|w| names_human_only(w))
     {
-        return Some(format!("command runs `hookjudge {sub}` through `{program}`"));
+        return Some(format!(
+            "command runs `hookjudge {sub}` through `{program}`"
+        ));
     }
     // `script -qc BODY`: the body runs in a shell with a terminal.
     if program == "script"
@@ -311,9 +355,11 @@ fn one_command(
 /// The human-only subcommand in a string that runs `hookjudge SUB`, if any.
 fn names_human_only(text: &str) -> Option<&'static str> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let at = words
-        .iter()
-        .position(|w| w.rsplit('/').next().is_some_and(|b| b.starts_with("hookjudge")))?;
+    let at = words.iter().position(|w| {
+        w.rsplit('/')
+            .next()
+            .is_some_and(|b| b.starts_with("hookjudge"))
+    })?;
     let sub = subcommand(&words[at + 1..])?;
     HUMAN_ONLY.iter().find(|h| **h == sub).copied()
 }
@@ -339,14 +385,10 @@ fn option_value(argv: &[Word], long: &[&str], short: char) -> Option<Word> {
     let mut args = argv.iter().skip(1);
     while let Some(arg) = args.next() {
         let a = arg.literal()?;
-        if let Some(v) = long
-            .iter()
-            .find_map(|l| a.strip_prefix(&format!("{l}=")))
-        {
+        if let Some(v) = long.iter().find_map(|l| a.strip_prefix(&format!("{l}="))) {
             return Some(Word::Literal(v.to_owned()));
         }
-        if long.contains(&a) || (a.starts_with('-') && !a.starts_with("--") && a.contains(short))
-        {
+        if long.contains(&a) || (a.starts_with('-') && !a.starts_with("--") && a.contains(short)) {
             return args.next().cloned();
         }
     }
@@ -378,7 +420,9 @@ fn redirect_targets(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = source;
     while let Some(at) = rest.find('>') {
-        rest = rest[at + 1..].trim_start_matches(['>', '|', '&']).trim_start();
+        rest = rest[at + 1..]
+            .trim_start_matches(['>', '|', '&'])
+            .trim_start();
         let end = rest
             .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
             .unwrap_or(rest.len());
@@ -402,14 +446,16 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
             .as_str()
             .or(tool_input["input"].as_str())
             .or(tool_input["patch"].as_str())?;
-        return patch_targets(patch).into_iter().find_map(|(path, changed)| {
-            let path = resolve(&path);
-            let what = protected.what(&path)?;
-            if settings_file(&path) && !changed.iter().any(|l| mentions_hooks(l)) {
-                return None;
-            }
-            Some(format!("patch {what} (`{}`)", path.display()))
-        });
+        return patch_targets(patch)
+            .into_iter()
+            .find_map(|(path, changed)| {
+                let path = resolve(&path);
+                let what = protected.what(&path)?;
+                if settings_file(&path) && !changed.iter().any(|l| mentions_hooks(l)) {
+                    return None;
+                }
+                Some(format!("patch {what} (`{}`)", path.display()))
+            });
     }
     let path = tool_input["file_path"]
         .as_str()
@@ -436,7 +482,9 @@ fn edited(tool: &str, input: &Value, before: &str) -> Option<String> {
             return format!("{new}{text}");
         }
         if edit["replace_all"].as_bool() == Some(true)
-            || edit["expected_replacements"].as_u64().is_some_and(|n| n > 1)
+            || edit["expected_replacements"]
+                .as_u64()
+                .is_some_and(|n| n > 1)
         {
             text.replace(old, new)
         } else {
@@ -475,9 +523,16 @@ fn changes_hooks(path: &Path, before: &str, after: &str) -> bool {
 
 fn mentions_hooks(line: &str) -> bool {
     let lower = line.to_ascii_lowercase();
-    ["hook", "hookjudge", "disableallhooks", "\"env\"", "[env", "env ="]
-        .iter()
-        .any(|k| lower.contains(k))
+    [
+        "hook",
+        "hookjudge",
+        "disableallhooks",
+        "\"env\"",
+        "[env",
+        "env =",
+    ]
+    .iter()
+    .any(|k| lower.contains(k))
 }
 
 /// Lines only in one of the two texts.
@@ -504,7 +559,11 @@ fn patch_targets(patch: &str) -> Vec<(String, Vec<String>)> {
             let whole = line.starts_with("*** Delete") || line.starts_with("*** Move");
             out.push((
                 path.trim().to_owned(),
-                if whole { vec!["hooks".into()] } else { Vec::new() },
+                if whole {
+                    vec!["hooks".into()]
+                } else {
+                    Vec::new()
+                },
             ));
         } else if (line.starts_with('+') || line.starts_with('-'))
             && let Some((_, lines)) = out.last_mut()

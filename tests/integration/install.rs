@@ -334,8 +334,9 @@ fn installed_hook_commands_run_as_the_settings_name_them() {
         in_dir(&home, &repo.work, &["init", "--agent", "all"]).code,
         0
     );
-    // The repository config chooses the LLM: a command that always sees a violation.
-    std::fs::write(repo.work.join(".hookjudge.json"), json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string()).unwrap();
+    // The user's config chooses the LLM (a repository's file may not): a command that always
+    // sees a violation.
+    home.user_config(&json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string());
     repo.commit("a.txt", "two\n", "unverified change");
     let claude: Value =
         serde_json::from_str(&read(&repo.work.join(".claude/settings.json"))).unwrap();
@@ -429,20 +430,25 @@ fn doctor_reports_problems_with_their_fix() {
     .unwrap();
     let out = in_dir(&home, &repo.work, &["doctor", "--json"]);
     let v = out.json();
-    let config = v["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "config")
-        .unwrap()
-        .clone();
-    assert_eq!(config["ok"], false);
+    // A repository file that does not parse is ignored (the judges keep running) and reported.
+    let check = |name: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(check("config")["ok"], true);
+    let repo_config = check("repository config");
+    assert_eq!(repo_config["ok"], false);
     assert!(
-        config["detail"]
+        repo_config["detail"]
             .as_str()
             .unwrap()
             .contains("stop.max_block"),
-        "{config}"
+        "{repo_config}"
     );
     std::fs::write(
         repo.work.join(".hookjudge.json"),

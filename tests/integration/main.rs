@@ -19,3 +19,4 @@ mod man;
 mod redaction;
 mod stop_protocol;
 mod transcripts;
+mod trust;
