@@ -243,6 +243,12 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
         if seen > 16 {
             return Some("command nests too many scripts to check against hookjudge".into());
         }
+        // Redirects belong to the statement, not to its command: read them from the text.
+        for target in redirect_targets(&text) {
+            if let Some(what) = written_target(&protected, &target, dir.as_deref()) {
+                return Some(what);
+            }
+        }
         let script = shell::parse(&text, dir.as_deref().unwrap_or(cwd));
         for cmd in &script.commands {
             if let Some(what) = one_command(cmd, &protected, &mut bodies) {
@@ -326,28 +332,34 @@ fn one_command(
             return Some(format!("command runs hookjudge through `{program}`"));
         }
     }
-    // Writes to protected files: every word and redirect target that is a protected path.
-    let mut targets: Vec<String> = words[1..].iter().map(|w| w.to_string()).collect();
-    targets.extend(redirect_targets(&cmd.source));
-    let writes = !read_only(cmd, &words) || has_output_redirect(&cmd.source);
-    for target in targets {
-        for candidate in target.split(['=', ':']).chain([target.as_str()]) {
-            if candidate.is_empty() {
-                continue;
-            }
-            let path = protected.word_path(candidate, cmd.cwd.as_deref());
-            if let Some(what) = protected.what(&path)
-                && writes
-            {
-                return Some(format!("command {what} (`{}`)", path.display()));
+    // Writes to protected files: any argument that is a protected path, unless the program
+    // only reads.
+    if !read_only(cmd, &words) {
+        for target in &words[1..] {
+            if let Some(what) = written_target(protected, target, cmd.cwd.as_deref()) {
+                return Some(what);
             }
         }
-        // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`): cannot be resolved.
-        if writes && target.contains('$') && target.contains("hookjudge") {
-            return Some(format!(
-                "command writes a path built at run time under hookjudge's directories (`{target}`)"
-            ));
+    }
+    None
+}
+
+/// What writing `target` (a word: a path, `--out=PATH`) would do against hookjudge.
+fn written_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Option<String> {
+    for candidate in target.split(['=', ':']).chain([target]) {
+        if candidate.is_empty() {
+            continue;
         }
+        let path = protected.word_path(candidate, cwd);
+        if let Some(what) = protected.what(&path) {
+            return Some(format!("command {what} (`{}`)", path.display()));
+        }
+    }
+    // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`): cannot be resolved.
+    if target.contains('$') && target.contains("hookjudge") {
+        return Some(format!(
+            "command writes a path built at run time under hookjudge's directories (`{target}`)"
+        ));
     }
     None
 }
@@ -409,10 +421,6 @@ fn read_only(cmd: &SimpleCommand, words: &[&str]) -> bool {
         return true; // its human-only subcommands were checked above
     }
     READ_ONLY.contains(&program) && !words.iter().any(|w| w.starts_with("-i") && program == "jq")
-}
-
-fn has_output_redirect(source: &str) -> bool {
-    source.contains('>')
 }
 
 /// The targets of `>`, `>>`, `&>`, `>|` in a simple command's source.

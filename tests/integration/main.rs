@@ -17,6 +17,7 @@ mod llm_http;
 mod loop_breaker;
 mod man;
 mod redaction;
+mod self_protection;
 mod stop_protocol;
 mod transcripts;
 mod trust;

@@ -308,7 +308,7 @@ fn trust_refuses_inside_an_agent() {
         list.stdout
     );
     // Without a terminal and without `--yes`, nothing is trusted either.
-    let out = in_dir(&home, &repo.work, &["trust"]);
+    let out = crate::self_protection::without_terminal(&home, &repo.work, &["trust"]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("no terminal"), "{}", out.stderr);
 }
