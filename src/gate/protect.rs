@@ -280,7 +280,7 @@ fn one_command(
         if let Some(sub) = sub.filter(|s| HUMAN_ONLY.contains(s)) {
             return Some(format!("command runs `hookjudge {sub}`"));
         }
-        if sub == Some("check") && words.iter().any(|w| *w == "--yes") {
+        if sub == Some("check") && words.contains(&"--yes") {
             return Some("command runs `hookjudge check --yes`, which records an approval".into());
         }
     } else if cmd.argv.first().is_some_and(|w| w.literal().is_none())

@@ -146,7 +146,10 @@ fn leaks() -> Vec<(String, String)> {
             p.clone(),
             format!("{{\"web\": {{\"client_id\": \"x.apps.googleusercontent.com\", \"client_secret\": \"{p}\"}}}}"),
         ));
-        out.push((p.clone(), format!("The OAuth secret {p} is in the console.")));
+        out.push((
+            p.clone(),
+            format!("The OAuth secret {p} is in the console."),
+        ));
         let p = format!("{}==", r.b64(86));
         out.push((
             p.clone(),
@@ -163,21 +166,39 @@ fn leaks() -> Vec<(String, String)> {
             format!("{{\"auths\": {{\"ghcr.io\": {{\"auth\": \"{p}\"}}}}}}"),
         ));
         let p = pw(&mut r);
-        out.push((p.clone(), format!("sshpass -p '{p}' ssh deploy@10.0.0.5 uptime")));
+        out.push((
+            p.clone(),
+            format!("sshpass -p '{p}' ssh deploy@10.0.0.5 uptime"),
+        ));
         let p = pw(&mut r);
         out.push((p.clone(), format!("sshpass -p{p} scp build.tgz host:/srv")));
         let p = pw(&mut r);
-        out.push((p.clone(), format!("mysql -u root -p{p} -h db.internal app < dump.sql")));
+        out.push((
+            p.clone(),
+            format!("mysql -u root -p{p} -h db.internal app < dump.sql"),
+        ));
         let p = pw(&mut r);
-        out.push((p.clone(), format!("mysqldump -uadmin -p'{p}' shop > shop.sql")));
+        out.push((
+            p.clone(),
+            format!("mysqldump -uadmin -p'{p}' shop > shop.sql"),
+        ));
         let id = format!("AKIA{}", r.upper(16));
         let p = format!("{}/{}+{}", r.b64(18), r.b64(10), r.b64(10));
-        out.push((p.clone(), format!("Access key ID,Secret access key\n{id},{p}")));
+        out.push((
+            p.clone(),
+            format!("Access key ID,Secret access key\n{id},{p}"),
+        ));
         out.push((p.clone(), format!("aws configure set: {id} {p}")));
         let p = pw(&mut r);
-        out.push((p.clone(), format!("The password is {p}, it's in the vault now.")));
+        out.push((
+            p.clone(),
+            format!("The password is {p}, it's in the vault now."),
+        ));
         let p = pw(&mut r);
-        out.push((p.clone(), format!("I reset it; the new passphrase was: {p}")));
+        out.push((
+            p.clone(),
+            format!("I reset it; the new passphrase was: {p}"),
+        ));
         let p = format!("{}{}", r.alnum(30), r.hex(10));
         out.push((p.clone(), format!("token = \"{p}\"")));
         let p = r.alnum(40);
