@@ -119,6 +119,8 @@ pub fn reason(what: &str) -> String {
 /// The places an agent may not write.
 struct Protected {
     dirs: Vec<PathBuf>,
+    /// Single files: the config `HOOKJUDGE_CONFIG` names, which applies in full.
+    files: Vec<PathBuf>,
     binary: Option<PathBuf>,
     home: Option<PathBuf>,
 }
@@ -132,8 +134,14 @@ impl Protected {
         let binary = std::env::current_exe()
             .ok()
             .map(|b| b.canonicalize().unwrap_or(b));
+        let files = std::env::var_os(crate::config::CONFIG_ENV)
+            .filter(|p| !p.is_empty())
+            .map(|p| normalize(&PathBuf::from(p)))
+            .into_iter()
+            .collect();
         Protected {
             dirs,
+            files,
             binary,
             home: std::env::var_os("HOME").map(PathBuf::from),
         }
@@ -150,6 +158,14 @@ impl Protected {
             if self.binary.as_deref() == Some(p.as_path()) {
                 return Some("changes the hookjudge binary the hooks run");
             }
+            if self.files.iter().any(|f| f == p) {
+                return Some("changes the config file `HOOKJUDGE_CONFIG` names");
+            }
+        }
+        if path.ends_with(".git/hooks/pre-push")
+            && std::fs::read_to_string(&path).is_ok_and(|t| t.contains("hookjudge"))
+        {
+            return Some("changes hookjudge's git pre-push hook");
         }
         if settings_file(&path) {
             return Some("changes an agent's hook settings");
@@ -210,32 +226,41 @@ fn real_path(path: &Path) -> PathBuf {
     real
 }
 
-/// Quick test before parsing: could `command` concern hookjudge at all?
-pub fn may_concern_hookjudge(command: &str) -> bool {
-    let plain: String = command
-        .chars()
-        .filter(|c| !matches!(c, '\\' | '"' | '\''))
-        .collect();
-    plain.contains("hookjudge")
-        || SETTINGS_FILES
-            .iter()
-            .any(|s| plain.contains(s.trim_end_matches(".json").trim_end_matches(".toml")))
-        || Protected::here().dirs.iter().any(|d| {
-            d.to_str()
-                .is_some_and(|d| !d.is_empty() && plain.contains(d))
-        })
-        || std::env::current_exe()
-            .ok()
-            .and_then(|b| b.to_str().map(|s| plain.contains(s)))
-            .unwrap_or(false)
+impl Protected {
+    /// Quick test before parsing: could `command` concern hookjudge at all?
+    fn may_concern(&self, command: &str) -> bool {
+        let plain: String = command
+            .chars()
+            .filter(|c| !matches!(c, '\\' | '"' | '\''))
+            .collect();
+        let mentions = |p: &Path| {
+            p.to_str()
+                .is_some_and(|p| !p.is_empty() && plain.contains(p))
+        };
+        plain.contains("hookjudge")
+            || HUMAN_ONLY
+                .iter()
+                .filter(|v| **v != "init")
+                .any(|v| plain.contains(&format!(" {v}")))
+            || plain.contains(".git/hooks")
+            || SETTINGS_FILES
+                .iter()
+                .any(|s| plain.contains(s.trim_end_matches(".json").trim_end_matches(".toml")))
+            || self.dirs.iter().any(|d| mentions(d))
+            || self
+                .files
+                .iter()
+                .any(|f| mentions(f) || f.file_name().is_some_and(|n| mentions(Path::new(n))))
+            || self.binary.as_deref().is_some_and(mentions)
+    }
 }
 
 /// What a shell command would do against hookjudge, if anything: the text for [`reason`].
 pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
-    if !may_concern_hookjudge(command) {
+    let protected = Protected::here();
+    if !protected.may_concern(command) {
         return None;
     }
-    let protected = Protected::here();
     let mut bodies: Vec<(String, Option<PathBuf>)> = vec![(command.to_owned(), Some(cwd.into()))];
     let mut seen = 0;
     while let Some((text, dir)) = bodies.pop() {
@@ -268,6 +293,7 @@ fn one_command(
     let program = cmd.program().unwrap_or("");
     let first = words.first().copied().unwrap_or("");
     let names_hookjudge = program.starts_with("hookjudge")
+        || on_path_is(cmd, &words, protected)
         || (cmd.argv.first().is_some_and(|w| w.literal().is_none()) && first.contains("hookjudge"))
         || protected.binary.as_deref().is_some_and(|b| {
             cmd.argv
@@ -364,6 +390,32 @@ fn written_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Op
     None
 }
 
+/// Whether the program, found on `PATH`, is the hookjudge binary under another name (only
+/// looked up for a human-only subcommand).
+fn on_path_is(cmd: &SimpleCommand, words: &[&str], protected: &Protected) -> bool {
+    let Some(binary) = &protected.binary else {
+        return false;
+    };
+    if !subcommand(&words[1.min(words.len())..]).is_some_and(|s| HUMAN_ONLY.contains(&s)) {
+        return false;
+    }
+    let Some(name) = cmd.argv.first().and_then(Word::literal) else {
+        return false;
+    };
+    let found = if name.contains('/') {
+        Some(protected.word_path(name, cmd.cwd.as_deref()))
+    } else {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())
+        })
+    };
+    found
+        .and_then(|p| p.canonicalize().ok())
+        .is_some_and(|p| p == *binary)
+}
+
 /// The human-only subcommand in a string that runs `hookjudge SUB`, if any.
 fn names_human_only(text: &str) -> Option<&'static str> {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -449,11 +501,11 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
     let cwd = input.cwd.as_deref().map(PathBuf::from);
     let protected = Protected::here();
     let resolve = |p: &str| protected.word_path(p, cwd.as_deref());
-    if tool == "apply_patch" {
-        let patch = tool_input["command"]
-            .as_str()
-            .or(tool_input["input"].as_str())
-            .or(tool_input["patch"].as_str())?;
+    let patch = ["command", "input", "patch"]
+        .iter()
+        .find_map(|k| tool_input[k].as_str())
+        .filter(|p| tool == "apply_patch" || p.trim_start().starts_with("*** Begin Patch"));
+    if let Some(patch) = patch {
         return patch_targets(patch)
             .into_iter()
             .find_map(|(path, changed)| {

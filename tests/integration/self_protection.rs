@@ -576,3 +576,63 @@ fn secrets_in_gated_command_lines_never_reach_the_log() {
         assert!(home.last_log()["redactions"].is_object());
     }
 }
+
+#[test]
+fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected() {
+    let (home, repo) = setup();
+    // The binary under another name on PATH.
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(BIN, bin.join("hj")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let gate = |command: &str, env: &[(&str, &str)]| -> String {
+        let mut run = home.cmd(&["gate"]).env("PATH", &path).stdin(shell_input(
+            Agent::Claude,
+            &repo.work,
+            command,
+        ));
+        for (k, v) in env {
+            run = run.env(k, v);
+        }
+        let out = run.output();
+        if out.stdout.trim().is_empty() {
+            "silent".into()
+        } else {
+            out.json()["hookSpecificOutput"]["permissionDecision"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    assert_eq!(gate("hj approve", &[]), "deny");
+    assert_eq!(gate("hj log", &[]), "silent");
+    // The file `HOOKJUDGE_CONFIG` names applies in full, so it is protected too.
+    let explicit = home.path().join("team.json");
+    std::fs::write(&explicit, "{}").unwrap();
+    let explicit = explicit.to_str().unwrap();
+    assert_eq!(
+        gate(
+            &format!("echo '{{\"gate\":{{\"push\":\"allow\"}}}}' > {explicit}"),
+            &[("HOOKJUDGE_CONFIG", explicit)]
+        ),
+        "deny"
+    );
+    // hookjudge's git pre-push hook.
+    assert_eq!(
+        home.cmd(&["init", "--git-hook"])
+            .env("PATH", &path)
+            .output()
+            .code,
+        2,
+        "init outside a repository is refused"
+    );
+    let mut init = home.cmd(&["init", "--git-hook"]);
+    init.command.current_dir(&repo.work);
+    assert_eq!(init.output().code, 0);
+    assert_eq!(gate("rm .git/hooks/pre-push", &[]), "deny");
+    assert_eq!(gate("cat .git/hooks/pre-push", &[]), "silent");
+}
