@@ -202,9 +202,21 @@ fn run(
         return Ok((None, None));
     }
     let mut record = record_for(agent, Some(&input), &command);
+    let now = Timestamp::now().millis;
+    let approval_repo = approval::repo_of(&cwd);
+    let approved = approval::is_approved(&command, &approval_repo, now);
     if super::stop::recursion_guard_active() {
         // Set for an LLM CLI that hookjudge itself runs; in the gate it must never mean "allow".
         record.rulings = found.iter().map(recursion_guard_ruling).collect();
+        if approved {
+            approval::take(&command, &approval_repo, now);
+            for ruling in &mut record.rulings {
+                ruling.decision = Decision::Silent;
+                ruling.decided_by = policy::DecidedBy::Approval;
+                ruling.reason.clear();
+            }
+            return Ok((None, Some((record, settings.log_dir.clone()))));
+        }
         record.action = Decision::Ask;
         let reason = join_reasons(&record.rulings.iter().collect::<Vec<_>>());
         let output = agent::gate_output(agent, false, &reason);
@@ -220,9 +232,6 @@ fn run(
         .as_deref()
         .filter(|p| !p.is_empty())
         .map(PathBuf::from);
-    let now = Timestamp::now().millis;
-    let approval_repo = approval::repo_of(&cwd);
-    let approved = approval::is_approved(&command, &approval_repo, now);
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
