@@ -93,15 +93,62 @@ pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
 
 type Outcome = (Option<Value>, Option<(GateRecord, PathBuf)>);
 
-/// The record as logged: every string redacted, whatever `log.text` says (command lines carry
-/// tokens in URLs, `-p` passwords, `Authorization` headers), with the counts per kind.
+/// The record as logged, redacted whatever `log.text` says (command lines carry tokens in URLs,
+/// `-p` passwords, `Authorization` headers), with the counts per kind. When the command line
+/// holds a secret, every string is redacted (reasons quote the command); otherwise only the
+/// text that comes from elsewhere (errors, a judge's failure), so that a quiet record does not
+/// pay for compiling rules its command never needed.
 fn redacted_record(record: &GateRecord) -> Value {
+    use crate::redact::{redact, redact_json};
     let mut value = serde_json::to_value(record).unwrap_or(Value::Null);
-    let counts = crate::redact::redact_json(&mut value);
+    let command_has_secrets = redact(&record.command).total() > 0
+        || record
+            .rulings
+            .iter()
+            .any(|r| redact(&r.command).total() > 0);
+    let counts = if command_has_secrets {
+        redact_json(&mut value)
+    } else {
+        let mut counts = std::collections::BTreeMap::new();
+        let mut outside: Vec<&mut Value> = Vec::new();
+        if let Some(record) = value.as_object_mut() {
+            for (key, v) in record.iter_mut() {
+                match key.as_str() {
+                    "errors" => outside.push(v),
+                    "rulings" => rulings_facts(v, &mut outside),
+                    _ => {}
+                }
+            }
+        }
+        for v in outside {
+            for (kind, n) in redact_json(v) {
+                *counts.entry(kind).or_insert(0) += n;
+            }
+        }
+        counts
+    };
     if !counts.is_empty() {
         value["redactions"] = serde_json::json!(counts);
     }
     value
+}
+
+/// The facts of each ruling that come from outside hookjudge (errors, a judge's failure).
+fn rulings_facts<'v>(rulings: &'v mut Value, out: &mut Vec<&'v mut Value>) {
+    if let Some(rulings) = rulings.as_array_mut() {
+        for facts in rulings.iter_mut().filter_map(|r| r.get_mut("facts")) {
+            if let Some(facts) = facts.as_object_mut() {
+                out.extend(
+                    facts
+                        .iter_mut()
+                        .filter(|(k, _)| {
+                            matches!(k.as_str(), "error" | "judge_failure" | "repository")
+                        })
+                        .map(|(_, v)| v),
+                );
+            }
+        }
+    }
 }
 
 /// The gate's fail-safe answer: a human decides (unless the input shows nothing gated).

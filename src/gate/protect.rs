@@ -290,6 +290,9 @@ fn one_command(
     bodies: &mut Vec<(String, Option<PathBuf>)>,
 ) -> Option<String> {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
+    if words.is_empty() {
+        return None; // a bare assignment runs nothing
+    }
     let program = cmd.program().unwrap_or("");
     let first = words.first().copied().unwrap_or("");
     let names_hookjudge = program.starts_with("hookjudge")
@@ -645,6 +648,17 @@ mod tests {
         assert_eq!(t[0].0, ".codex/hooks.json");
         assert!(t[0].1.iter().any(|l| mentions_hooks(l)));
         assert_eq!(t[1], ("a.txt".to_string(), vec!["hello".to_string()]));
+    }
+
+    #[test]
+    fn bare_assignments_and_plain_mentions_are_not_commands() {
+        let cwd = Path::new("/w");
+        assert_eq!(shell_command("A=hookjudge", cwd), None);
+        assert_eq!(
+            shell_command("HOOKJUDGE_APPROVED=1; echo hookjudge", cwd),
+            None
+        );
+        assert!(shell_command("A=1 hookjudge approve", cwd).is_some());
     }
 
     #[test]

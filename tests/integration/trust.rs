@@ -312,3 +312,41 @@ fn trust_refuses_inside_an_agent() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("no terminal"), "{}", out.stderr);
 }
+
+#[test]
+fn doctor_reports_hooks_switched_off_in_settings_it_does_not_manage() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    assert_eq!(
+        in_dir(&home, &repo.work, &["init", "--agent", "all"]).code,
+        0
+    );
+    let clean = in_dir(&home, &repo.work, &["doctor"]);
+    assert!(
+        !clean.stdout.contains("hooks switched off"),
+        "{}",
+        clean.stdout
+    );
+    std::fs::write(
+        repo.work.join(".claude/settings.local.json"),
+        r#"{"disableAllHooks": true}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(home.path().join(".gemini")).unwrap();
+    std::fs::write(
+        home.path().join(".gemini/settings.json"),
+        r#"{"hooksConfig": {"enabled": false}}"#,
+    )
+    .unwrap();
+    let out = in_dir(&home, &repo.work, &["doctor"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .contains("settings.local.json` sets `disableAllHooks`")
+            && out
+                .stdout
+                .contains(".gemini/settings.json` sets `hooksConfig.enabled`"),
+        "{}",
+        out.stdout
+    );
+}
