@@ -171,8 +171,20 @@ fn fail_safe(agent_hint: Option<Agent>, stdin: &[u8], error: String) -> Outcome 
     let reason =
         format!("hookjudge could not check this command ({error}), so a human should decide.");
     let mut record = record_for(agent, input.as_ref(), &command);
-    record.action = Decision::Ask;
     record.errors.push(error);
+    // The person who approved this exact command decided; otherwise it waits for them.
+    if let Some(cwd) = input
+        .as_ref()
+        .and_then(|i| i.cwd.as_deref())
+        .filter(|_| !command.is_empty())
+    {
+        let repo = approval::repo_of(Path::new(cwd));
+        if approval::take(&command, &repo, Timestamp::now().millis) {
+            return (None, Some((record, config::default_log_dir())));
+        }
+        request_approval(agent, &command, Path::new(cwd), &reason);
+    }
+    record.action = Decision::Ask;
     (
         Some(agent::gate_output(agent, false, &reason)),
         Some((record, config::default_log_dir())),

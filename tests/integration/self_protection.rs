@@ -636,3 +636,20 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
     assert_eq!(gate("rm .git/hooks/pre-push", &[]), "deny");
     assert_eq!(gate("cat .git/hooks/pre-push", &[]), "silent");
 }
+
+#[test]
+fn a_command_hookjudge_could_not_check_can_still_be_approved_by_a_person() {
+    let (home, repo) = setup();
+    home.user_config("not json"); // the user's own config is broken: the gate fails safe
+    let input = shell_input(Agent::Codex, &repo.work, "git push");
+    let (decision, reason) = run_gate(&home, input.clone());
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("could not check"), "{reason}");
+    assert!(
+        approve_on_a_terminal(&home, "y")
+            .stdout
+            .contains("approved")
+    );
+    assert_eq!(run_gate(&home, input.clone()).0, "silent");
+    assert_eq!(run_gate(&home, input).0, "deny", "used up by one run");
+}
