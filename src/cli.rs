@@ -40,10 +40,11 @@ pub enum Command {
     Gate(GateArgs),
     /// Install hookjudge's hooks into this repository's agent settings
     ///
-    /// Merges the Stop and shell-gate entries into the settings of Claude Code, Codex CLI or
-    /// Gemini CLI without touching anything else (a backup is kept), writes `.hookjudge.json`
-    /// where none exists, and with `--git-hook` installs the git pre-push hook. Running it again
-    /// changes nothing; after an upgrade it updates the entries in place.
+    /// Merges the Stop and gate entries (the gate also sees the file-writing tools) into the
+    /// settings of Claude Code, Codex CLI or Gemini CLI without touching anything else (a backup
+    /// is kept), writes `.hookjudge.json` where none exists (and trusts it, having written it),
+    /// and with `--git-hook` installs the git pre-push hook. Running it again changes nothing;
+    /// after an upgrade it updates the entries in place.
     Init(InitArgs),
     /// Remove exactly what `init` installed (settings entries and the git hook)
     Uninstall(UninstallArgs),

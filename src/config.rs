@@ -3,6 +3,8 @@
 //! Every file is JSON with the same keys. Unknown keys are errors that name the key's path,
 //! because a typo must never silently disable a guard. Layers merge key by key; judges merge
 //! per judge (see [`JudgeSpec::overlay`]). Relative paths in a file are relative to that file.
+//! The repository file applies in full only when the user trusted its content; otherwise only
+//! what makes hookjudge stricter applies (see [`crate::trust`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
