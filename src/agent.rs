@@ -179,7 +179,8 @@ fn shell_quote(word: &str) -> String {
 }
 
 /// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask), a deny
-/// that tells the agent to get the user's explicit approval.
+/// that tells the agent to stop and ask the user (who approves with `hookjudge approve` on
+/// their own terminal; the agent is never told how).
 pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
     match agent {
         Agent::Gemini => json!({"decision": if deny { "deny" } else { "ask" }, "reason": reason}),
@@ -190,9 +191,7 @@ pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
             let reason = if deny {
                 reason.to_owned()
             } else {
-                format!(
-                    "{reason} Ask the user for explicit approval before running it; if they approve, run the same command again prefixed with `HOOKJUDGE_APPROVED=1`."
-                )
+                format!("{reason} {}", crate::approval::ASK_THE_USER)
             };
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
         }

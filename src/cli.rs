@@ -40,13 +40,27 @@ pub enum Command {
     Gate(GateArgs),
     /// Install hookjudge's hooks into this repository's agent settings
     ///
-    /// Merges the Stop and shell-gate entries into the settings of Claude Code, Codex CLI or
-    /// Gemini CLI without touching anything else (a backup is kept), writes `.hookjudge.json`
-    /// where none exists, and with `--git-hook` installs the git pre-push hook. Running it again
-    /// changes nothing; after an upgrade it updates the entries in place.
+    /// Merges the Stop and gate entries (the gate also sees the file-writing tools) into the
+    /// settings of Claude Code, Codex CLI or Gemini CLI without touching anything else (a backup
+    /// is kept), writes `.hookjudge.json` where none exists (and trusts it, having written it),
+    /// and with `--git-hook` installs the git pre-push hook. Running it again changes nothing;
+    /// after an upgrade it updates the entries in place.
     Init(InitArgs),
     /// Remove exactly what `init` installed (settings entries and the git hook)
     Uninstall(UninstallArgs),
+    /// Trust this repository's `.hookjudge.json` as it is now, so that all of it applies
+    ///
+    /// Until you trust it (and again after any change), a repository's config may only make
+    /// hookjudge stricter; everything else in it is ignored. Shows what trusting would let the
+    /// file do and asks on your terminal. Refuses to run inside an agent's tool.
+    Trust(TrustArgs),
+    /// Approve, on your own terminal, a command the gate held back for Codex CLI or Gemini CLI
+    ///
+    /// Lists the commands waiting for you with their repository and why they were held back, and
+    /// asks on the controlling terminal. An approval is bound to that exact command line and
+    /// repository, is used up by one run and expires after 10 minutes. Refuses without a
+    /// terminal and inside an agent's tool.
+    Approve(ApproveArgs),
     /// Check the installation: hook entries, the binary they run, the config, the LLM, the dirs
     Doctor(DoctorArgs),
     /// Show the effective config and where each value comes from, the files consulted, or its
@@ -215,6 +229,32 @@ pub struct UninstallArgs {
     /// Print the changes as a diff and write nothing
     #[arg(long)]
     pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// The config file or the repository to trust; by default this repository's `.hookjudge.json`
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+    /// List the trusted files and whether each still holds the trusted content
+    #[arg(long, conflicts_with_all = ["revoke", "yes"])]
+    pub list: bool,
+    /// Forget the trust given to the file
+    #[arg(long)]
+    pub revoke: bool,
+    /// Trust without asking (after you reviewed the file)
+    #[arg(long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ApproveArgs {
+    /// The id of the command to approve (as `--list` shows it); by default you choose
+    #[arg(value_name = "ID")]
+    pub id: Option<String>,
+    /// List the commands waiting for approval and exit
+    #[arg(long)]
+    pub list: bool,
 }
 
 #[derive(Debug, Args)]

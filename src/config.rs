@@ -3,6 +3,8 @@
 //! Every file is JSON with the same keys. Unknown keys are errors that name the key's path,
 //! because a typo must never silently disable a guard. Layers merge key by key; judges merge
 //! per judge (see [`JudgeSpec::overlay`]). Relative paths in a file are relative to that file.
+//! The repository file applies in full only when the user trusted its content; otherwise only
+//! what makes hookjudge stricter applies (see [`crate::trust`]).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -186,6 +188,8 @@ pub struct Settings {
     pub judge_layers: Vec<(String, JudgeSpec)>,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
+    /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
+    pub repo_report: Option<crate::trust::Report>,
 }
 
 impl Settings {
@@ -203,6 +207,7 @@ impl Settings {
             gate: GateSettings::default(),
             judge_layers: Vec::new(),
             files: Vec::new(),
+            repo_report: None,
         }
     }
 
@@ -210,8 +215,18 @@ impl Settings {
     /// `HOOKJUDGE_CONFIG` is read.
     pub fn load(cwd: &Path, explicit: Option<&Path>) -> Result<Settings, Error> {
         let mut settings = Settings::defaults();
+        let repo_file = repo_root(cwd).map(|root| root.join(REPO_FILE));
         for path in Settings::layer_paths(cwd, explicit) {
             match std::fs::read_to_string(&path) {
+                // Someone else's text until the user trusts it (see `trust`).
+                Ok(text) if repo_file.as_ref() == Some(&path) && !is_explicit(&path, explicit) => {
+                    let layer = crate::trust::repo_layer(&path, &text, &settings);
+                    if let Some(file) = layer.file {
+                        settings.apply(file, path.parent().unwrap_or(Path::new(".")));
+                        settings.files.push(path);
+                    }
+                    settings.repo_report = layer.report;
+                }
                 Ok(text) => {
                     let file = parse(&text).map_err(|message| Error {
                         path: Some(path.clone()),
@@ -525,13 +540,28 @@ mod tests {
         std::fs::create_dir_all(&sub).unwrap();
         let s = Settings::load(&sub, Some(&explicit)).unwrap();
         assert_eq!(s.text_bytes, 200);
-        assert_eq!(s.log_dir, dir.path().join("logs-here"));
+        // The repository file is not trusted: only what makes hookjudge stricter applies.
+        assert_eq!(s.log_dir, default_log_dir());
+        let report = s
+            .repo_report
+            .as_ref()
+            .expect("the untrusted file is reported");
+        assert!(
+            report.ignored.iter().any(|i| i.contains("`log`"))
+                && report
+                    .ignored
+                    .iter()
+                    .any(|i| i.contains("`judges.scope-check.enabled`")),
+            "{:?}",
+            report.ignored
+        );
         let judges = s.judges(&[]).unwrap();
         let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
         assert_eq!(
             names,
             [
                 "commit",
+                "scope-check",
                 "scope-change",
                 "shallow-bugfix",
                 "bugfix-without-reproduction"

@@ -138,14 +138,14 @@ mod tests {
     #[test]
     fn each_problem_names_its_key_and_file() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join(".git")).unwrap();
-        let file = dir.path().join(crate::config::REPO_FILE);
+        // An explicit file is applied in full; a repository file would need the user's trust.
+        let file = dir.path().join("explicit.json");
         std::fs::write(
             &file,
             r#"{"judges": {"commit": {"add_triggers": ["fine", "(unclosed"]}}, "gate": {"test_commands": "[", "add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
         )
         .unwrap();
-        let settings = Settings::load(dir.path(), None).unwrap();
+        let settings = Settings::load(dir.path(), Some(&file)).unwrap();
         let found = problems(&settings);
         let keys: Vec<&str> = found.iter().map(|p| p.key.as_str()).collect();
         assert_eq!(

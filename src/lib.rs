@@ -11,11 +11,13 @@
 //! - **decision log**: one JSON line per judged response, the material for tuning judges.
 
 pub mod agent;
+pub mod approval;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod config_check;
 pub mod gate;
+pub mod human;
 pub mod install;
 pub mod judge;
 pub mod ledger;
@@ -24,5 +26,7 @@ pub mod log;
 pub mod outcome;
 pub mod redact;
 pub mod term;
+pub mod statefile;
 pub mod time;
 pub mod transcript;
+pub mod trust;

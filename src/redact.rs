@@ -51,6 +51,12 @@ const RULES: &[Rule] = &[
         r#"(?i)(?:aws_?secret_?access_?key|secretaccesskey|aws_secret)["']?\s*(?:=|:|=>)\s*["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
     ),
     rule!(
+        "aws-secret-access-key",
+        Context,
+        ["akia", "asia"],
+        r#"(?:AKIA|ASIA)[A-Z0-9]{16}["']?(?:\s*[,;:=|]\s*|\s+)(?:[A-Za-z_]{1,40}["']?\s*[:=]\s*)?["']?(?P<s>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)"#
+    ),
+    rule!(
         "aws-session-token",
         Context,
         ["session_token", "sessiontoken"],
@@ -144,6 +150,18 @@ const RULES: &[Rule] = &[
         Format,
         ["aiza"],
         r"(?P<s>AIza[0-9A-Za-z_\-]{35})"
+    ),
+    rule!(
+        "google-oauth-client-secret",
+        Format,
+        ["gocspx-"],
+        r"(?P<s>GOCSPX-[A-Za-z0-9_\-]{28})"
+    ),
+    rule!(
+        "azure-storage-key",
+        Context,
+        ["accountkey=", "sharedaccesskey="],
+        r"(?i)(?:AccountKey|SharedAccessKey)=(?P<s>[A-Za-z0-9+/]{20,128}={0,2})"
     ),
     rule!(
         "azure-ad-client-secret",
@@ -266,6 +284,24 @@ const RULES: &[Rule] = &[
         r#"(?i)curl(?-u:\b)[^\n]*?\s(?:-u|--user)\s+["']?[^:\s"']+:(?P<s>[^\s"']{3,128})"#
     ),
     rule!(
+        "docker-auth",
+        Context,
+        ["\"auth\"", "\"identitytoken\""],
+        r#"(?i)"(?:auth|identitytoken)"\s*:\s*"(?P<s>[A-Za-z0-9+/_\-.]{12,2048}={0,2})""#
+    ),
+    rule!(
+        "cli-password",
+        Context,
+        ["sshpass"],
+        r#"sshpass(?-u:\b)[^\n]*?\s-p\s*["']?(?P<s>[^\s"']{3,128})"#
+    ),
+    rule!(
+        "cli-password",
+        Context,
+        ["mysql", "mariadb"],
+        r#"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)(?-u:\b)[^\n|;&]*?\s-p["']?(?P<s>[^\s"'\-][^\s"']{2,127})"#
+    ),
+    rule!(
         "netrc-password",
         Context,
         ["machine"],
@@ -276,6 +312,25 @@ const RULES: &[Rule] = &[
         Generic,
         ["pass", "pwd"],
         r#"(?i)(?:[a-z0-9_.\-]*pass(?:word|wd)?|pwd)["']?\s*(?:=|:=|=>|:)\s*["'`]?(?P<s>[^\s"'`,;]{6,128})"#
+    ),
+    rule!(
+        "prose-password",
+        Generic,
+        [
+            "password is",
+            "password was",
+            "passphrase is",
+            "passphrase was",
+            "passwd is",
+            "pwd is"
+        ],
+        r#"(?i)(?:password|passphrase|passwd|pwd)\s+(?:is|was)\s*:?\s+["'`]?(?P<s>[^\s"'`,;]{6,128})"#
+    ),
+    rule!(
+        "generic-token",
+        Generic,
+        ["token"],
+        r#"(?i)(?:^|[^A-Za-z0-9_.\-])(?P<k>token)["']?\s*(?:=|:=|=>|:)\s*["'`]?(?P<s>[A-Za-z0-9_\-+/=.~]{16,256})"#
     ),
     rule!(
         "generic-api-secret",
@@ -438,6 +493,29 @@ pub fn redact(text: &str) -> Redacted {
     Redacted { text: out, counts }
 }
 
+/// Redacts every string inside `value` in place (keys stay); returns the counts per kind.
+pub fn redact_json(value: &mut serde_json::Value) -> BTreeMap<String, usize> {
+    let mut counts = BTreeMap::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                let r = redact(s);
+                if r.total() > 0 {
+                    for (kind, n) in r.counts {
+                        *counts.entry(kind).or_insert(0) += n;
+                    }
+                    *s = r.text;
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            serde_json::Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
+        }
+    }
+    counts
+}
+
 /// Unquoted generic values must not keep trailing sentence punctuation.
 fn trim_value(value: &str, tier: Tier) -> &str {
     if tier == Tier::Format {
@@ -492,8 +570,16 @@ fn is_placeholder(value: &str, rule: &Rule) -> bool {
         if rule.tier == Tier::Generic && entropy(value) < 3.0 {
             return true;
         }
+        // A bare `token` key names many harmless things: only a random-looking value counts.
+        if rule.kind == "generic-token" && (entropy(value) < 3.5 || !has_letter_and_digit(value)) {
+            return true;
+        }
     }
     false
+}
+
+fn has_letter_and_digit(value: &str) -> bool {
+    value.chars().any(|c| c.is_ascii_alphabetic()) && value.chars().any(|c| c.is_ascii_digit())
 }
 
 fn has_run_of_same(value: &str, n: usize) -> bool {

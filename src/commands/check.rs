@@ -297,7 +297,7 @@ fn write_report(
         let line = match e["kind"].as_str() {
             Some("fresh_artifact") => format!("test results `{}`, {} s old, newer than the last change", e["path"].as_str().unwrap_or(""), e["age_ms"].as_i64().unwrap_or(0) / 1000),
             Some("stale_artifact") => format!("test results `{}` are older than the last change", e["path"].as_str().unwrap_or("")),
-            _ => "none found (see `gate.artifacts`; `touch .hookjudge/verified` after a passing run also counts)".into(),
+            _ => "none found (see `gate.artifacts`; a test script may write `.hookjudge/verified` after a passing run)".into(),
         };
         writeln!(out, "  evidence     {line}")?;
     }

@@ -66,6 +66,9 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
                     let from = source_of(&sources, &key);
                     r = r.and(writeln!(out, "{key} = {value}  ({from})"));
                 }
+                if let Some(report) = &settings.repo_report {
+                    r = r.and(writeln!(out, "\nnote: {}", report.message()));
+                }
                 r
             }
         }
@@ -125,7 +128,22 @@ fn sources(s: &Settings) -> IndexMap<String, String> {
         let Ok(v) = serde_json::from_str::<Value>(&text) else {
             continue;
         };
+        // Of an untrusted repository file, only what it was allowed to set counts.
+        let allowed: Option<Vec<&str>> =
+            s.repo_report.as_ref().filter(|r| r.path == *file).map(|r| {
+                r.applied
+                    .iter()
+                    .filter_map(|a| a.split('`').nth(1))
+                    .collect()
+            });
         for (key, _) in flatten(&v) {
+            if let Some(allowed) = &allowed
+                && !allowed
+                    .iter()
+                    .any(|a| key == *a || key.starts_with(&format!("{a}.")))
+            {
+                continue;
+            }
             map.insert(key, file.display().to_string());
         }
     }

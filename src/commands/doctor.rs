@@ -261,6 +261,8 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
         }
     };
     let settings = settings.unwrap_or_else(Settings::defaults);
+    checks.push(repo_trust(&settings, &root));
+    checks.extend(hooks_switched_off(&root, &home));
 
     let resolution = crate::llm::resolve::resolve(
         &settings.llm,
@@ -276,7 +278,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
         resolution.backend.is_some(),
         provider,
         Some(
-            "set `llm.provider` in `.hookjudge.json` (see the README's \"Choosing the LLM\")"
+            "set `llm.provider` in your own config (`hookjudge config path`; see the README's \"Choosing the LLM\")"
                 .into(),
         ),
     ));
@@ -342,6 +344,75 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     } else {
         ExitStatus::Attention
     })
+}
+
+/// Whether the repository's config applies as written, and if not, what is ignored.
+fn repo_trust(settings: &Settings, root: &Path) -> Check {
+    let file = root.join(config::REPO_FILE);
+    match &settings.repo_report {
+        Some(report) => {
+            let mut detail = report.message();
+            if !report.applied.is_empty() {
+                detail.push_str(&format!(
+                    " Applied anyway (only stricter): {}.",
+                    report.applied.join(", ")
+                ));
+            }
+            check(
+                "repository config",
+                false,
+                detail,
+                Some(format!(
+                    "review `{}`, then run `hookjudge trust` in `{}` yourself",
+                    file.display(),
+                    root.display()
+                )),
+            )
+        }
+        None if file.exists() => check(
+            "repository config",
+            true,
+            format!("`{}` is trusted", file.display()),
+            None,
+        ),
+        None => check("repository config", true, "none", None),
+    }
+}
+
+/// Settings that switch every hook off, including files `init` does not manage.
+fn hooks_switched_off(root: &Path, home: &Path) -> Vec<Check> {
+    let files = [
+        (root.join(".claude/settings.json"), "disableAllHooks"),
+        (root.join(".claude/settings.local.json"), "disableAllHooks"),
+        (home.join(".claude/settings.json"), "disableAllHooks"),
+        (root.join(".gemini/settings.json"), "hooksConfig.enabled"),
+        (home.join(".gemini/settings.json"), "hooksConfig.enabled"),
+    ];
+    let mut checks = Vec::new();
+    for (path, key) in files {
+        let Some(v) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        else {
+            continue;
+        };
+        let off = match key {
+            "disableAllHooks" => v["disableAllHooks"] == Value::Bool(true),
+            _ => v["hooksConfig"]["enabled"] == Value::Bool(false),
+        };
+        if off {
+            checks.push(check(
+                "hooks switched off",
+                false,
+                format!(
+                    "`{}` sets `{key}`, so no hook runs, hookjudge's included",
+                    path.display()
+                ),
+                Some(format!("remove `{key}` from `{}`", path.display())),
+            ));
+        }
+    }
+    checks
 }
 
 /// One real call to the provider with the `commit` judge.

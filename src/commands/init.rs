@@ -20,11 +20,11 @@ use crate::install::{files, githook, ignore};
 /// Where the editor schema goes, relative to the repository root (ignored by git).
 pub const SCHEMA_FILE: &str = ".hookjudge/schema.json";
 
-/// The per-repository config written where none exists.
+/// The per-repository config written where none exists (what makes hookjudge stricter for
+/// this repository goes here; the LLM and the log belong in the user's own config). `init`
+/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]).
 pub const REPO_CONFIG: &str = r#"{
   "$schema": "./.hookjudge/schema.json",
-  "llm": { "provider": "auto" },
-  "stop": { "max_blocks_per_judge": 1, "max_blocks_per_prompt": 2 },
   "gate": {},
   "judges": {}
 }
@@ -418,8 +418,18 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         return Ok(ExitStatus::Success);
     }
 
-    let lines = write_all(&plans, &t)?;
-    let mut lines = lines;
+    let mut lines = write_all(&plans, &t)?;
+    // Only a repository config init wrote itself is trusted; a cloned one never is.
+    let repo_config = t.root.join(config::REPO_FILE);
+    if plans.iter().any(|p| p.path == repo_config && p.old.is_none()) {
+        crate::trust::trust(&repo_config).map_err(UserError::new)?;
+    } else if let Some(report) = &settings.repo_report {
+        lines.push(format!(
+            "  untrusted  {}  ({})",
+            config::REPO_FILE,
+            report.message()
+        ));
+    }
     if let Some((dir, program)) = &git_hook {
         let outcome = githook::install(dir, program, false).map_err(UserError::new)?;
         let name = shown(&dir.join("pre-push"), &t);
@@ -485,11 +495,6 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         &dirs::state_dir(),
         &crate::llm::resolve::process_env,
     );
-    let config_file = if t.scope == Scope::User {
-        format!("`{}`", dirs::config_file().display())
-    } else {
-        format!("`{}`", config::REPO_FILE)
-    };
     let next = match resolution.backend {
         Some(b) => format!(
             "next: the judges will use {} ({}); check it with `hookjudge doctor --online`",
@@ -497,7 +502,8 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
             resolution.why.trim_start_matches("auto: ")
         ),
         None => format!(
-            "next: no LLM provider found, so triggers are only logged; set `llm.provider` in {config_file} (see `hookjudge config schema`), then run `hookjudge doctor --online`"
+            "next: no LLM provider found, so triggers are only logged; set `llm.provider` in your own config `{}` (see `hookjudge config schema`), then run `hookjudge doctor --online`",
+            dirs::config_file().display()
         ),
     };
     let _ = writeln!(out, "{next}");

@@ -2,6 +2,7 @@
 //! dispatches; hook entry points pick their own exit codes (a usage error in `stop` must not
 //! become clap's exit 2, which Claude Code reads as "block").
 
+mod approve;
 mod check;
 mod completions;
 mod config_cmd;
@@ -15,6 +16,7 @@ mod redact;
 mod replay;
 mod stats;
 mod stop;
+mod trust;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -89,6 +91,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Gate(args) => return gate::gate(&args, config.as_deref()),
         Command::Init(args) => init::init(&args, config.as_deref()),
         Command::Uninstall(args) => init::uninstall(&args),
+        Command::Trust(args) => trust::trust(&args),
+        Command::Approve(args) => approve::approve(&args),
         Command::Doctor(args) => doctor::doctor(&args, config.as_deref()),
         Command::Config(args) => config_cmd::config(&args, config.as_deref()),
         Command::Check(args) => check::check(&args, config.as_deref()),

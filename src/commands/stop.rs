@@ -324,6 +324,12 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
     };
     log_dir = settings.log_dir.clone();
     crate::log::prune_on_new_day(&log_dir, Timestamp::now(), settings.log_retention_days);
+    // Told once per file content: what of an untrusted repository file was ignored.
+    let trust_note = settings
+        .repo_report
+        .as_ref()
+        .filter(|r| crate::trust::first_notice(r))
+        .map(|r| format!("hookjudge: {}", r.message()));
     let judges = match settings.judges(&[]) {
         Ok(judges) => judges,
         Err(e) => {
@@ -349,7 +355,7 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
     }
     if text.trim().is_empty() {
         return Run {
-            output: None,
+            output: trust_note.as_deref().map(agent::stop_notice),
             record,
             log_dir,
         };
@@ -456,6 +462,14 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
             "hookjudge: {}.",
             notes.join("; ")
         )));
+    }
+    if let Some(note) = trust_note {
+        // Beside a block or another notice: `systemMessage` is for the human in every agent.
+        let output = output.get_or_insert_with(|| serde_json::json!({}));
+        output["systemMessage"] = match output["systemMessage"].as_str() {
+            Some(other) => Value::String(format!("{other}\n{note}")),
+            None => Value::String(note),
+        };
     }
     Run {
         output,

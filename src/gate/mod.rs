@@ -3,13 +3,15 @@
 //! `shell` finds the simple commands in a command line, `classify` names the gated ones
 //! (commit, push, publish, deploy, hook bypass, destructive), `facts` reads the target
 //! repository, `evidence` looks for proof that the code was verified since its last change,
-//! and `policy` decides: silent, deny, or ask a human.
+//! and `policy` decides: silent, deny, or ask a human. `protect` comes first: it denies
+//! actions against hookjudge itself, through the shell and the agents' file-writing tools.
 
 pub mod classify;
 pub mod evidence;
 pub mod facts;
 pub mod glob;
 pub mod policy;
+pub mod protect;
 pub mod shell;
 
 use std::path::Path;
@@ -17,18 +19,12 @@ use std::path::Path;
 use classify::{Class, Gated, Target};
 use shell::Word;
 
-/// The approval marker a user-approved command carries (see the Codex ask-the-user reason).
-pub const APPROVAL_ENV: &str = "HOOKJUDGE_APPROVED";
-
-/// Every gated action in `command`, with whether the user approved it explicitly.
-pub fn find(command: &str, cwd: &Path, deploy_commands: &[Vec<String>]) -> Vec<(Gated, bool)> {
+/// Every gated action in `command`.
+pub fn find(command: &str, cwd: &Path, deploy_commands: &[Vec<String>]) -> Vec<Gated> {
     let script = shell::parse(command, cwd);
-    let mut found: Vec<(Gated, bool)> = Vec::new();
+    let mut found: Vec<Gated> = Vec::new();
     for cmd in &script.commands {
-        let approved = cmd.env_var(APPROVAL_ENV).and_then(Word::literal) == Some("1");
-        for gated in classify::classify(cmd, deploy_commands) {
-            found.push((gated, approved));
-        }
+        found.extend(classify::classify(cmd, deploy_commands));
         // A dynamic program name with a gated verb: cannot be read, must not pass silently.
         if cmd.argv.first().is_some_and(|w| w.literal().is_none())
             && cmd.argv.iter().skip(1).filter_map(Word::literal).any(|a| {
@@ -38,12 +34,9 @@ pub fn find(command: &str, cwd: &Path, deploy_commands: &[Vec<String>]) -> Vec<(
                 )
             })
         {
-            found.push((
-                unparsed(
-                    cmd.source.clone(),
-                    "runs a dynamic command with a gated verb",
-                ),
-                false,
+            found.push(unparsed(
+                cmd.source.clone(),
+                "runs a dynamic command with a gated verb",
             ));
         }
     }
@@ -54,7 +47,7 @@ pub fn find(command: &str, cwd: &Path, deploy_commands: &[Vec<String>]) -> Vec<(
         } else {
             script.incomplete.join("; ")
         };
-        found.push((unparsed(command.to_owned(), &why), false));
+        found.push(unparsed(command.to_owned(), &why));
     }
     found
 }

@@ -36,7 +36,7 @@ pub enum DecidedBy {
     Judge,
     /// The judge could not decide (no provider, failure): a human must.
     JudgeFailed,
-    /// The user approved with `HOOKJUDGE_APPROVED=1`.
+    /// The user approved this command with `hookjudge approve`.
     Approval,
 }
 
@@ -64,7 +64,7 @@ pub struct Context<'a> {
     pub transcript: Option<&'a Path>,
     /// The gate's judge (`gate-verification`), when enabled, and the LLM behind it.
     pub judge: Option<(&'a Judge, &'a dyn Layer2)>,
-    /// The command carried `HOOKJUDGE_APPROVED=1`.
+    /// The user approved this exact command with `hookjudge approve` (see [`crate::approval`]).
     pub approved: bool,
     /// Now, in ms since the epoch.
     pub now: i64,

@@ -690,7 +690,7 @@ mod tests {
             json!(["stop", "--agent", "claude", "--hook-timeout", "15"])
         );
         assert_eq!(stop["timeout"], 15);
-        assert_eq!(claude["PreToolUse"][0]["matcher"], "Bash");
+        assert_eq!(claude["PreToolUse"][0]["matcher"], "Bash|Write|Edit|MultiEdit");
         let gemini = entries(Agent::Gemini, &fill());
         assert_eq!(
             gemini["AfterAgent"][0]["hooks"][0]["timeout"], 15000,
@@ -804,7 +804,10 @@ mod tests {
         let hooks = entries(Agent::Claude, &fill());
         let once = merge("{\n  \"a\": 1\n}\n", &hooks).unwrap().text;
         let edited = once
-            .replace("\"matcher\": \"Bash\"", "\"matcher\": \"Bash|Shell\"")
+            .replace(
+                "\"matcher\": \"Bash|Write|Edit|MultiEdit\"",
+                "\"matcher\": \"Bash|Shell\"",
+            )
             .replacen("\"timeout\": 15", "\"timeout\": 90", 1);
         assert_ne!(edited, once);
         let again = merge(&edited, &hooks).unwrap();
@@ -855,7 +858,10 @@ mod tests {
             v["hooks"]["PreToolUse"][0]["matcher"],
             "Bash|Write|Edit|MultiEdit"
         );
-        let users = old.replace("\"matcher\": \"Bash\"", "\"matcher\": \"Bash|Shell\"");
+        let users = old.replace(
+                "\"matcher\": \"Bash|Write|Edit|MultiEdit\"",
+                "\"matcher\": \"Bash|Shell\"",
+            );
         assert_eq!(merge(&users, &hooks).unwrap().text, users);
     }
 

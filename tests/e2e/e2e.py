@@ -351,6 +351,10 @@ exporter = "none"
     config.update(sc.hookjudge_config or {})
     with open(os.path.join(repo, ".hookjudge.json"), "w") as f:
         json.dump(config, f)
+    # The scenario's author wrote this repository config: trust it, as its user would.
+    trust = subprocess.run([args.hookjudge, "trust", "--yes"], cwd=repo, env=hj_env, capture_output=True, text=True)
+    if trust.returncode != 0:
+        return False, f"hookjudge trust failed: {trust.stderr}", 0
     if sc.uninstall:
         un = subprocess.run([args.hookjudge, "uninstall", "--agent", agent, "--scope", scope], cwd=repo, env=hj_env, capture_output=True, text=True)
         if un.returncode != 0:
@@ -505,7 +509,8 @@ def check_codex_failure(r):
     g = gates(r)
     assert g and g[0]["rulings"][0]["decided_by"] == "judge-failed", g
     body = json.dumps(codex_requests(r)[2]["body"])
-    assert "Ask the user for explicit approval" in body, "Codex cannot ask: the agent is told to"
+    assert "Stop here and ask the user" in body, "Codex cannot ask: the agent is told to"
+    assert "HOOKJUDGE_APPROVED" not in body and "hookjudge approve" not in body, "never told how to approve"
     assert r["origin_head"] != r["local_head"]
     assert all(x["action"] != "block" for x in stops(r))
 

@@ -392,11 +392,13 @@ fn the_judge_decides_when_evidence_is_inconclusive_and_its_failure_asks_a_human(
     assert_eq!(home.last_log()["rulings"][0]["decided_by"], "judge-failed");
     let codex = run(true).json();
     assert_eq!(codex["hookSpecificOutput"]["permissionDecision"], "deny");
+    let told = codex["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(told.contains("Stop here and ask the user"), "{told}");
     assert!(
-        codex["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .contains("Ask the user for explicit approval")
+        !told.contains("HOOKJUDGE_APPROVED") && !told.contains("hookjudge approve"),
+        "the agent is never told how to approve: {told}"
     );
     let gemini = home
         .cmd(&["gate"])
@@ -404,25 +406,6 @@ fn the_judge_decides_when_evidence_is_inconclusive_and_its_failure_asks_a_human(
         .output()
         .json();
     assert_eq!(gemini["decision"], "ask");
-}
-
-#[test]
-fn an_approved_command_passes_but_approval_does_not_unlock_a_deny() {
-    let (home, repo) = setup();
-    repo.commit("a.txt", "two\n", "change a");
-    assert_eq!(
-        decision(&gate(&home, &repo.work, "HOOKJUDGE_APPROVED=1 git push")),
-        "silent"
-    );
-    assert_eq!(home.last_log()["rulings"][0]["decided_by"], "approval");
-    assert_eq!(
-        decision(&gate(
-            &home,
-            &repo.work,
-            "HOOKJUDGE_APPROVED=1 git push --no-verify"
-        )),
-        "deny"
-    );
 }
 
 #[test]

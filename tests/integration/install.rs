@@ -544,20 +544,25 @@ fn doctor_reports_problems_with_their_fix() {
     .unwrap();
     let out = in_dir(&home, &repo.work, &["doctor", "--json"]);
     let v = out.json();
-    let config = v["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "config")
-        .unwrap()
-        .clone();
-    assert_eq!(config["ok"], false);
+    // A repository file that does not parse is ignored (the judges keep running) and reported.
+    let check = |name: &str| {
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(check("config")["ok"], true);
+    let repo_config = check("repository config");
+    assert_eq!(repo_config["ok"], false);
     assert!(
-        config["detail"]
+        repo_config["detail"]
             .as_str()
             .unwrap()
             .contains("stop.max_block"),
-        "{config}"
+        "{repo_config}"
     );
     std::fs::write(
         repo.work.join(".hookjudge.json"),

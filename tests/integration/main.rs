@@ -23,5 +23,7 @@ mod man;
 mod man_sections;
 mod redaction;
 mod replay;
+mod self_protection;
 mod stop_protocol;
 mod transcripts;
+mod trust;

@@ -202,6 +202,62 @@ pub const SECTIONS: &[(&str, &str, &[Entry])] = &[
         ],
     ),
     (
+        "trust",
+        "EXIT STATUS",
+        &[
+            ("0", "Trusted, revoked or listed."),
+            ("1", "You declined on the terminal; nothing changed."),
+            (
+                "2",
+                "Nothing was trusted: no terminal to ask on (and no `--yes`), run inside an agent's tool, or the file is missing or not valid config.",
+            ),
+        ],
+    ),
+    (
+        "trust",
+        "EXAMPLES",
+        &[
+            (
+                "hookjudge trust",
+                "Show what this repository's `.hookjudge.json` would change once trusted, and ask.",
+            ),
+            (
+                "hookjudge trust --list",
+                "The trusted files, and whether each still holds the trusted content.",
+            ),
+            (
+                "hookjudge trust --revoke",
+                "Make this repository's file count as untrusted again.",
+            ),
+        ],
+    ),
+    (
+        "approve",
+        "EXIT STATUS",
+        &[
+            ("0", "Approved, or nothing waits for approval."),
+            ("1", "You declined on the terminal."),
+            (
+                "2",
+                "Nothing was approved: no terminal, run inside an agent's tool, or no waiting command has that id.",
+            ),
+        ],
+    ),
+    (
+        "approve",
+        "EXAMPLES",
+        &[
+            (
+                "hookjudge approve",
+                "In your own terminal: choose a command the gate held back for Codex or Gemini, and approve one run of it.",
+            ),
+            (
+                "hookjudge approve --list",
+                "The commands waiting, with their repository and why they were held back.",
+            ),
+        ],
+    ),
+    (
         "check",
         "EXIT STATUS",
         &[

@@ -140,11 +140,86 @@ fn leaks() -> Vec<(String, String)> {
         out.push((p.clone(), format!("client_secret: \"{p}\"")));
         let p = format!("{}/{}", r.b64(20), r.b64(19));
         out.push((p.clone(), format!("aws_secret_access_key = {p}")));
+        // Kinds a review found reaching the prompt: each generated, in its usual context.
+        let p = format!("{}-{}", "GOCSPX", r.alnum(28));
+        out.push((
+            p.clone(),
+            format!("{{\"web\": {{\"client_id\": \"x.apps.googleusercontent.com\", \"client_secret\": \"{p}\"}}}}"),
+        ));
+        out.push((
+            p.clone(),
+            format!("The OAuth secret {p} is in the console."),
+        ));
+        let p = format!("{}==", r.b64(86));
+        out.push((
+            p.clone(),
+            format!("DefaultEndpointsProtocol=https;AccountName=store1;AccountKey={p};EndpointSuffix=core.windows.net"),
+        ));
+        let p = r.b64(44);
+        out.push((
+            p.clone(),
+            format!("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey={p}"),
+        ));
+        let p = format!("{}=", r.b64(31));
+        out.push((
+            p.clone(),
+            format!("{{\"auths\": {{\"ghcr.io\": {{\"auth\": \"{p}\"}}}}}}"),
+        ));
+        let p = pw(&mut r);
+        out.push((
+            p.clone(),
+            format!("sshpass -p '{p}' ssh deploy@10.0.0.5 uptime"),
+        ));
+        let p = pw(&mut r);
+        out.push((p.clone(), format!("sshpass -p{p} scp build.tgz host:/srv")));
+        let p = pw(&mut r);
+        out.push((
+            p.clone(),
+            format!("mysql -u root -p{p} -h db.internal app < dump.sql"),
+        ));
+        let p = pw(&mut r);
+        out.push((
+            p.clone(),
+            format!("mysqldump -uadmin -p'{p}' shop > shop.sql"),
+        ));
+        let id = format!("AKIA{}", r.upper(16));
+        let p = format!("{}/{}+{}", r.b64(18), r.b64(10), r.b64(10));
+        out.push((
+            p.clone(),
+            format!("Access key ID,Secret access key\n{id},{p}"),
+        ));
+        out.push((p.clone(), format!("aws configure set: {id} {p}")));
+        let p = pw(&mut r);
+        out.push((
+            p.clone(),
+            format!("The password is {p}, it's in the vault now."),
+        ));
+        let p = pw(&mut r);
+        out.push((
+            p.clone(),
+            format!("I reset it; the new passphrase was: {p}"),
+        ));
+        let p = format!("{}{}", r.alnum(30), r.hex(10));
+        out.push((p.clone(), format!("token = \"{p}\"")));
+        let p = r.alnum(40);
+        out.push((p.clone(), format!("token: {p}")));
     }
     out
 }
 
-const LOOK_ALIKES: [&str; 32] = [
+const LOOK_ALIKES: [&str; 44] = [
+    "The password is correct, and the login works.",
+    "The password was changed yesterday.",
+    "the password is stored in the keychain",
+    "token: 4096",
+    "token = null",
+    "the token is refreshed every hour",
+    "token: ${{ secrets.GITHUB_TOKEN }}",
+    "mysql -u root -p app < dump.sql",
+    "sshpass -p $SSHPASS ssh host",
+    "\"auth\": \"basic\"",
+    "AccountKey=<your-key>",
+    "Pass the token_type: bearer header along.",
     "The AWS docs use AKIAIOSFODNN7EXAMPLE as the sample access key id.",
     "export GITHUB_TOKEN=${GITHUB_TOKEN}",
     "Use a token like ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx in the docs.",
@@ -182,7 +257,7 @@ const LOOK_ALIKES: [&str; 32] = [
 #[test]
 fn realistic_leaks_are_redacted_by_kind() {
     let leaks = leaks();
-    assert!(leaks.len() >= 60, "{} leaks", leaks.len());
+    assert!(leaks.len() >= 90, "{} leaks", leaks.len());
     for (secret, text) in &leaks {
         let r = hookjudge::redact::redact(text);
         assert!(

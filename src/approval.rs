@@ -1,0 +1,170 @@
+//! Approvals a person gives, on their own terminal, to a command the gate held back.
+//!
+//! Codex cannot ask the user from a hook, and Gemini CLI's ask hangs headless runs, so for them
+//! the gate denies and tells the agent to stop and ask the user; it records the command here as
+//! a request. `hookjudge approve`, run by the user on their terminal, turns one request into an
+//! approval: bound to that exact command line and repository, good for one run, and only for
+//! [`APPROVAL_TTL_MS`]. Agents cannot approve: the gate denies agent-run `hookjudge approve` and
+//! writes to this file, and `approve` itself refuses without a terminal or inside an agent.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::dirs;
+
+/// How long a held-back command waits for the user.
+pub const REQUEST_TTL_MS: i64 = 60 * 60 * 1000;
+/// How long an approval stays good (it is also used up by one run).
+pub const APPROVAL_TTL_MS: i64 = 10 * 60 * 1000;
+
+/// What the agent is told when a person must decide and the agent cannot ask them from a hook.
+/// It never says how to approve: that is for the user, on their own terminal.
+pub const ASK_THE_USER: &str = "A person must decide on this command, and this hook cannot ask them. Stop here and ask the user whether to run it; do not retry it or work around it. Once the user says they approved it, run exactly the same command again.";
+
+/// Where requests and approvals are kept.
+pub fn store_path() -> PathBuf {
+    dirs::state_dir().join("approvals.json")
+}
+
+/// A command the gate held back, and whether the user approved it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Request {
+    /// A short id to name it by in `hookjudge approve ID`.
+    pub id: String,
+    /// The whole command line, exactly as the agent sent it.
+    pub command: String,
+    /// The repository (or directory) it runs in.
+    pub repo: PathBuf,
+    pub agent: String,
+    /// Why the gate held it back.
+    pub reason: String,
+    /// When it was held back (ms since the epoch).
+    pub requested_ms: i64,
+    /// When the user approved it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approved_ms: Option<i64>,
+}
+
+impl Request {
+    fn matches(&self, command: &str, repo: &Path) -> bool {
+        self.command == command && self.repo == repo
+    }
+
+    fn live(&self, now: i64) -> bool {
+        match self.approved_ms {
+            Some(at) => now - at <= APPROVAL_TTL_MS && now >= at,
+            None => now - self.requested_ms <= REQUEST_TTL_MS,
+        }
+    }
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Store {
+    #[serde(default)]
+    requests: Vec<Request>,
+}
+
+fn load() -> Store {
+    std::fs::read_to_string(store_path())
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
+}
+
+fn save(store: &Store) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(store).expect("serialisable") + "\n";
+    crate::statefile::write(&store_path(), &text)
+}
+
+/// Records that `command` in `repo` waits for the user. A request already there is refreshed;
+/// an approval already given is kept.
+pub fn request(
+    command: &str,
+    repo: &Path,
+    agent: &str,
+    reason: &str,
+    now: i64,
+) -> Result<(), String> {
+    let mut store = load();
+    store.requests.retain(|r| r.live(now));
+    if store
+        .requests
+        .iter()
+        .any(|r| r.matches(command, repo) && r.approved_ms.is_some())
+    {
+        return save(&store);
+    }
+    store.requests.retain(|r| !r.matches(command, repo));
+    let id = format!(
+        "{:06x}",
+        crate::agent::fnv1a(format!("{command}\0{}\0{now}", repo.display()).as_bytes()) & 0xff_ffff
+    );
+    store.requests.push(Request {
+        id,
+        command: command.to_owned(),
+        repo: repo.to_path_buf(),
+        agent: agent.to_owned(),
+        reason: reason.to_owned(),
+        requested_ms: now,
+        approved_ms: None,
+    });
+    save(&store)
+}
+
+/// Whether the user approved `command` in `repo` and the approval is still good.
+pub fn is_approved(command: &str, repo: &Path, now: i64) -> bool {
+    load()
+        .requests
+        .iter()
+        .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now))
+}
+
+/// Uses up the approval of `command` in `repo`. Returns whether there was a good one.
+pub fn take(command: &str, repo: &Path, now: i64) -> bool {
+    let mut store = load();
+    let before = store.requests.len();
+    let found = store
+        .requests
+        .iter()
+        .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now));
+    store
+        .requests
+        .retain(|r| r.live(now) && !(r.matches(command, repo) && r.approved_ms.is_some()));
+    if found || store.requests.len() != before {
+        let _ = save(&store);
+    }
+    found
+}
+
+/// Requests still waiting for the user, oldest first.
+pub fn pending(now: i64) -> Vec<Request> {
+    load()
+        .requests
+        .into_iter()
+        .filter(|r| r.approved_ms.is_none() && r.live(now))
+        .collect()
+}
+
+/// Approves the waiting request `id`.
+pub fn approve(id: &str, now: i64) -> Result<Request, String> {
+    let mut store = load();
+    store.requests.retain(|r| r.live(now));
+    let Some(request) = store
+        .requests
+        .iter_mut()
+        .find(|r| r.id == id && r.approved_ms.is_none())
+    else {
+        return Err(format!("no command waits for approval under the id `{id}`"));
+    };
+    request.approved_ms = Some(now);
+    let approved = request.clone();
+    save(&store)?;
+    Ok(approved)
+}
+
+/// The repository an approval is bound to for a command run in `cwd`.
+pub fn repo_of(cwd: &Path) -> PathBuf {
+    let root = crate::config::repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    root.canonicalize().unwrap_or(root)
+}

@@ -1,0 +1,689 @@
+//! Self-protection: actions an agent may not take against hookjudge itself.
+//!
+//! Denied, with a reason telling the agent to leave it to the user: running `hookjudge
+//! approve|trust|init|uninstall` or `check --yes` (also through `env`, `sudo`, `bash -c`,
+//! `script -c`, `$(which hookjudge)`, or an interpreter whose code names hookjudge); changing
+//! hookjudge's state dir (trust records, approvals), its user config or the binary the hooks
+//! run; and changing the hook entries of an agent's settings (`hooks`, `disableAllHooks`,
+//! `hooksConfig`, `env`), through the shell or through the agents' file-writing tools (Claude
+//! Code `Write`/`Edit`/`MultiEdit`, Codex `apply_patch`, Gemini CLI `write_file`/`replace`).
+//! Reading is allowed: `hookjudge log|stats|doctor|judge|config show|check`, `cat` of a state
+//! file, `git diff` of a settings file.
+
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use super::shell::{self, SimpleCommand, Word};
+use crate::agent::HookInput;
+use crate::config::dirs;
+
+/// `hookjudge` subcommands only a person may run.
+const HUMAN_ONLY: [&str; 4] = ["approve", "trust", "init", "uninstall"];
+
+/// Settings files whose hook entries an agent may not change, by path suffix.
+const SETTINGS_FILES: [&str; 5] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+];
+
+/// Keys of an agent's settings that decide whether hookjudge runs.
+const HOOK_KEYS: [&str; 4] = ["hooks", "disableAllHooks", "hooksConfig", "env"];
+
+/// Programs that only read the files they are given (no output redirect allowed with them).
+const READ_ONLY: [&str; 24] = [
+    "cat",
+    "less",
+    "more",
+    "head",
+    "tail",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ls",
+    "stat",
+    "wc",
+    "file",
+    "diff",
+    "jq",
+    "bat",
+    "test",
+    "[",
+    "realpath",
+    "readlink",
+    "du",
+    "md5sum",
+    "sha256sum",
+    "sha1sum",
+];
+
+/// Git subcommands that do not change the files they name.
+const GIT_READ_ONLY: [&str; 8] = [
+    "diff", "log", "show", "status", "blame", "add", "commit", "ls-files",
+];
+
+/// Programs whose arguments are data, never run: naming `hookjudge approve` in them is fine.
+const DATA_PROGRAMS: [&str; 8] = [
+    "echo",
+    "printf",
+    "grep",
+    "rg",
+    "git",
+    "cat",
+    "man",
+    "hookjudge",
+];
+
+/// Interpreters whose inline code is read for `hookjudge`.
+const INTERPRETERS: [&str; 12] = [
+    "python",
+    "python3",
+    "node",
+    "perl",
+    "ruby",
+    "php",
+    "deno",
+    "bun",
+    "lua",
+    "pwsh",
+    "osascript",
+    "tclsh",
+];
+
+/// The agents' file-writing tools.
+const FILE_TOOLS: [&str; 6] = [
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "apply_patch",
+    "write_file",
+    "replace",
+];
+
+/// Whether `tool` is one of the agents' file-writing tools.
+pub fn is_file_tool(tool: &str) -> bool {
+    FILE_TOOLS.contains(&tool)
+}
+
+/// The reason the gate gives the agent for a denied self-protection action.
+pub fn reason(what: &str) -> String {
+    format!(
+        "hookjudge gate [self-protection]: this {what}. Only the user may change hookjudge's installation, trust or approvals. Do not retry it or work around it; if it is needed, stop and ask the user to do it themselves."
+    )
+}
+
+/// The places an agent may not write.
+struct Protected {
+    dirs: Vec<PathBuf>,
+    /// Single files: the config `HOOKJUDGE_CONFIG` names, which applies in full.
+    files: Vec<PathBuf>,
+    binary: Option<PathBuf>,
+    home: Option<PathBuf>,
+}
+
+impl Protected {
+    fn here() -> Protected {
+        let mut dirs = vec![dirs::state_dir()];
+        if let Some(config) = dirs::config_file().parent() {
+            dirs.push(config.to_path_buf());
+        }
+        let binary = std::env::current_exe()
+            .ok()
+            .map(|b| b.canonicalize().unwrap_or(b));
+        let files = std::env::var_os(crate::config::CONFIG_ENV)
+            .filter(|p| !p.is_empty())
+            .map(|p| normalize(&PathBuf::from(p)))
+            .into_iter()
+            .collect();
+        Protected {
+            dirs,
+            files,
+            binary,
+            home: std::env::var_os("HOME").map(PathBuf::from),
+        }
+    }
+
+    /// What `path` is, when it is protected.
+    fn what(&self, path: &Path) -> Option<&'static str> {
+        let path = normalize(path);
+        let real = real_path(&path);
+        for p in [&path, &real] {
+            if self.dirs.iter().any(|d| p.starts_with(normalize(d))) {
+                return Some("changes hookjudge's own state or config (trust, approvals)");
+            }
+            if self.binary.as_deref() == Some(p.as_path()) {
+                return Some("changes the hookjudge binary the hooks run");
+            }
+            if self.files.iter().any(|f| f == p) {
+                return Some("changes the config file `HOOKJUDGE_CONFIG` names");
+            }
+        }
+        if path.ends_with(".git/hooks/pre-push")
+            && std::fs::read_to_string(&path).is_ok_and(|t| t.contains("hookjudge"))
+        {
+            return Some("changes hookjudge's git pre-push hook");
+        }
+        if settings_file(&path) {
+            return Some("changes an agent's hook settings");
+        }
+        None
+    }
+
+    /// A word of a command as a path: `~` expanded, relative to `cwd`.
+    fn word_path(&self, word: &str, cwd: Option<&Path>) -> PathBuf {
+        let word = word.trim_start_matches("file://");
+        if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.home) {
+            return home.join(rest);
+        }
+        match cwd {
+            Some(cwd) if !word.starts_with('/') => cwd.join(word),
+            _ => PathBuf::from(word),
+        }
+    }
+}
+
+fn settings_file(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    SETTINGS_FILES.iter().any(|s| text.ends_with(s))
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The path with its existing part resolved through symlinks.
+fn real_path(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_os_string());
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+    let mut real = existing.canonicalize().unwrap_or(existing);
+    for name in rest.iter().rev() {
+        real.push(name);
+    }
+    real
+}
+
+impl Protected {
+    /// Quick test before parsing: could `command` concern hookjudge at all?
+    fn may_concern(&self, command: &str) -> bool {
+        let plain: String = command
+            .chars()
+            .filter(|c| !matches!(c, '\\' | '"' | '\''))
+            .collect();
+        let mentions = |p: &Path| {
+            p.to_str()
+                .is_some_and(|p| !p.is_empty() && plain.contains(p))
+        };
+        plain.contains("hookjudge")
+            || HUMAN_ONLY
+                .iter()
+                .filter(|v| **v != "init")
+                .any(|v| plain.contains(&format!(" {v}")))
+            || plain.contains(".git/hooks")
+            || SETTINGS_FILES
+                .iter()
+                .any(|s| plain.contains(s.trim_end_matches(".json").trim_end_matches(".toml")))
+            || self.dirs.iter().any(|d| mentions(d))
+            || self
+                .files
+                .iter()
+                .any(|f| mentions(f) || f.file_name().is_some_and(|n| mentions(Path::new(n))))
+            || self.binary.as_deref().is_some_and(mentions)
+    }
+}
+
+/// What a shell command would do against hookjudge, if anything: the text for [`reason`].
+pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
+    let protected = Protected::here();
+    if !protected.may_concern(command) {
+        return None;
+    }
+    let mut bodies: Vec<(String, Option<PathBuf>)> = vec![(command.to_owned(), Some(cwd.into()))];
+    let mut seen = 0;
+    while let Some((text, dir)) = bodies.pop() {
+        seen += 1;
+        if seen > 16 {
+            return Some("command nests too many scripts to check against hookjudge".into());
+        }
+        // Redirects belong to the statement, not to its command: read them from the text.
+        for target in redirect_targets(&text) {
+            if let Some(what) = written_target(&protected, &target, dir.as_deref()) {
+                return Some(what);
+            }
+        }
+        let script = shell::parse(&text, dir.as_deref().unwrap_or(cwd));
+        for cmd in &script.commands {
+            if let Some(what) = one_command(cmd, &protected, &mut bodies) {
+                return Some(what);
+            }
+        }
+    }
+    None
+}
+
+fn one_command(
+    cmd: &SimpleCommand,
+    protected: &Protected,
+    bodies: &mut Vec<(String, Option<PathBuf>)>,
+) -> Option<String> {
+    let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
+    if words.is_empty() {
+        return None; // a bare assignment runs nothing
+    }
+    let program = cmd.program().unwrap_or("");
+    let first = words.first().copied().unwrap_or("");
+    let names_hookjudge = program.starts_with("hookjudge")
+        || on_path_is(cmd, &words, protected)
+        || (cmd.argv.first().is_some_and(|w| w.literal().is_none()) && first.contains("hookjudge"))
+        || protected.binary.as_deref().is_some_and(|b| {
+            cmd.argv
+                .first()
+                .and_then(Word::literal)
+                .is_some_and(|w| normalize(&protected.word_path(w, cmd.cwd.as_deref())) == b)
+        });
+    if names_hookjudge {
+        let sub = subcommand(&words[1..]);
+        if let Some(sub) = sub.filter(|s| HUMAN_ONLY.contains(s)) {
+            return Some(format!("command runs `hookjudge {sub}`"));
+        }
+        if sub == Some("check") && words.contains(&"--yes") {
+            return Some("command runs `hookjudge check --yes`, which records an approval".into());
+        }
+    } else if cmd.argv.first().is_some_and(|w| w.literal().is_none())
+        && words[1..].iter().any(|w| HUMAN_ONLY.contains(w))
+    {
+        return Some(format!(
+            "command runs a program named at run time (`{first}`) with a subcommand only the user may run"
+        ));
+    }
+    // `setsid hookjudge approve`, `unbuffer hookjudge trust`: hookjudge as an argument.
+    if let Some(at) = words.iter().skip(1).position(|w| {
+        w.rsplit('/')
+            .next()
+            .is_some_and(|b| b.starts_with("hookjudge"))
+    }) && let Some(sub) = subcommand(&words[at + 2..]).filter(|s| HUMAN_ONLY.contains(s))
+    {
+        return Some(format!(
+            "command runs `hookjudge {sub}` through `{program}`"
+        ));
+    }
+    // `watch "hookjudge approve"`, `tmux new 'hookjudge trust'`: a string another program runs.
+    if !DATA_PROGRAMS.contains(&program)
+        && let Some(sub) = words[1..].iter().find_map(|w| names_human_only(w))
+    {
+        return Some(format!(
+            "command runs `hookjudge {sub}` through `{program}`"
+        ));
+    }
+    // `script -qc BODY`: the body runs in a shell with a terminal.
+    if program == "script"
+        && let Some(body) = option_value(&cmd.argv, &["-c", "--command"], 'c')
+    {
+        match body {
+            Word::Literal(body) => bodies.push((body, cmd.cwd.clone())),
+            Word::Dynamic(src) if src.contains("hookjudge") => {
+                return Some("command runs a script body that names hookjudge".into());
+            }
+            Word::Dynamic(_) => {}
+        }
+    }
+    let interpreter = INTERPRETERS.iter().any(|i| {
+        program
+            .strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    });
+    if interpreter {
+        let code = words[1..].join(" ");
+        if code.contains("hookjudge") && HUMAN_ONLY.iter().any(|v| code.contains(v)) {
+            return Some(format!("command runs hookjudge through `{program}`"));
+        }
+    }
+    // Writes to protected files: any argument that is a protected path, unless the program
+    // only reads.
+    if !read_only(cmd, &words) {
+        for target in &words[1..] {
+            if let Some(what) = written_target(protected, target, cmd.cwd.as_deref()) {
+                return Some(what);
+            }
+        }
+    }
+    None
+}
+
+/// What writing `target` (a word: a path, `--out=PATH`) would do against hookjudge.
+fn written_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Option<String> {
+    for candidate in target.split(['=', ':']).chain([target]) {
+        if candidate.is_empty() {
+            continue;
+        }
+        let path = protected.word_path(candidate, cwd);
+        if let Some(what) = protected.what(&path) {
+            return Some(format!("command {what} (`{}`)", path.display()));
+        }
+    }
+    // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`): cannot be resolved.
+    if target.contains('$') && target.contains("hookjudge") {
+        return Some(format!(
+            "command writes a path built at run time under hookjudge's directories (`{target}`)"
+        ));
+    }
+    None
+}
+
+/// Whether the program, found on `PATH`, is the hookjudge binary under another name (only
+/// looked up for a human-only subcommand).
+fn on_path_is(cmd: &SimpleCommand, words: &[&str], protected: &Protected) -> bool {
+    let Some(binary) = &protected.binary else {
+        return false;
+    };
+    if !subcommand(&words[1.min(words.len())..]).is_some_and(|s| HUMAN_ONLY.contains(&s)) {
+        return false;
+    }
+    let Some(name) = cmd.argv.first().and_then(Word::literal) else {
+        return false;
+    };
+    let found = if name.contains('/') {
+        Some(protected.word_path(name, cmd.cwd.as_deref()))
+    } else {
+        std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join(name))
+                .find(|p| p.is_file())
+        })
+    };
+    found
+        .and_then(|p| p.canonicalize().ok())
+        .is_some_and(|p| p == *binary)
+}
+
+/// The human-only subcommand in a string that runs `hookjudge SUB`, if any.
+fn names_human_only(text: &str) -> Option<&'static str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let at = words.iter().position(|w| {
+        w.rsplit('/')
+            .next()
+            .is_some_and(|b| b.starts_with("hookjudge"))
+    })?;
+    let sub = subcommand(&words[at + 1..])?;
+    HUMAN_ONLY.iter().find(|h| **h == sub).copied()
+}
+
+/// The first word that is not an option (skipping `--config FILE`).
+fn subcommand<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if *a == "--config" {
+            i += 2;
+            continue;
+        }
+        if !a.starts_with('-') {
+            return Some(a);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The value of `-c BODY`, `-qc BODY`, `--command BODY` or `--command=BODY`.
+fn option_value(argv: &[Word], long: &[&str], short: char) -> Option<Word> {
+    let mut args = argv.iter().skip(1);
+    while let Some(arg) = args.next() {
+        let a = arg.literal()?;
+        if let Some(v) = long.iter().find_map(|l| a.strip_prefix(&format!("{l}="))) {
+            return Some(Word::Literal(v.to_owned()));
+        }
+        if long.contains(&a) || (a.starts_with('-') && !a.starts_with("--") && a.contains(short)) {
+            return args.next().cloned();
+        }
+    }
+    None
+}
+
+fn read_only(cmd: &SimpleCommand, words: &[&str]) -> bool {
+    let program = cmd.program().unwrap_or("");
+    if program == "git" {
+        let sub = words[1..]
+            .iter()
+            .find(|w| !w.starts_with('-'))
+            .copied()
+            .unwrap_or("");
+        return GIT_READ_ONLY.contains(&sub);
+    }
+    if program.starts_with("hookjudge") {
+        return true; // its human-only subcommands were checked above
+    }
+    READ_ONLY.contains(&program) && !words.iter().any(|w| w.starts_with("-i") && program == "jq")
+}
+
+/// The targets of `>`, `>>`, `&>`, `>|` in a simple command's source.
+fn redirect_targets(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find('>') {
+        rest = rest[at + 1..]
+            .trim_start_matches(['>', '|', '&'])
+            .trim_start();
+        let end = rest
+            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+            .unwrap_or(rest.len());
+        let target = rest[..end].trim_matches(['"', '\'']);
+        if !target.is_empty() {
+            out.push(target.to_owned());
+        }
+    }
+    out
+}
+
+/// What a file-writing tool call would do against hookjudge, if anything.
+pub fn file_tool(input: &HookInput) -> Option<String> {
+    let tool = input.tool_name.as_deref()?;
+    let tool_input = input.tool_input.as_ref()?;
+    let cwd = input.cwd.as_deref().map(PathBuf::from);
+    let protected = Protected::here();
+    let resolve = |p: &str| protected.word_path(p, cwd.as_deref());
+    let patch = ["command", "input", "patch"]
+        .iter()
+        .find_map(|k| tool_input[k].as_str())
+        .filter(|p| tool == "apply_patch" || p.trim_start().starts_with("*** Begin Patch"));
+    if let Some(patch) = patch {
+        return patch_targets(patch)
+            .into_iter()
+            .find_map(|(path, changed)| {
+                let path = resolve(&path);
+                let what = protected.what(&path)?;
+                if settings_file(&path) && !changed.iter().any(|l| mentions_hooks(l)) {
+                    return None;
+                }
+                Some(format!("patch {what} (`{}`)", path.display()))
+            });
+    }
+    let path = tool_input["file_path"]
+        .as_str()
+        .or(tool_input["path"].as_str())
+        .or(tool_input["absolute_path"].as_str())?;
+    let path = resolve(path);
+    let what = protected.what(&path)?;
+    if settings_file(&path) {
+        let before = std::fs::read_to_string(&path).unwrap_or_default();
+        let after = edited(tool, tool_input, &before)?;
+        if !changes_hooks(&path, &before, &after) {
+            return None;
+        }
+    }
+    Some(format!("edit {what} (`{}`)", path.display()))
+}
+
+/// The file's text after the tool call; `None` when the call leaves it unchanged.
+fn edited(tool: &str, input: &Value, before: &str) -> Option<String> {
+    let replace = |text: &str, edit: &Value| -> String {
+        let old = edit["old_string"].as_str().unwrap_or("");
+        let new = edit["new_string"].as_str().unwrap_or("");
+        if old.is_empty() {
+            return format!("{new}{text}");
+        }
+        if edit["replace_all"].as_bool() == Some(true)
+            || edit["expected_replacements"]
+                .as_u64()
+                .is_some_and(|n| n > 1)
+        {
+            text.replace(old, new)
+        } else {
+            text.replacen(old, new, 1)
+        }
+    };
+    let after = match tool {
+        "Write" | "write_file" => input["content"].as_str().unwrap_or("").to_owned(),
+        "MultiEdit" => input["edits"]
+            .as_array()?
+            .iter()
+            .fold(before.to_owned(), |t, e| replace(&t, e)),
+        _ => replace(before, input),
+    };
+    (after != before).then_some(after)
+}
+
+/// Whether the change from `before` to `after` touches what decides whether hooks run.
+fn changes_hooks(path: &Path, before: &str, after: &str) -> bool {
+    if path.extension().is_some_and(|e| e == "toml") {
+        let changed = diff_lines(before, after);
+        return changed.iter().any(|l| mentions_hooks(l));
+    }
+    let parse = |t: &str| -> Option<Value> {
+        if t.trim().is_empty() {
+            Some(Value::Object(Default::default()))
+        } else {
+            serde_json::from_str(t).ok()
+        }
+    };
+    let (Some(b), Some(a)) = (parse(before), parse(after)) else {
+        return true; // a settings file that does not parse any more turns its hooks off
+    };
+    HOOK_KEYS.iter().any(|k| b.get(k) != a.get(k))
+}
+
+fn mentions_hooks(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    [
+        "hook",
+        "hookjudge",
+        "disableallhooks",
+        "\"env\"",
+        "[env",
+        "env =",
+    ]
+    .iter()
+    .any(|k| lower.contains(k))
+}
+
+/// Lines only in one of the two texts.
+fn diff_lines(before: &str, after: &str) -> Vec<String> {
+    let b: std::collections::HashSet<&str> = before.lines().collect();
+    let a: std::collections::HashSet<&str> = after.lines().collect();
+    b.symmetric_difference(&a).map(|l| l.to_string()).collect()
+}
+
+/// The files an `apply_patch` patch touches, each with its added and removed lines.
+fn patch_targets(patch: &str) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    for line in patch.lines() {
+        let header = [
+            "*** Add File: ",
+            "*** Update File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|h| line.strip_prefix(h));
+        if let Some(path) = header {
+            // Deleting or moving a file removes every line in it.
+            let whole = line.starts_with("*** Delete") || line.starts_with("*** Move");
+            out.push((
+                path.trim().to_owned(),
+                if whole {
+                    vec!["hooks".into()]
+                } else {
+                    Vec::new()
+                },
+            ));
+        } else if (line.starts_with('+') || line.starts_with('-'))
+            && let Some((_, lines)) = out.last_mut()
+        {
+            lines.push(line[1..].to_owned());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patch_targets_name_files_and_changed_lines() {
+        let patch = "*** Begin Patch\n*** Update File: .codex/hooks.json\n@@\n-  \"hooks\": {\n+  \"x\": {\n*** Add File: a.txt\n+hello\n*** End Patch\n";
+        let t = patch_targets(patch);
+        assert_eq!(t[0].0, ".codex/hooks.json");
+        assert!(t[0].1.iter().any(|l| mentions_hooks(l)));
+        assert_eq!(t[1], ("a.txt".to_string(), vec!["hello".to_string()]));
+    }
+
+    #[test]
+    fn bare_assignments_and_plain_mentions_are_not_commands() {
+        let cwd = Path::new("/w");
+        assert_eq!(shell_command("A=hookjudge", cwd), None);
+        assert_eq!(
+            shell_command("HOOKJUDGE_APPROVED=1; echo hookjudge", cwd),
+            None
+        );
+        assert!(shell_command("A=1 hookjudge approve", cwd).is_some());
+    }
+
+    #[test]
+    fn redirect_targets_are_found() {
+        assert_eq!(
+            redirect_targets("echo {} > ~/.local/state/hookjudge/approvals.json"),
+            ["~/.local/state/hookjudge/approvals.json"]
+        );
+        assert_eq!(redirect_targets("cmd >>out 2>&1"), ["out", "1"]);
+    }
+
+    #[test]
+    fn settings_edits_that_leave_hooks_alone_pass() {
+        let path = Path::new("/r/.claude/settings.json");
+        let before = r#"{"permissions": {"allow": []}, "hooks": {"Stop": []}}"#;
+        assert!(!changes_hooks(
+            path,
+            before,
+            r#"{"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"Stop": []}}"#
+        ));
+        assert!(changes_hooks(
+            path,
+            before,
+            r#"{"permissions": {"allow": []}, "hooks": {"Stop": []}, "disableAllHooks": true}"#
+        ));
+        assert!(changes_hooks(path, before, "not json"));
+    }
+}

@@ -1,0 +1,655 @@
+//! An agent cannot approve itself or remove the guard, for all three agents: the old
+//! environment-variable approval is gone (prefix, `env`, `export`), agent-run `hookjudge
+//! approve|trust|init|uninstall` is denied through every wrapper the gate sees, writes to the
+//! approval store, the trust records, the user config, the binary and the agents' hook settings
+//! are denied through the shell and the file-writing tools. Only `hookjudge approve` on a
+//! terminal approves, once, for that command and repository. The recursion guard never
+//! silences the gate, and command lines reach the log redacted.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::gate_repo::{GitFixture, pre_tool_use};
+use crate::harness::{BIN, Home, Outcome};
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Agent {
+    Claude,
+    Codex,
+    Gemini,
+}
+
+const AGENTS: [Agent; 3] = [Agent::Claude, Agent::Codex, Agent::Gemini];
+
+fn shell_input(agent: Agent, cwd: &Path, command: &str) -> String {
+    match agent {
+        Agent::Claude => pre_tool_use(cwd, command, false, None),
+        Agent::Codex => pre_tool_use(cwd, command, true, None),
+        Agent::Gemini => json!({"session_id": "g", "cwd": cwd, "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command", "tool_input": {"command": command}})
+        .to_string(),
+    }
+}
+
+fn tool_input(agent: Agent, cwd: &Path, tool: &str, input: Value) -> String {
+    let mut v = json!({"session_id": "s", "cwd": cwd, "tool_name": tool, "tool_input": input});
+    match agent {
+        Agent::Claude => v["hook_event_name"] = json!("PreToolUse"),
+        Agent::Codex => {
+            v["hook_event_name"] = json!("PreToolUse");
+            v["turn_id"] = json!("t");
+        }
+        Agent::Gemini => v["hook_event_name"] = json!("BeforeTool"),
+    }
+    v.to_string()
+}
+
+/// The gate's decision (`silent`, `deny`, `ask`) and reason.
+fn run_gate(home: &Home, input: String) -> (String, String) {
+    let out = home.cmd(&["gate"]).stdin(input).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    if out.stdout.trim().is_empty() {
+        return ("silent".into(), String::new());
+    }
+    let v = out.json();
+    let (decision, reason) = if v["decision"].is_string() {
+        (&v["decision"], &v["reason"])
+    } else {
+        (
+            &v["hookSpecificOutput"]["permissionDecision"],
+            &v["hookSpecificOutput"]["permissionDecisionReason"],
+        )
+    };
+    (
+        decision.as_str().unwrap().to_owned(),
+        reason.as_str().unwrap_or("").to_owned(),
+    )
+}
+
+fn setup() -> (Home, GitFixture) {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("a.txt", "two\n", "unverified change");
+    (home, repo)
+}
+
+fn state_dir(home: &Home) -> PathBuf {
+    home.path().join("state/hookjudge")
+}
+
+#[test]
+fn the_environment_variable_no_longer_approves_anything() {
+    let (home, repo) = setup();
+    for agent in AGENTS {
+        for command in [
+            "HOOKJUDGE_APPROVED=1 git push",
+            "env HOOKJUDGE_APPROVED=1 git push",
+            "export HOOKJUDGE_APPROVED=1; git push",
+            "export HOOKJUDGE_APPROVED=1 && git commit --allow-empty -m x",
+            "HOOKJUDGE_APPROVED=1 cargo publish",
+            "HOOKJUDGE_APPROVED=1 kubectl apply -f deploy.yaml",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_ne!(decision, "silent", "{agent:?}: `{command}` passed");
+            // The reason quotes the agent's command; beyond that it must not teach approval.
+            let told = reason.replace(command, "");
+            assert!(
+                !told.contains("HOOKJUDGE_APPROVED") && !told.contains("hookjudge approve"),
+                "{agent:?}: the reason teaches self-approval: {reason}"
+            );
+        }
+    }
+}
+
+#[test]
+fn agent_run_hookjudge_commands_that_change_it_are_denied() {
+    let (home, repo) = setup();
+    let forms = [
+        "hookjudge approve".to_string(),
+        "hookjudge approve abc123".into(),
+        "hookjudge trust --yes".into(),
+        "hookjudge --config x.json trust".into(),
+        "hookjudge init --agent all".into(),
+        "hookjudge uninstall".into(),
+        "hookjudge check --yes".into(),
+        format!("{BIN} uninstall --scope user"),
+        "env -i hookjudge approve".into(),
+        "sudo hookjudge uninstall".into(),
+        "bash -c 'hookjudge approve'".into(),
+        "sh -c \"cd /tmp && hookjudge trust --yes\"".into(),
+        "script -qc 'hookjudge approve' /dev/null".into(),
+        "printf 'y\\n' | script -qec \"hookjudge approve\" /dev/null".into(),
+        "python3 -c \"import os; os.system('hookjudge approve')\"".into(),
+        "node -e \"require('child_process').execSync('hookjudge trust --yes')\"".into(),
+        "$(which hookjudge) uninstall".into(),
+        "setsid hookjudge approve".into(),
+        "watch -n1 'hookjudge approve'".into(),
+        "eval hookjudge uninstall".into(),
+    ];
+    for agent in AGENTS {
+        for command in &forms {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(
+                reason.contains("ask the user") && !reason.contains("HOOKJUDGE_APPROVED"),
+                "{agent:?}: {reason}"
+            );
+        }
+    }
+    let logged = home.last_log();
+    assert_eq!(logged["action"], "deny");
+    assert!(logged["protect"].as_str().unwrap().contains("hookjudge"));
+}
+
+#[test]
+fn read_only_hookjudge_commands_stay_allowed() {
+    let (home, repo) = setup();
+    for agent in AGENTS {
+        for command in [
+            "hookjudge log -n 5",
+            "hookjudge stats",
+            "hookjudge doctor",
+            "hookjudge config show",
+            "hookjudge judge --json notes.txt",
+            "hookjudge check",
+            "hookjudge check --commit --no-input",
+            "echo 'run hookjudge approve in your terminal'",
+            "grep -rn 'hookjudge trust' README.md",
+            "git commit -m 'docs: explain hookjudge approve' --dry-run",
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_ne!(decision, "deny", "{agent:?}: `{command}` was denied");
+        }
+    }
+}
+
+#[test]
+fn writes_to_hookjudge_state_config_binary_and_hook_settings_are_denied_through_the_shell() {
+    let (home, repo) = setup();
+    let state = state_dir(&home);
+    let config = home.path().join("config/hookjudge/config.json");
+    for agent in AGENTS {
+        for command in [
+            format!("echo '{{}}' > {}/approvals.json", state.display()),
+            format!("cp /tmp/forged.json {}/trust.json", state.display()),
+            format!("rm -rf {}", state.display()),
+            format!("sed -i 's/x/y/' {}", config.display()),
+            format!("cat > {} <<EOF\n{{}}\nEOF", config.display()),
+            format!("cp /bin/true {BIN}"),
+            "echo '{\"disableAllHooks\": true}' > .claude/settings.json".to_string(),
+            "jq '.hooks = {}' .codex/hooks.json > t && mv t .codex/hooks.json".into(),
+            "rm .gemini/settings.json".into(),
+            "tee ~/.claude/settings.json < /dev/null".into(),
+            "echo x >> $XDG_STATE_HOME/hookjudge/approvals.json".into(),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+        }
+        for command in [
+            format!("cat {}/approvals.json", state.display()),
+            "git diff .claude/settings.json".to_string(),
+            "ls -la .codex".into(),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}` was gated");
+        }
+    }
+}
+
+#[test]
+fn file_tools_cannot_write_hookjudge_state_or_switch_hooks_off() {
+    let (home, repo) = setup();
+    let state = state_dir(&home);
+    let config = home.path().join("config/hookjudge/config.json");
+    std::fs::create_dir_all(repo.work.join(".claude")).unwrap();
+    std::fs::create_dir_all(repo.work.join(".gemini")).unwrap();
+    let claude_settings = repo.work.join(".claude/settings.json");
+    std::fs::write(
+        &claude_settings,
+        "{\n  \"permissions\": {\"allow\": []},\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"hookjudge\", \"args\": [\"stop\"]}]}]}\n}\n",
+    )
+    .unwrap();
+    let gemini_settings = repo.work.join(".gemini/settings.json");
+    std::fs::write(&gemini_settings, "{\"hooks\": {}}\n").unwrap();
+    let approvals = state.join("approvals.json");
+    let denied: Vec<(Agent, &str, Value)> = vec![
+        (
+            Agent::Claude,
+            "Write",
+            json!({"file_path": approvals, "content": "{}"}),
+        ),
+        (
+            Agent::Claude,
+            "Write",
+            json!({"file_path": config, "content": "{\"gate\": {\"push\": \"allow\"}}"}),
+        ),
+        (
+            Agent::Claude,
+            "Edit",
+            json!({"file_path": claude_settings, "old_string": "\"permissions\"", "new_string": "\"disableAllHooks\": true, \"permissions\""}),
+        ),
+        (
+            Agent::Claude,
+            "MultiEdit",
+            json!({"file_path": ".claude/settings.json", "edits": [{"old_string": "\"hooks\"", "new_string": "\"old_hooks\""}]}),
+        ),
+        (
+            Agent::Claude,
+            "Edit",
+            json!({"file_path": claude_settings, "old_string": "\"permissions\"", "new_string": "\"env\": {\"HOOKJUDGE_ACTIVE\": \"1\"}, \"permissions\""}),
+        ),
+        (
+            Agent::Codex,
+            "apply_patch",
+            json!({"command": format!("*** Begin Patch\n*** Add File: {}\n+{{}}\n*** End Patch\n", state.join("trust.json").display())}),
+        ),
+        (
+            Agent::Codex,
+            "apply_patch",
+            json!({"command": "*** Begin Patch\n*** Update File: .codex/hooks.json\n@@\n-  \"hooks\": {\n+  \"unhooked\": {\n*** End Patch\n"}),
+        ),
+        (
+            Agent::Codex,
+            "apply_patch",
+            json!({"command": "*** Begin Patch\n*** Delete File: .codex/hooks.json\n*** End Patch\n"}),
+        ),
+        (
+            Agent::Gemini,
+            "write_file",
+            json!({"file_path": gemini_settings, "content": "{\"hooksConfig\": {\"enabled\": false}, \"hooks\": {}}"}),
+        ),
+        (
+            Agent::Gemini,
+            "replace",
+            json!({"file_path": config, "old_string": "a", "new_string": "b"}),
+        ),
+        (
+            Agent::Gemini,
+            "write_file",
+            json!({"file_path": BIN, "content": "#!/bin/sh\n"}),
+        ),
+    ];
+    for (agent, tool, input) in denied {
+        let (decision, reason) =
+            run_gate(&home, tool_input(agent, &repo.work, tool, input.clone()));
+        assert_eq!(decision, "deny", "{agent:?} {tool} {input} was not denied");
+        assert!(reason.contains("ask the user"), "{reason}");
+    }
+    let allowed: Vec<(Agent, &str, Value)> = vec![
+        (
+            Agent::Claude,
+            "Write",
+            json!({"file_path": "src/main.rs", "content": "fn main() {}"}),
+        ),
+        (
+            Agent::Claude,
+            "Edit",
+            json!({"file_path": claude_settings, "old_string": "\"allow\": []", "new_string": "\"allow\": [\"Bash(ls)\"]"}),
+        ),
+        (
+            Agent::Codex,
+            "apply_patch",
+            json!({"command": "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch\n"}),
+        ),
+        (
+            Agent::Gemini,
+            "write_file",
+            json!({"file_path": "notes.md", "content": "hookjudge approve is for humans"}),
+        ),
+        (
+            Agent::Gemini,
+            "replace",
+            json!({"file_path": "README.md", "old_string": "a", "new_string": "b"}),
+        ),
+    ];
+    for (agent, tool, input) in allowed {
+        let (decision, _) = run_gate(&home, tool_input(agent, &repo.work, tool, input.clone()));
+        assert_eq!(decision, "silent", "{agent:?} {tool} {input} was gated");
+    }
+}
+
+/// `hookjudge ARGS` in its own session, without a controlling terminal (as in a hook or an
+/// agent's tool), even when the tests run in a terminal.
+pub fn without_terminal(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
+    let mut run = home.cmd(&[]);
+    run.command = std::process::Command::new("setsid");
+    run.command
+        .arg("--wait")
+        .arg(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"));
+    run.output()
+}
+
+fn approve_on_a_terminal(home: &Home, answer: &str) -> Outcome {
+    // `script` gives `hookjudge approve` a controlling terminal fed from our stdin: a person.
+    let line = format!("{} approve", shell_words::quote(BIN));
+    let mut run = home.cmd(&[]);
+    run.command = std::process::Command::new("script");
+    run.command
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(home.work())
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"));
+    run.stdin(format!("{answer}\n")).output()
+}
+
+#[test]
+fn only_a_person_on_a_terminal_approves_once_for_that_command_and_repository() {
+    let (home, repo) = setup();
+    let other = GitFixture::new(home.path(), "other");
+    other.commit("a.txt", "two\n", "unverified change");
+    for agent in [Agent::Codex, Agent::Gemini] {
+        let push = "git push origin main";
+        let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, push));
+        assert_ne!(decision, "silent");
+        if agent == Agent::Codex {
+            assert_eq!(decision, "deny");
+            assert!(reason.contains("Stop here and ask the user"), "{reason}");
+        }
+        let list = home.cmd(&["approve", "--list"]).output();
+        assert!(
+            list.stdout.contains(push) && list.stdout.contains("repo"),
+            "{}",
+            list.stdout
+        );
+
+        // No terminal, or inside an agent: no approval.
+        let out = without_terminal(&home, &home.work(), &["approve"]);
+        assert_eq!(out.code, 2);
+        assert!(out.stderr.contains("no terminal"), "{}", out.stderr);
+        for (var, value) in [
+            ("CLAUDECODE", "1"),
+            ("CODEX_THREAD_ID", "t"),
+            ("GEMINI_CLI", "1"),
+        ] {
+            let out = home.cmd(&["approve"]).env(var, value).output();
+            assert!(
+                out.stderr.contains("not for an agent"),
+                "{var}: {}",
+                out.stderr
+            );
+        }
+        let declined = approve_on_a_terminal(&home, "n");
+        assert!(
+            declined.stdout.contains("nothing was approved"),
+            "{}",
+            declined.stdout
+        );
+        assert_ne!(
+            run_gate(&home, shell_input(agent, &repo.work, push)).0,
+            "silent"
+        );
+
+        let approved = approve_on_a_terminal(&home, "y");
+        assert!(
+            approved.stdout.contains("approved `git push origin main`"),
+            "{}{}",
+            approved.stdout,
+            approved.stderr
+        );
+        // Bound to the exact command and repository.
+        assert_ne!(
+            run_gate(&home, shell_input(agent, &repo.work, "git push")).0,
+            "silent"
+        );
+        assert_ne!(
+            run_gate(&home, shell_input(agent, &other.work, push)).0,
+            "silent"
+        );
+        // Good for one run.
+        assert_eq!(
+            run_gate(&home, shell_input(agent, &repo.work, push)).0,
+            "silent"
+        );
+        assert_eq!(home.last_log()["rulings"][0]["decided_by"], "approval");
+        assert_ne!(
+            run_gate(&home, shell_input(agent, &repo.work, push)).0,
+            "silent"
+        );
+        // Clear the requests the checks above left behind.
+        std::fs::remove_file(state_dir(&home).join("approvals.json")).unwrap();
+    }
+}
+
+#[test]
+fn an_approval_expires_and_does_not_unlock_a_deny() {
+    let (home, repo) = setup();
+    let push = "git push --no-verify";
+    let (decision, _) = run_gate(&home, shell_input(Agent::Codex, &repo.work, "git push"));
+    assert_eq!(decision, "deny");
+    assert!(
+        approve_on_a_terminal(&home, "y")
+            .stdout
+            .contains("approved")
+    );
+    // The approval is for `git push`; ten minutes and one second later it is gone.
+    let path = state_dir(&home).join("approvals.json");
+    let mut store: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let at = store["requests"][0]["approved_ms"].as_i64().unwrap();
+    store["requests"][0]["approved_ms"] = json!(at - 10 * 60 * 1000 - 1000);
+    std::fs::write(&path, store.to_string()).unwrap();
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, "git push")).0,
+        "deny"
+    );
+
+    // An approved `--no-verify` push is still a hook bypass, which is denied.
+    run_gate(&home, shell_input(Agent::Codex, &repo.work, push));
+    let list = home.cmd(&["approve", "--list"]).output().stdout;
+    assert!(!list.contains(push), "a deny is not a request: {list}");
+}
+
+#[test]
+fn approve_refuses_under_an_agent_process() {
+    let (home, repo) = setup();
+    run_gate(&home, shell_input(Agent::Codex, &repo.work, "git push"));
+    // A parent process named like an agent CLI (as when its tool runs the command).
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("codex");
+    std::fs::write(&fake, "#!/bin/sh\n\"$@\"\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let line = format!(
+        "{} {} approve",
+        shell_words::quote(fake.to_str().unwrap()),
+        shell_words::quote(BIN)
+    );
+    let mut run = home.cmd(&[]);
+    run.command = std::process::Command::new("script");
+    run.command
+        .args(["-qec", &line, "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_STATE_HOME", home.path().join("state"));
+    let out = run.stdin("y\n").output();
+    assert!(
+        out.stdout.contains("parent process") && out.stdout.contains("Codex CLI"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(
+        home.cmd(&["approve", "--list"])
+            .output()
+            .stdout
+            .contains("git push")
+    );
+}
+
+#[test]
+fn the_recursion_guard_asks_instead_of_silencing_the_gate() {
+    let (home, repo) = setup();
+    for agent in AGENTS {
+        let out = home
+            .cmd(&["gate"])
+            .env("HOOKJUDGE_ACTIVE", "1")
+            .stdin(shell_input(agent, &repo.work, "git push"))
+            .output();
+        assert!(
+            !out.stdout.trim().is_empty(),
+            "{agent:?}: silent under the guard"
+        );
+        assert!(out.stdout.contains("recursion guard"), "{}", out.stdout);
+        let quiet = home
+            .cmd(&["gate"])
+            .env("HOOKJUDGE_ACTIVE", "1")
+            .stdin(shell_input(agent, &repo.work, "ls -la"))
+            .output();
+        quiet.assert_silent_allow();
+    }
+    let claude = home
+        .cmd(&["gate"])
+        .env("HOOKJUDGE_ACTIVE", "1")
+        .stdin(shell_input(Agent::Claude, &repo.work, "git push"))
+        .output()
+        .json();
+    assert_eq!(claude["hookSpecificOutput"]["permissionDecision"], "ask");
+}
+
+/// A token of GitHub's format, made here (nothing token-shaped is committed).
+fn generated_token(seed: u64) -> String {
+    let alphabet: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+        .chars()
+        .collect();
+    let mut x = seed | 1;
+    let body: String = (0..36)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            alphabet[(x % alphabet.len() as u64) as usize]
+        })
+        .collect();
+    format!("{}_{body}", "ghp")
+}
+
+#[test]
+fn secrets_in_gated_command_lines_never_reach_the_log() {
+    for log_text in [true, false] {
+        let home = Home::new();
+        home.user_config(
+            &json!({"llm": {"provider": "none"}, "log": {"text": log_text}}).to_string(),
+        );
+        let repo = GitFixture::new(home.path(), "repo");
+        repo.commit("a.txt", "two\n", "unverified change");
+        let token = generated_token(0x5eed + u64::from(log_text));
+        let password = format!("Pw{}x9", &token[4..14]);
+        for command in [
+            format!("git push https://me:{token}@github.com/o/r.git main"),
+            format!("mysql -u root -p{password} -e 'select 1' && git push"),
+            format!("GH_TOKEN={token} gh release create v1"),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(Agent::Claude, &repo.work, &command));
+            assert_ne!(decision, "silent", "{command}");
+        }
+        let log: String = home
+            .log()
+            .iter()
+            .map(Value::to_string)
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!log.is_empty());
+        assert!(
+            !log.contains(&token),
+            "log.text={log_text}: the token is in the log"
+        );
+        assert!(
+            !log.contains(&password),
+            "log.text={log_text}: the password is in the log"
+        );
+        assert!(log.contains("[REDACTED:"), "{log}");
+        assert!(home.last_log()["redactions"].is_object());
+    }
+}
+
+#[test]
+fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected() {
+    let (home, repo) = setup();
+    // The binary under another name on PATH.
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(BIN, bin.join("hj")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let gate = |command: &str, env: &[(&str, &str)]| -> String {
+        let mut run = home.cmd(&["gate"]).env("PATH", &path).stdin(shell_input(
+            Agent::Claude,
+            &repo.work,
+            command,
+        ));
+        for (k, v) in env {
+            run = run.env(k, v);
+        }
+        let out = run.output();
+        if out.stdout.trim().is_empty() {
+            "silent".into()
+        } else {
+            out.json()["hookSpecificOutput"]["permissionDecision"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    assert_eq!(gate("hj approve", &[]), "deny");
+    assert_eq!(gate("hj log", &[]), "silent");
+    // The file `HOOKJUDGE_CONFIG` names applies in full, so it is protected too.
+    let explicit = home.path().join("team.json");
+    std::fs::write(&explicit, "{}").unwrap();
+    let explicit = explicit.to_str().unwrap();
+    assert_eq!(
+        gate(
+            &format!("echo '{{\"gate\":{{\"push\":\"allow\"}}}}' > {explicit}"),
+            &[("HOOKJUDGE_CONFIG", explicit)]
+        ),
+        "deny"
+    );
+    // hookjudge's git pre-push hook.
+    assert_eq!(
+        home.cmd(&["init", "--git-hook"])
+            .env("PATH", &path)
+            .output()
+            .code,
+        2,
+        "init outside a repository is refused"
+    );
+    let mut init = home.cmd(&["init", "--git-hook"]);
+    init.command.current_dir(&repo.work);
+    assert_eq!(init.output().code, 0);
+    assert_eq!(gate("rm .git/hooks/pre-push", &[]), "deny");
+    assert_eq!(gate("cat .git/hooks/pre-push", &[]), "silent");
+}
+
+#[test]
+fn a_command_hookjudge_could_not_check_can_still_be_approved_by_a_person() {
+    let (home, repo) = setup();
+    home.user_config("not json"); // the user's own config is broken: the gate fails safe
+    let input = shell_input(Agent::Codex, &repo.work, "git push");
+    let (decision, reason) = run_gate(&home, input.clone());
+    assert_eq!(decision, "deny");
+    assert!(reason.contains("could not check"), "{reason}");
+    assert!(
+        approve_on_a_terminal(&home, "y")
+            .stdout
+            .contains("approved")
+    );
+    assert_eq!(run_gate(&home, input.clone()).0, "silent");
+    assert_eq!(run_gate(&home, input).0, "deny", "used up by one run");
+}
