@@ -178,11 +178,19 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-/// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask), a deny
-/// that tells the agent to get the user's explicit approval.
+/// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask) and Gemini
+/// CLI (whose `"decision":"ask"` waits forever in headless runs for a confirmation nothing
+/// sends), a deny that tells the agent to get the user's explicit approval.
 pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
     match agent {
-        Agent::Gemini => json!({"decision": if deny { "deny" } else { "ask" }, "reason": reason}),
+        Agent::Gemini => {
+            let reason = if deny {
+                reason.to_owned()
+            } else {
+                format!("{reason} {GEMINI_ASK_THE_USER}")
+            };
+            json!({"decision": "deny", "reason": reason})
+        }
         Agent::Claude => {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": if deny { "deny" } else { "ask" }, "permissionDecisionReason": reason}})
         }
@@ -198,6 +206,10 @@ pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
         }
     }
 }
+
+/// What a Gemini agent is told when a human has to decide: stop and ask, nothing more (how a
+/// human approves is for the human to know, not the agent).
+const GEMINI_ASK_THE_USER: &str = "Do not run it and do not try another way to do the same: stop, show the user this command and this reason, and ask them to decide.";
 
 #[cfg(test)]
 mod tests {
@@ -272,6 +284,24 @@ mod tests {
             key(r#"{"prompt":"fix that"}"#)
         );
         assert_eq!(key(r#"{}"#), None);
+    }
+
+    #[test]
+    fn gemini_never_gets_ask_nor_allow_from_the_gate() {
+        let asked = gate_output(Agent::Gemini, false, "hookjudge: no proof.");
+        assert_eq!(
+            asked["decision"], "deny",
+            "`ask` hangs headless Gemini runs"
+        );
+        let reason = asked["reason"].as_str().unwrap();
+        assert!(reason.starts_with("hookjudge: no proof. "), "{reason}");
+        assert!(reason.contains("ask them to decide"), "{reason}");
+        assert!(!reason.contains("HOOKJUDGE_APPROVED"), "{reason}");
+        let denied = gate_output(Agent::Gemini, true, "hookjudge gate [push]: run the tests.");
+        assert_eq!(
+            denied,
+            json!({"decision": "deny", "reason": "hookjudge gate [push]: run the tests."})
+        );
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //!
 //! Silent for anything that is not a gated action, at near process start-up cost and without
 //! touching a repository. For gated actions it decides from repository facts, evidence and the
-//! judge, and fails safe: when it cannot decide, a human does (`ask`; for Codex, a deny telling
-//! the agent to ask the user). It never answers an explicit `allow`.
+//! judge, and fails safe: when it cannot decide, a human does (`ask`; for Codex and Gemini CLI,
+//! a deny telling the agent to ask the user). It never answers an explicit `allow`.
 
 use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};

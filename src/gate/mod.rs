@@ -2,11 +2,13 @@
 //!
 //! `shell` finds the simple commands in a command line, `classify` names the gated ones
 //! (commit, push, publish, deploy, hook bypass, destructive), `facts` reads the target
-//! repository, `evidence` looks for proof that the code was verified since its last change,
+//! repository, `evidence` looks for proof that the code was verified since its last change
+//! (`evidence_gemini` reads Gemini CLI sessions for it),
 //! and `policy` decides: silent, deny, or ask a human.
 
 pub mod classify;
 pub mod evidence;
+mod evidence_gemini;
 pub mod facts;
 pub mod policy;
 pub mod shell;
