@@ -202,6 +202,8 @@ def make_gemini(script, recorder):
                 parts.append({"text": turn["text"]})
             if turn.get("bash"):
                 parts.append({"functionCall": {"name": "run_shell_command", "args": {"command": turn["bash"], "description": "run"}}})
+            if turn.get("write"):
+                parts.append({"functionCall": {"name": "write_file", "args": {"file_path": turn["write"], "content": "x = 1\n"}}})
             chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
                      "usageMetadata": {"promptTokenCount": max(1, n // 4), "candidatesTokenCount": 10, "totalTokenCount": max(1, n // 4) + 10},
                      "modelVersion": "gemini-2.5-flash", "responseId": uuid.uuid4().hex}
@@ -327,7 +329,7 @@ def text_of(messages):
 
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
-                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90):
+                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, scope=None):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -357,7 +359,7 @@ def run_scenario(sc, args, clis):
            "XDG_STATE_HOME": os.path.join(home, ".local/state")}
     hj_env = dict(os.environ, HOME=home, **env)
     agent = sc.client
-    scope = "project" if agent == "claude" else "user"
+    scope = sc.scope or ("project" if agent == "claude" else "user")
     if sc.client == "gemini":
         # API-key auth (a base URL alone selects a gateway auth `-p` rejects); `init` adds its hooks.
         os.makedirs(os.path.join(home, ".gemini"))
@@ -571,6 +573,7 @@ def check_gemini_push(r):
     g = gates(r)
     assert [x["action"] for x in g] == ["deny", "silent"], [x["action"] for x in g]
     assert g[0]["event"] == "BeforeTool" and g[0]["agent"] == "gemini", g[0]
+    assert g[0]["rulings"][0]["evidence"] == {"kind": "change_after_tests", "tool": "Write", "last_test": None}, g[0]["rulings"][0]
     refused = [fr for fr in function_responses(r) if "error" in fr.get("response", {})]
     assert refused and "hookjudge gate [push]" in refused[0]["response"]["error"], refused
     assert g[-1]["rulings"][0]["evidence"]["kind"] == "test_run_after_change", g[-1]["rulings"][0]
@@ -623,7 +626,8 @@ SCENARIOS = [
     Scenario("codex-loop-breaker", "codex", [], default=PUSH_NOW, timeout=60),
     Scenario("codex-provider-500", "codex", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500"),
     Scenario("gemini-stop-block", "gemini", [PUSH_NOW, VERIFIED]),
-    Scenario("gemini-push-gated", "gemini", [NOTE, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
+    Scenario("gemini-project-scope", "gemini", [PUSH_NOW, VERIFIED], scope="project"),
+    Scenario("gemini-push-gated", "gemini", [{"text": "Writing the loader.", "write": "loader.py"}, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
     Scenario("gemini-failed-tests", "gemini", [NOTE, {"bash": "make test; exit 2"}, {"bash": "git push origin main"}, {"text": "The push was refused."}]),
     Scenario("gemini-loop-breaker", "gemini", [], default=PUSH_NOW, timeout=60),
     Scenario("gemini-provider-500", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500", timeout=60),
@@ -633,7 +637,7 @@ CHECKS = {
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
     "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "codex-stop-block": check_codex_block,
     "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
-    "gemini-stop-block": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
+    "gemini-stop-block": check_gemini_block, "gemini-project-scope": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
     "gemini-loop-breaker": check_gemini_loop, "gemini-provider-500": check_gemini_failure,
 }
 
