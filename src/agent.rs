@@ -6,7 +6,7 @@
 //! exit 2 (see the protocol reference, §10).
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -166,6 +166,20 @@ pub fn shell_command(input: &HookInput) -> Option<String> {
     }
 }
 
+/// The directory a shell tool call runs in: Gemini's `run_shell_command` takes a `dir_path`,
+/// resolved against the project directory (`cwd`), as `cd dir_path && command` would be.
+pub fn shell_dir(input: &HookInput, cwd: &Path) -> PathBuf {
+    match input
+        .tool_input
+        .as_ref()
+        .and_then(|t| t["dir_path"].as_str())
+        .filter(|d| !d.is_empty())
+    {
+        Some(dir) => cwd.join(expand_home(dir)),
+        None => cwd.to_path_buf(),
+    }
+}
+
 fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
@@ -284,6 +298,34 @@ mod tests {
             key(r#"{"prompt":"fix that"}"#)
         );
         assert_eq!(key(r#"{}"#), None);
+    }
+
+    #[test]
+    fn a_gemini_dir_path_is_where_the_command_runs() {
+        let input = |tool_input: Value| HookInput {
+            tool_input: Some(tool_input),
+            ..HookInput::default()
+        };
+        let cwd = Path::new("/p");
+        assert_eq!(
+            shell_dir(
+                &input(json!({"command": "git push", "dir_path": "sub"})),
+                cwd
+            ),
+            Path::new("/p/sub")
+        );
+        assert_eq!(
+            shell_dir(
+                &input(json!({"command": "git push", "dir_path": "/q"})),
+                cwd
+            ),
+            Path::new("/q")
+        );
+        assert_eq!(
+            shell_dir(&input(json!({"command": "git push", "dir_path": ""})), cwd),
+            cwd
+        );
+        assert_eq!(shell_dir(&input(json!({"command": "git push"})), cwd), cwd);
     }
 
     #[test]

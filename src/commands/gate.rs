@@ -153,18 +153,20 @@ fn run(
     let Some(command) = agent::shell_command(&input) else {
         return Ok((None, None));
     };
-    let cwd = input
+    let project = input
         .cwd
         .as_deref()
         .map(PathBuf::from)
         .unwrap_or_else(super::current_dir);
+    // The configuration is the project's; the command runs where the tool call says.
+    let cwd = agent::shell_dir(&input, &project);
     let settings = if classify::may_be_gated(&command, &[]) {
-        Settings::load(&cwd, config).map_err(|e| e.to_string())?
+        Settings::load(&project, config).map_err(|e| e.to_string())?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
         // user-defined deploy command (from the config, read once) can still make it gated;
         // a config that does not load cannot name one.
-        match Settings::load(&cwd, config) {
+        match Settings::load(&project, config) {
             Ok(s) if classify::may_be_gated(&command, &s.gate.deploy_commands) => s,
             _ => return Ok((None, None)),
         }

@@ -139,3 +139,37 @@ fn the_judge_reads_the_session_and_a_human_fallback_tells_the_agent_to_ask() {
     assert_eq!(log["action"], "ask", "logged as a human decision");
     assert_eq!(log["rulings"][0]["decided_by"], "judge-failed");
 }
+
+#[test]
+fn a_dir_path_is_the_repository_the_command_runs_in() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let outer = GitFixture::new(home.path(), "repo");
+    let sub = GitFixture::new(&outer.work, "sub");
+    sub.commit("a.txt", "two\n", "change sub");
+    let run = |tool_input: Value| {
+        let mut input: Value = serde_json::from_str(&before_tool(
+            &outer.work,
+            "git push",
+            Path::new("/nonexistent"),
+        ))
+        .unwrap();
+        input["tool_input"] = tool_input;
+        let out = home
+            .cmd(&["gate", "--agent", "gemini"])
+            .stdin(input.to_string())
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        (!out.stdout.trim().is_empty()).then(|| out.json())
+    };
+    // Without `dir_path` the push runs in the outer repository: nothing to publish.
+    assert_eq!(run(json!({"command": "git push"})), None);
+    // With it, in `sub`, whose unverified commit would be published.
+    let v = run(json!({"command": "git push", "dir_path": "sub"})).expect("a decision");
+    assert_eq!(v["decision"], "deny", "{v}");
+    assert!(v["reason"].as_str().unwrap().contains("change sub"), "{v}");
+    assert_eq!(
+        home.last_log()["rulings"][0]["repo"],
+        json!(sub.work.to_str().unwrap())
+    );
+}
