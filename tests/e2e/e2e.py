@@ -642,6 +642,7 @@ SCENARIOS = [
     Scenario("gemini-dir-path", "gemini", [NOTE, {"bash": "git push", "dir": "sub"}, {"text": "The push was refused."}], repo_unpushed=False, sub_repo=True),
     Scenario("gemini-loop-breaker", "gemini", [], default=PUSH_NOW, timeout=60),
     Scenario("gemini-provider-500", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500", timeout=60),
+    Scenario("gemini-provider-hang", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="hang", timeout=60),
 ]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
@@ -649,7 +650,7 @@ CHECKS = {
     "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "codex-stop-block": check_codex_block,
     "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
     "gemini-stop-block": check_gemini_block, "gemini-project-scope": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
-    "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-provider-500": check_gemini_failure,
+    "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
 }
 
 # ---------------------------------------------------------------- installing the clients
