@@ -121,11 +121,13 @@ impl Records {
 
 /// A user message: a prompt, or the tool results Gemini echoes (already read from the calls).
 fn user_events(content: &Value) -> Vec<Event> {
-    let parts = parts(content);
-    if parts.iter().any(|p| p.get("functionResponse").is_some()) {
+    let echo = content
+        .as_array()
+        .is_some_and(|parts| parts.iter().any(|p| p.get("functionResponse").is_some()));
+    if echo {
         return Vec::new();
     }
-    let text: String = parts.iter().filter_map(|p| p["text"].as_str()).collect();
+    let text = text_of(content);
     let text = text.trim();
     if text.is_empty() || NOT_A_PROMPT.iter().any(|p| text.starts_with(p)) {
         return Vec::new();
@@ -136,10 +138,7 @@ fn user_events(content: &Value) -> Vec<Event> {
 /// A model message: its text, then each tool call and, once it finished, its result.
 fn model_events(message: &Value) -> Vec<Event> {
     let mut out = Vec::new();
-    let text: String = parts(&message["content"])
-        .iter()
-        .filter_map(|p| p["text"].as_str())
-        .collect();
+    let text = text_of(&message["content"]);
     if !text.trim().is_empty() {
         out.push(Event::Said(text.trim().to_owned()));
     }
@@ -166,12 +165,12 @@ fn model_events(message: &Value) -> Vec<Event> {
     out
 }
 
-/// `content` as a list of parts (Gemini writes a string or an array of `{text}` parts).
-fn parts(content: &Value) -> Vec<Value> {
+/// The text of `content` (Gemini writes a string or an array of parts, some `{text}`).
+fn text_of(content: &Value) -> String {
     match content {
-        Value::String(text) => vec![serde_json::json!({ "text": text })],
-        Value::Array(parts) => parts.clone(),
-        _ => Vec::new(),
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts.iter().filter_map(|p| p["text"].as_str()).collect(),
+        _ => String::new(),
     }
 }
 
