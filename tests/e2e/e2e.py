@@ -205,6 +205,8 @@ def make_gemini(script, recorder):
                 if turn.get("dir"):
                     args["dir_path"] = turn["dir"]
                 parts.append({"functionCall": {"name": "run_shell_command", "args": args}})
+            for command in turn.get("also", []):  # more calls in the same response
+                parts.append({"functionCall": {"name": "run_shell_command", "args": {"command": command, "description": "run"}}})
             if turn.get("write"):
                 parts.append({"functionCall": {"name": "write_file", "args": {"file_path": turn["write"], "content": "x = 1\n"}}})
             chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
@@ -610,6 +612,12 @@ def check_gemini_dir_path(r):
     assert r["sub_origin_head"] != r["sub_local_head"], "the push in `dir_path` did not run"
 
 
+def check_gemini_parallel(r):
+    g = gates(r)
+    assert g and g[0]["action"] != "silent", [(x["action"], x["rulings"][0]["evidence"]) for x in g]
+    assert r["origin_head"] != r["local_head"], "a push beside its own test run is not verified"
+
+
 def check_gemini_loop(r):
     s = stops(r)
     assert [x["action"] for x in s][:2] == ["block", "release"], [x["action"] for x in s]
@@ -640,6 +648,7 @@ SCENARIOS = [
     Scenario("gemini-push-gated", "gemini", [{"text": "Writing the loader.", "write": "loader.py"}, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
     Scenario("gemini-failed-tests", "gemini", [NOTE, {"bash": "make test; exit 2"}, {"bash": "git push origin main"}, {"text": "The push was refused."}]),
     Scenario("gemini-dir-path", "gemini", [NOTE, {"bash": "git push", "dir": "sub"}, {"text": "The push was refused."}], repo_unpushed=False, sub_repo=True),
+    Scenario("gemini-parallel-calls", "gemini", [{"text": "Writing the loader.", "write": "loader.py"}, {"bash": "make test", "also": ["git push origin main"]}, {"text": "Done."}]),
     Scenario("gemini-loop-breaker", "gemini", [], default=PUSH_NOW, timeout=60),
     Scenario("gemini-provider-500", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500", timeout=60),
     Scenario("gemini-provider-hang", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="hang", timeout=60),
@@ -650,7 +659,7 @@ CHECKS = {
     "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "codex-stop-block": check_codex_block,
     "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
     "gemini-stop-block": check_gemini_block, "gemini-project-scope": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
-    "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
+    "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
 }
 
 # ---------------------------------------------------------------- installing the clients
