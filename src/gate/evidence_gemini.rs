@@ -27,7 +27,13 @@ const TOOL_NAMES: [(&str, &str); 3] = [
 
 /// User texts Gemini itself puts in the history (its loader ignores the same prefixes), and the
 /// reasons of hookjudge's own AfterAgent blocks, which Gemini sends on as the next prompt.
-const NOT_A_PROMPT: [&str; 5] = ["/", "?", "<session_context>", "<hook_context>", "hookjudge"];
+const NOT_A_PROMPT: [&str; 5] = [
+    "/",
+    "?",
+    "<session_context>",
+    "<hook_context>",
+    "hookjudge [",
+];
 
 /// The trailer lines Gemini's shell tool appends after a command's output; those that mean the
 /// command did not succeed.
@@ -329,6 +335,10 @@ mod tests {
         );
         assert!(prompts(user("2", "<session_context>\nThis is the Gemini CLI.")).is_empty());
         assert!(prompts(user("3", "hookjudge [commit]: you said you would push")).is_empty());
+        assert_eq!(
+            prompts(user("3b", "hookjudge stops my push, why?")),
+            ["prompt hookjudge stops my push, why?"]
+        );
         let echo = json!({"id": "4", "type": "user", "content": [{"functionResponse": {"id": "t", "response": {"output": "x"}}}]});
         assert!(prompts(echo).is_empty());
         assert!(prompts(json!({"id": "5", "type": "info", "content": "Saved."})).is_empty());
