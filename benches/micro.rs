@@ -1,6 +1,6 @@
 //! In-process micro-benchmarks (criterion) of the pieces every hook call pays for: Layer 1 on a
-//! 4 KB text, the transcript tail, redaction, the Layer 2 overhead around the provider, shell
-//! parsing and repository facts.
+//! 4 KB text, the transcript tail, redaction, the Layer 2 overhead around the provider, the
+//! gate's evidence scan of a Gemini session, shell parsing and repository facts.
 //!
 //! `cargo bench --bench micro` for figures; `cargo bench --bench micro -- --test` runs each
 //! once (CI uses that to prove they still build and run).
@@ -143,6 +143,52 @@ fn transcript(c: &mut Criterion) {
     });
 }
 
+/// The gate's evidence scan over a 10 MB Gemini CLI session (records in the real 0.61 shape)
+/// with no test run, so the whole file is read: the worst case for a gated command.
+fn gemini_session(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("session.jsonl");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let output = format!(
+        "<untrusted_context>\nOutput: {}\nProcess Group PGID: 7\n</untrusted_context>",
+        QUIET.repeat(24)
+    );
+    let mut written = 0;
+    let mut i = 0;
+    while written < 10 << 20 {
+        let id = format!("run_shell_command__run_shell_command_{i}_0");
+        let result = serde_json::json!([{"functionResponse": {"id": id, "name": "run_shell_command", "response": {"output": output}}}]);
+        let lines = [
+            serde_json::json!({"id": format!("m{i}"), "type": "gemini", "content": "", "thoughts": [], "model": "gemini-2.5-flash"}),
+            serde_json::json!({"$set": {"lastUpdated": "2026-12-01T09:30:57.291Z"}}),
+            serde_json::json!({"id": format!("m{i}"), "type": "gemini", "content": "", "thoughts": [], "model": "gemini-2.5-flash",
+                "toolCalls": [{"id": id, "name": "run_shell_command", "args": {"command": "ls -la", "description": "run"},
+                "result": result, "status": "success", "resultDisplay": "…", "displayName": "Shell"}]}),
+            serde_json::json!({"id": format!("u{i}"), "type": "user", "content": result}),
+        ];
+        for l in lines {
+            let l = l.to_string();
+            writeln!(f, "{l}").unwrap();
+            written += l.len() + 1;
+        }
+        i += 1;
+    }
+    drop(f);
+    let tests = regex::Regex::new(hookjudge::gate::evidence::DEFAULT_TEST_COMMANDS).unwrap();
+    c.bench_function(
+        "gate evidence: 10 MB Gemini session, no test run (full scan)",
+        |b| {
+            b.iter(|| {
+                hookjudge::gate::evidence::transcript_tests(
+                    black_box(&path),
+                    &tests,
+                    Default::default(),
+                )
+            })
+        },
+    );
+}
+
 fn shell(c: &mut Criterion) {
     let cmd = "git add -A && git commit -m \"$(cat <<'EOF'\nFix the loader\nEOF\n)\" && cd sub && sudo -u me env X=1 bash -c 'git push origin main'";
     c.bench_function("shell parse + classify (commit idiom)", |b| {
@@ -203,6 +249,7 @@ criterion_group!(
     layer2_overhead,
     redaction,
     transcript,
+    gemini_session,
     shell,
     repo_facts
 );

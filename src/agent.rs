@@ -6,7 +6,7 @@
 //! exit 2 (see the protocol reference, §10).
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -166,6 +166,20 @@ pub fn shell_command(input: &HookInput) -> Option<String> {
     }
 }
 
+/// The directory a shell tool call runs in: Gemini's `run_shell_command` takes a `dir_path`,
+/// resolved against the project directory (`cwd`), as `cd dir_path && command` would be.
+pub fn shell_dir(input: &HookInput, cwd: &Path) -> PathBuf {
+    match input
+        .tool_input
+        .as_ref()
+        .and_then(|t| t["dir_path"].as_str())
+        .filter(|d| !d.is_empty())
+    {
+        Some(dir) => cwd.join(expand_home(dir)),
+        None => cwd.to_path_buf(),
+    }
+}
+
 fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
@@ -178,12 +192,20 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-/// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask), a deny
-/// that tells the agent to stop and ask the user (who approves with `hookjudge approve` on
-/// their own terminal; the agent is never told how).
+/// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask) and Gemini
+/// CLI (whose `"decision":"ask"` waits forever in headless runs for a confirmation nothing
+/// sends), a deny that tells the agent to stop and ask the user (who approves with
+/// `hookjudge approve` on their own terminal; the agent is never told how).
 pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
     match agent {
-        Agent::Gemini => json!({"decision": if deny { "deny" } else { "ask" }, "reason": reason}),
+        Agent::Gemini => {
+            let reason = if deny {
+                reason.to_owned()
+            } else {
+                format!("{reason} {}", crate::approval::ASK_THE_USER)
+            };
+            json!({"decision": "deny", "reason": reason})
+        }
         Agent::Claude => {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": if deny { "deny" } else { "ask" }, "permissionDecisionReason": reason}})
         }
@@ -271,6 +293,56 @@ mod tests {
             key(r#"{"prompt":"fix that"}"#)
         );
         assert_eq!(key(r#"{}"#), None);
+    }
+
+    #[test]
+    fn a_gemini_dir_path_is_where_the_command_runs() {
+        let input = |tool_input: Value| HookInput {
+            tool_input: Some(tool_input),
+            ..HookInput::default()
+        };
+        let cwd = Path::new("/p");
+        assert_eq!(
+            shell_dir(
+                &input(json!({"command": "git push", "dir_path": "sub"})),
+                cwd
+            ),
+            Path::new("/p/sub")
+        );
+        assert_eq!(
+            shell_dir(
+                &input(json!({"command": "git push", "dir_path": "/q"})),
+                cwd
+            ),
+            Path::new("/q")
+        );
+        assert_eq!(
+            shell_dir(&input(json!({"command": "git push", "dir_path": ""})), cwd),
+            cwd
+        );
+        assert_eq!(shell_dir(&input(json!({"command": "git push"})), cwd), cwd);
+    }
+
+    #[test]
+    fn gemini_never_gets_ask_nor_allow_from_the_gate() {
+        let asked = gate_output(Agent::Gemini, false, "hookjudge: no proof.");
+        assert_eq!(
+            asked["decision"], "deny",
+            "`ask` hangs headless Gemini runs"
+        );
+        let reason = asked["reason"].as_str().unwrap();
+        assert!(reason.starts_with("hookjudge: no proof. "), "{reason}");
+        assert!(
+            reason.contains("ask the user whether to run it"),
+            "{reason}"
+        );
+        assert!(!reason.contains("hookjudge approve"), "{reason}");
+        assert!(!reason.contains("HOOKJUDGE_APPROVED"), "{reason}");
+        let denied = gate_output(Agent::Gemini, true, "hookjudge gate [push]: run the tests.");
+        assert_eq!(
+            denied,
+            json!({"decision": "deny", "reason": "hookjudge gate [push]: run the tests."})
+        );
     }
 
     #[test]

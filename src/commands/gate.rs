@@ -3,8 +3,8 @@
 //!
 //! Silent for anything that is not a gated action, at near process start-up cost and without
 //! touching a repository. For gated actions it decides from repository facts, evidence and the
-//! judge, and fails safe: when it cannot decide, a human does (`ask`; for Codex, a deny telling
-//! the agent to ask the user). It never answers an explicit `allow`.
+//! judge, and fails safe: when it cannot decide, a human does (`ask`; for Codex and Gemini CLI,
+//! a deny telling the agent to ask the user). It never answers an explicit `allow`.
 
 use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
@@ -220,7 +220,7 @@ fn run(
     let agent = agent_hint
         .or_else(|| input.detect_agent())
         .unwrap_or(Agent::Claude);
-    let cwd = input
+    let project = input
         .cwd
         .as_deref()
         .map(PathBuf::from)
@@ -231,7 +231,7 @@ fn run(
         .is_some_and(protect::is_file_tool)
     {
         return Ok(match protect::file_tool(&input) {
-            Some(what) => self_protection(agent, &input, config, &cwd, "", &what),
+            Some(what) => self_protection(agent, &input, config, &project, "", &what),
             None => (None, None),
         });
     }
@@ -241,18 +241,20 @@ fn run(
     let Some(command) = agent::shell_command(&input) else {
         return Ok((None, None));
     };
+    // The configuration is the project's; the command runs where the tool call says.
+    let cwd = agent::shell_dir(&input, &project);
     if let Some(what) = protect::shell_command(&command, &cwd) {
         return Ok(self_protection(
             agent, &input, config, &cwd, &command, &what,
         ));
     }
     let settings = if classify::may_be_gated(&command, &[]) {
-        Settings::load(&cwd, config).map_err(|e| e.to_string())?
+        Settings::load(&project, config).map_err(|e| e.to_string())?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
         // user-defined deploy command (from the config, read once) can still make it gated;
         // a config that does not load cannot name one.
-        match Settings::load(&cwd, config) {
+        match Settings::load(&project, config) {
             Ok(s) if classify::may_be_gated(&command, &s.gate.deploy_commands) => s,
             _ => return Ok((None, None)),
         }

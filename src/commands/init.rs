@@ -421,7 +421,10 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     let mut lines = write_all(&plans, &t)?;
     // Only a repository config init wrote itself is trusted; a cloned one never is.
     let repo_config = t.root.join(config::REPO_FILE);
-    if plans.iter().any(|p| p.path == repo_config && p.old.is_none()) {
+    if plans
+        .iter()
+        .any(|p| p.path == repo_config && p.old.is_none())
+    {
         crate::trust::trust(&repo_config).map_err(UserError::new)?;
     } else if let Some(report) = &settings.repo_report {
         lines.push(format!(

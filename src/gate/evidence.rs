@@ -1,8 +1,9 @@
 //! Verification evidence: has the code been verified since its last change?
 //!
 //! Two kinds of proof are read without asking anyone: test artifacts (files that test runs
-//! write) newer than the newest change, and, for Claude Code, a successful run of a recognised
-//! test command in the session transcript after the last file-changing tool call. When neither
+//! write) newer than the newest change, and a successful run of a recognised test command in the
+//! session file (a Claude Code transcript, a Codex rollout or a Gemini CLI session, see
+//! `evidence_gemini`) after the last file-changing tool call. When neither
 //! decides, `recent_activity` gives the judge a short account of what happened last.
 
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::evidence_gemini;
 use super::facts::mtime_ms;
 use crate::transcript::{self, Options};
 
@@ -103,8 +105,9 @@ pub fn is_artifact(rel_path: &str, globs: &[String]) -> bool {
 /// Tools whose use changes files.
 const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
 
-/// What a session line says, in terms common to Claude Code transcripts and Codex rollouts.
-enum Event {
+/// What a session line says, in terms common to Claude Code transcripts, Codex rollouts and
+/// Gemini CLI sessions.
+pub(super) enum Event {
     /// A tool call: its id, tool name and shell command (if it is a shell call).
     Call {
         id: String,
@@ -119,7 +122,24 @@ enum Event {
     Prompt(String),
 }
 
-/// The events of one line, in the order they happened.
+/// A backward read of one session file, whichever agent wrote it.
+#[derive(Default)]
+struct SessionReader {
+    gemini: evidence_gemini::Records,
+}
+
+impl SessionReader {
+    /// The events of one line, in the order they happened; `None` once the lines before it no
+    /// longer count (a Gemini session replaced its history there).
+    fn events(&mut self, line: &Value) -> Option<Vec<Event>> {
+        if evidence_gemini::is_record(line) {
+            return self.gemini.events(line);
+        }
+        Some(events(line))
+    }
+}
+
+/// The events of one Claude Code or Codex line, in the order they happened.
 fn events(line: &Value) -> Vec<Event> {
     let mut out = Vec::new();
     match line["type"].as_str() {
@@ -221,15 +241,19 @@ fn events(line: &Value) -> Vec<Event> {
     out
 }
 
-/// Looks through a session transcript (Claude Code) or rollout (Codex CLI), newest first, for
-/// a successful test run after the last file change.
+/// Looks through a session transcript (Claude Code), rollout (Codex CLI) or session (Gemini
+/// CLI), newest first, for a successful test run after the last file change.
 pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
     // Call id -> failed, from results seen so far (results come after their calls).
     let mut results: Vec<(String, bool)> = Vec::new();
     let mut last_failed_test: Option<String> = None;
     let mut finding = Finding::None;
+    let mut reader = SessionReader::default();
     let _ = transcript::visit_backwards(path, options, |line| {
-        for event in events(line).into_iter().rev() {
+        let Some(events) = reader.events(line) else {
+            return false;
+        };
+        for event in events.into_iter().rev() {
             match event {
                 Event::Result { id, failed } => results.push((id, failed)),
                 Event::Call { tool, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
@@ -280,8 +304,12 @@ pub fn recent_activity(path: &Path, max_bytes: usize, options: Options) -> Strin
     let mut entries: Vec<String> = Vec::new();
     let mut results: Vec<(String, bool)> = Vec::new();
     let mut used = 0;
+    let mut reader = SessionReader::default();
     let _ = transcript::visit_backwards(path, options, |line| {
-        for event in events(line).into_iter().rev() {
+        let Some(events) = reader.events(line) else {
+            return false;
+        };
+        for event in events.into_iter().rev() {
             let entry = match event {
                 Event::Result { id, failed } => {
                     results.push((id, failed));

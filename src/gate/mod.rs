@@ -2,12 +2,14 @@
 //!
 //! `shell` finds the simple commands in a command line, `classify` names the gated ones
 //! (commit, push, publish, deploy, hook bypass, destructive), `facts` reads the target
-//! repository, `evidence` looks for proof that the code was verified since its last change,
-//! and `policy` decides: silent, deny, or ask a human. `protect` comes first: it denies
-//! actions against hookjudge itself, through the shell and the agents' file-writing tools.
+//! repository, `evidence` looks for proof that the code was verified since its last change
+//! (`evidence_gemini` reads Gemini CLI sessions for it), and `policy` decides: silent, deny,
+//! or ask a human. `protect` comes first: it denies actions against hookjudge itself, through
+//! the shell and the agents' file-writing tools.
 
 pub mod classify;
 pub mod evidence;
+mod evidence_gemini;
 pub mod facts;
 pub mod glob;
 pub mod policy;

@@ -690,7 +690,10 @@ mod tests {
             json!(["stop", "--agent", "claude", "--hook-timeout", "15"])
         );
         assert_eq!(stop["timeout"], 15);
-        assert_eq!(claude["PreToolUse"][0]["matcher"], "Bash|Write|Edit|MultiEdit");
+        assert_eq!(
+            claude["PreToolUse"][0]["matcher"],
+            "Bash|Write|Edit|MultiEdit"
+        );
         let gemini = entries(Agent::Gemini, &fill());
         assert_eq!(
             gemini["AfterAgent"][0]["hooks"][0]["timeout"], 15000,
@@ -859,9 +862,9 @@ mod tests {
             "Bash|Write|Edit|MultiEdit"
         );
         let users = old.replace(
-                "\"matcher\": \"Bash|Write|Edit|MultiEdit\"",
-                "\"matcher\": \"Bash|Shell\"",
-            );
+            "\"matcher\": \"Bash|Write|Edit|MultiEdit\"",
+            "\"matcher\": \"Bash|Shell\"",
+        );
         assert_eq!(merge(&users, &hooks).unwrap().text, users);
     }
 

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""End-to-end suite: the real Claude Code and Codex CLIs, headless, driving hookjudge.
+"""End-to-end suite: the real Claude Code, Codex and Gemini CLIs, headless, driving hookjudge.
 
 Each scenario runs inside a private network namespace with only loopback (`unshare -n`), with
 scripted fake model servers: Anthropic Messages (streaming) for Claude Code, OpenAI Responses
-for Codex, and an OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
+for Codex, Gemini `generateContent` (server-sent events) for Gemini CLI, and an
+OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
 installed with `hookjudge init`, exactly as a user would, into a temporary git repository with a
 local bare `origin`. Assertions look at what the model is sent next, at hookjudge's decision log
 and at real side effects (did the push reach `origin`?).
 
-    tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--cache DIR] [--only NAME]
+    tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--client NAME] [--cache DIR] [--only NAME]
 
-The CLIs are installed from the npm registry at pinned versions into the cache (reused when
+`--client claude|codex|gemini` (repeatable) runs only those clients' scenarios and installs only
+those clients. The CLIs are installed from the npm registry at pinned versions into the cache (reused when
 present). When the registry cannot be reached the suite is skipped, not failed. Standard library
 only. The last line is `N passed, M failed`.
 """
@@ -19,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CLAUDE_VERSION = "2.1.328"
 CODEX_VERSION = "0.169.0"
+GEMINI_VERSION = "0.61.0"
 
 # ---------------------------------------------------------------- fake servers
 
@@ -176,6 +179,46 @@ def make_responses(script, recorder):
     return H
 
 
+def make_gemini(script, recorder):
+    """Gemini API: `models/<m>:streamGenerateContent?alt=sse` (the main loop) and `:generateContent`."""
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            send(self, 200, b'{"models": []}')
+
+        def do_POST(self):
+            n, req = read_json(self)
+            recorder.add(self.path, req)
+            if ":countTokens" in self.path:
+                return send(self, 200, json.dumps({"totalTokens": max(1, n // 4)}))
+            # Only main-loop requests offer the shell tool; side requests get plain text.
+            turn = script.next() if "run_shell_command" in json.dumps(req.get("tools", [])) else {"text": "ok"}
+            parts = []
+            if turn.get("text"):
+                parts.append({"text": turn["text"]})
+            if turn.get("bash"):
+                args = {"command": turn["bash"], "description": "run"}
+                if turn.get("dir"):
+                    args["dir_path"] = turn["dir"]
+                parts.append({"functionCall": {"name": "run_shell_command", "args": args}})
+            for command in turn.get("also", []):  # more calls in the same response
+                parts.append({"functionCall": {"name": "run_shell_command", "args": {"command": command, "description": "run"}}})
+            if turn.get("write"):
+                parts.append({"functionCall": {"name": "write_file", "args": {"file_path": turn["write"], "content": "x = 1\n"}}})
+            chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+                     "usageMetadata": {"promptTokenCount": max(1, n // 4), "candidatesTokenCount": 10, "totalTokenCount": max(1, n // 4) + 10},
+                     "modelVersion": "gemini-2.5-flash", "responseId": uuid.uuid4().hex}
+            if ":streamGenerateContent" in self.path:
+                send(self, 200, f"data: {json.dumps(chunk)}\r\n\r\n", "text/event-stream")
+            else:
+                send(self, 200, json.dumps(chunk))
+    return H
+
+
 def make_judge(mode, recorder):
     """hookjudge's own LLM: an OpenAI-compatible chat endpoint with a transparent rule."""
     class H(BaseHTTPRequestHandler):
@@ -262,6 +305,12 @@ def inside(spec_path):
                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_TELEMETRY="1", DISABLE_AUTOUPDATER="1", DISABLE_ERROR_REPORTING="1",
                    CLAUDE_CODE_TMPDIR=spec["tmp"], CLAUDE_CODE_MAX_RETRIES="0", **spec["env"])
         cmd = [spec["claude"], "-p", spec["prompt"], "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash"]
+    elif spec["client"] == "gemini":
+        model = serve(make_gemini(script, model_rec), model_port)
+        env = dict(os.environ, HOME=spec["home"], GOOGLE_GEMINI_BASE_URL=f"http://127.0.0.1:{model_port}", GEMINI_API_KEY="dummy",
+                   GEMINI_CLI_TRUST_WORKSPACE="true", **spec["env"])
+        cmd = [spec["node"], spec["gemini"], "-p", spec["prompt"], "-m", "gemini-2.5-flash", "--approval-mode", "yolo",
+               "--output-format", "stream-json"]
     else:
         model = serve(make_responses(script, model_rec), model_port)
         env = dict(os.environ, HOME=spec["home"], CODEX_HOME=os.path.join(spec["home"], ".codex"), FAKE_OPENAI_API_KEY="sk-test-dummy", **spec["env"])
@@ -287,7 +336,7 @@ def text_of(messages):
 
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
-                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=()):
+                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=(), scope=None):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -320,8 +369,13 @@ def run_scenario(sc, args, clis):
     env = {"XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
            "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path)}
     hj_env = dict(os.environ, HOME=home, **env)
-    agent = "claude" if sc.client == "claude" else "codex"
-    scope = "project" if agent == "claude" else "user"
+    agent = sc.client
+    scope = sc.scope or ("project" if agent == "claude" else "user")
+    if sc.client == "gemini":
+        # API-key auth (a base URL alone selects a gateway auth `-p` rejects); `init` adds its hooks.
+        os.makedirs(os.path.join(home, ".gemini"))
+        with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
+            json.dump({"security": {"auth": {"selectedType": "gemini-api-key"}}}, f)
     if sc.client == "codex":
         os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
         hj_env["CODEX_HOME"] = os.path.join(home, ".codex")
@@ -361,7 +415,8 @@ exporter = "none"
             return False, f"hookjudge uninstall failed: {un.stderr}", 0
     spec = {"client": sc.client, "turns": sc.turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
-            "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "timeout": sc.timeout}
+            "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
+            "node": clis.get("node"), "timeout": sc.timeout}
     spec_path = os.path.join(root, "spec.json")
     json.dump(spec, open(spec_path, "w"))
     subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__), "--inside", spec_path], check=True)
@@ -373,6 +428,7 @@ exporter = "none"
         result["sub_origin_head"] = origin_head(sub_origin)
         result["sub_local_head"] = git(os.path.join(repo, "sub"), "rev-parse", "HEAD")
     result["repo"] = repo
+    result["home"] = home
     try:
         CHECKS[sc.name](result)
         ok, why = True, ""
@@ -515,6 +571,86 @@ def check_codex_failure(r):
     assert all(x["action"] != "block" for x in stops(r))
 
 
+def gemini_requests(r):
+    return [q for q in r["model_requests"] if ":streamGenerateContent" in q["path"] or ":generateContent" in q["path"]]
+
+
+def function_responses(r):
+    """Every `functionResponse` the model was sent, by call order (Gemini re-sends history)."""
+    seen, out = set(), []
+    for q in gemini_requests(r):
+        for c in q["body"].get("contents", []):
+            for part in c.get("parts", []):
+                fr = part.get("functionResponse")
+                if fr and fr.get("id") not in seen:
+                    seen.add(fr.get("id"))
+                    out.append(fr)
+    return out
+
+
+def check_gemini_block(r):
+    reqs = gemini_requests(r)
+    assert len(reqs) >= 2, len(reqs)
+    last_user = [c for c in reqs[1]["body"]["contents"] if c.get("role") == "user"][-1]
+    assert "hookjudge [commit]" in json.dumps(last_user), "the AfterAgent block reason is the next prompt"
+    s = stops(r)
+    assert s[0]["action"] == "block" and s[0]["agent"] == "gemini" and s[0]["event"] == "AfterAgent", s
+    assert [x["action"] for x in s][-1] == "allow", [x["action"] for x in s]
+    assert r["rc"] == 0, r["rc"]
+
+
+def check_gemini_push(r):
+    g = gates(r)
+    assert [x["action"] for x in g] == ["deny", "silent"], [x["action"] for x in g]
+    assert g[0]["event"] == "BeforeTool" and g[0]["agent"] == "gemini", g[0]
+    assert g[0]["rulings"][0]["evidence"] == {"kind": "change_after_tests", "tool": "Write", "last_test": None}, g[0]["rulings"][0]
+    refused = [fr for fr in function_responses(r) if "error" in fr.get("response", {})]
+    assert refused and "hookjudge gate [push]" in refused[0]["response"]["error"], refused
+    assert g[-1]["rulings"][0]["evidence"]["kind"] == "test_run_after_change", g[-1]["rulings"][0]
+    assert g[-1]["rulings"][0]["evidence"]["command"] == "make test", g[-1]["rulings"][0]
+    assert r["origin_head"] == r["local_head"], "after `make test` passed the push went through"
+    assert r["rc"] == 0, r["rc"]
+
+
+def check_gemini_failed_tests(r):
+    g = gates(r)
+    assert g and all(x["action"] != "silent" for x in g), [x["action"] for x in g]
+    assert g[-1]["rulings"][0]["evidence"]["kind"] == "change_after_tests", g[-1]["rulings"][0]
+    assert r["origin_head"] != r["local_head"], "a failing `make test` is no evidence: nothing was pushed"
+
+
+def check_gemini_failure(r):
+    g = gates(r)
+    assert g and g[0]["action"] == "ask" and g[0]["rulings"][0]["decided_by"] == "judge-failed", g
+    refused = [fr for fr in function_responses(r) if "error" in fr.get("response", {})]
+    assert refused, "the refusal reached the model"
+    error = refused[0]["response"]["error"]
+    assert "ask the user whether to run it" in error and "HOOKJUDGE_APPROVED" not in error, error
+    assert r["rc"] == 0 and r["stderr"] != "timeout", "the headless run ended on its own (no hang on `ask`)"
+    assert r["origin_head"] != r["local_head"], "the push did not run"
+
+
+def check_gemini_dir_path(r):
+    g = gates(r)
+    assert g and g[0]["action"] == "deny", [x["action"] for x in g]
+    assert g[0]["rulings"][0]["repo"].endswith("/proj/sub"), g[0]["rulings"][0]
+    assert r["sub_origin_head"] != r["sub_local_head"], "the push in `dir_path` did not run"
+
+
+def check_gemini_parallel(r):
+    g = gates(r)
+    assert g and g[0]["action"] != "silent", [(x["action"], x["rulings"][0]["evidence"]) for x in g]
+    assert r["origin_head"] != r["local_head"], "a push beside its own test run is not verified"
+
+
+def check_gemini_loop(r):
+    s = stops(r)
+    assert [x["action"] for x in s][:2] == ["block", "release"], [x["action"] for x in s]
+    assert len(gemini_requests(r)) == 2, len(gemini_requests(r))
+    assert "Hook system message: hookjudge: `commit` still objects" in r["stderr"], "the human is told"
+    assert r["rc"] == 0, r["rc"]
+
+
 PUSH_NOW = {"text": "All done. I'll commit and push now."}
 NOTE = {"bash": "echo 'checked the loader' >> notes.txt"}
 VERIFIED = {"text": "Tests: 42 passed, 0 failed (make test). Shall I push?"}
@@ -535,6 +671,15 @@ SCENARIOS = [
     Scenario("codex-push-gated", "codex", [NOTE, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
     Scenario("codex-loop-breaker", "codex", [], default=PUSH_NOW, timeout=60),
     Scenario("codex-provider-500", "codex", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500"),
+    Scenario("gemini-stop-block", "gemini", [PUSH_NOW, VERIFIED]),
+    Scenario("gemini-project-scope", "gemini", [PUSH_NOW, VERIFIED], scope="project"),
+    Scenario("gemini-push-gated", "gemini", [{"text": "Writing the loader.", "write": "loader.py"}, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
+    Scenario("gemini-failed-tests", "gemini", [NOTE, {"bash": "make test; exit 2"}, {"bash": "git push origin main"}, {"text": "The push was refused."}]),
+    Scenario("gemini-dir-path", "gemini", [NOTE, {"bash": "git push", "dir": "sub"}, {"text": "The push was refused."}], repo_unpushed=False, sub_repo=True),
+    Scenario("gemini-parallel-calls", "gemini", [{"text": "Writing the loader.", "write": "loader.py"}, {"bash": "make test", "also": ["git push origin main"]}, {"text": "Done."}]),
+    Scenario("gemini-loop-breaker", "gemini", [], default=PUSH_NOW, timeout=60),
+    Scenario("gemini-provider-500", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500", timeout=60),
+    Scenario("gemini-provider-hang", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="hang", timeout=60),
 ]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
@@ -542,32 +687,70 @@ CHECKS = {
     "claude-provider-hang": check_provider_failure, "claude-uninstalled": check_uninstalled, "claude-team-without-hookjudge": check_team_without_hookjudge,
     "claude-team-requires-hookjudge": check_team_requires_hookjudge, "codex-stop-block": check_codex_block,
     "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
+    "gemini-stop-block": check_gemini_block, "gemini-project-scope": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
+    "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
 }
 
 # ---------------------------------------------------------------- installing the clients
 
-def install_clients(cache):
-    os.makedirs(cache, exist_ok=True)
-    claude = os.path.join(cache, "node_modules/@anthropic-ai/claude-code-linux-x64/claude")
-    codex_dir = os.path.join(cache, "node_modules/@openai/codex-linux-x64/vendor")
-    def codex_bin():
-        for root, _, files in os.walk(codex_dir):
-            if "codex" in files and root.endswith("/bin"):
-                return os.path.join(root, "codex")
-        return None
-    if os.path.exists(claude) and codex_bin():
-        return {"claude": claude, "codex": codex_bin()}, None
+def find_file(root, name, parent):
+    """The first `name` under `root` whose directory ends with `parent` (vendor layouts vary)."""
+    for d, _, files in os.walk(root):
+        if name in files and d.endswith(parent):
+            return os.path.join(d, name)
+    return None
+
+
+# Per client: npm packages, the install prefix under the cache, and where its executable lands.
+CLIENTS = {
+    "claude": ([f"@anthropic-ai/claude-code@{CLAUDE_VERSION}"], "",
+               lambda p: p + "/node_modules/@anthropic-ai/claude-code-linux-x64/claude"),
+    "codex": ([f"@openai/codex@{CODEX_VERSION}"], "",
+              lambda p: find_file(p + "/node_modules/@openai/codex-linux-x64/vendor", "codex", "/bin")),
+    "gemini": ([f"@google/gemini-cli@{GEMINI_VERSION}"], f"gemini-{GEMINI_VERSION}",
+               lambda p: p + "/node_modules/@google/gemini-cli/bundle/gemini.js"),
+}
+
+
+def install_clients(cache, wanted):
+    """Installs the wanted clients from the npm registry into the cache, unless already there."""
+    found, missing = {}, []
+    for name in wanted:
+        packages, sub, locate = CLIENTS[name]
+        prefix = os.path.join(cache, sub) if sub else cache
+        path = locate(prefix)
+        if path and os.path.exists(path):
+            found[name] = path
+        else:
+            missing.append(name)
+    if "gemini" in wanted and shutil.which("node") is None:
+        return None, "Gemini CLI needs `node` on PATH"
+    found["node"] = shutil.which("node")
+    if not missing:
+        return found, None
+    if shutil.which("npm") is None:
+        return None, "npm is not installed (needed once to fetch " + ", ".join(missing) + ")"
     try:
-        probe = subprocess.run(["npm", "view", f"@anthropic-ai/claude-code@{CLAUDE_VERSION}", "version"], capture_output=True, text=True, timeout=60)
+        probe = subprocess.run(["npm", "view", CLIENTS[missing[0]][0][0], "version"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         return None, f"npm is not usable: {e}"
     if probe.returncode != 0:
         return None, "the npm registry cannot be reached: " + (probe.stderr.strip().splitlines() or ["no answer"])[-1]
-    out = subprocess.run(["npm", "install", "--prefix", cache, "--no-audit", "--no-fund", "--loglevel=error",
-                          f"@anthropic-ai/claude-code@{CLAUDE_VERSION}", f"@openai/codex@{CODEX_VERSION}"], capture_output=True, text=True, timeout=900)
-    if out.returncode != 0:
-        raise SystemExit(f"npm install failed:\n{out.stderr}")
-    return {"claude": claude, "codex": codex_bin()}, None
+    by_prefix = {}
+    for name in missing:
+        packages, sub, _ = CLIENTS[name]
+        by_prefix.setdefault(sub, []).extend(packages)
+    for sub, packages in by_prefix.items():
+        prefix = os.path.join(cache, sub) if sub else cache
+        os.makedirs(prefix, exist_ok=True)
+        out = subprocess.run(["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", *packages],
+                             capture_output=True, text=True, timeout=900)
+        if out.returncode != 0:
+            raise SystemExit(f"npm install failed:\n{out.stderr}")
+    for name in missing:
+        _, sub, locate = CLIENTS[name]
+        found[name] = locate(os.path.join(cache, sub) if sub else cache)
+    return found, None
 
 
 def main():
@@ -575,6 +758,7 @@ def main():
     p.add_argument("--hookjudge")
     p.add_argument("--cache", default=os.path.expanduser("~/.cache/hookjudge-e2e"))
     p.add_argument("--only", action="append")
+    p.add_argument("--client", action="append", choices=sorted(CLIENTS), help="run only this client's scenarios (repeatable)")
     p.add_argument("--keep", action="store_true", help="keep each scenario's files")
     p.add_argument("--inside", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -582,15 +766,18 @@ def main():
         return inside(args.inside)
     args.hookjudge = os.path.abspath(args.hookjudge)
     if shutil.which("unshare") is None or subprocess.run(["unshare", "-n", "true"]).returncode != 0:
-        print("e2e: skipped: `unshare -n` is not available (private network namespaces need root)")
+        print(f"e2e ({', '.join(args.client or sorted(CLIENTS))}): skipped: `unshare -n` is not available (private network namespaces need root)")
         return 0
-    clis, skip = install_clients(args.cache)
+    wanted = args.client or sorted(CLIENTS)
+    if args.only:
+        wanted = sorted({sc.client for sc in SCENARIOS if sc.name in args.only})
+    clis, skip = install_clients(args.cache, wanted)
     if skip:
-        print(f"e2e: skipped: {skip}")
+        print(f"e2e ({', '.join(wanted)}): skipped: {skip}")
         return 0
     passed = failed = 0
     for sc in SCENARIOS:
-        if args.only and sc.name not in args.only:
+        if (args.only and sc.name not in args.only) or sc.client not in wanted:
             continue
         try:
             ok, why, elapsed = run_scenario(sc, args, clis)

@@ -474,7 +474,7 @@ fn installed_hook_commands_run_as_the_settings_name_them() {
             .collect();
         assert_eq!(
             decisions,
-            ["block", "block", "deny", "ask", "deny", "ask"],
+            ["block", "block", "deny", "ask", "deny", "deny"],
             "{scope}"
         );
         let quiet = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "git status"}});

@@ -9,6 +9,7 @@ mod config_teaches;
 mod eval;
 mod fail_open;
 mod gate_fuzz;
+mod gate_gemini;
 mod gate_repo;
 mod gate_table;
 mod harness;
