@@ -1,13 +1,25 @@
-//! Layer 1: fast pattern signals that decide whether a judge needs the LLM at all.
+//! Layer 1: fast signals that decide whether a judge needs the LLM at all.
 //!
-//! A trigger is a signal, not a verdict: text that triggers nothing is allowed at once; a
-//! trigger followed by a bypass (evidence that the rule would allow anyway, such as reported
-//! test results) is allowed without an LLM call; any other trigger goes to Layer 2. Bypasses are
-//! only consulted after a trigger, so a quiet text never pays for them.
+//! Layer 1 is recall-first: its only job is to save the LLM call on text that cannot be a
+//! violation, so a judge's triggers name the topics and speech acts that make its violation
+//! *possible* (a defect declared fixed or about to be; a shared-state action proposed,
+//! announced or handed to the user; work cut, handed back or postponed) and Layer 2 decides.
+//! Triggers read the speech view of the text (see [`super::speech`]): what the agent says and
+//! tells the user to do, not what it shows in code, logs, quotes or changelog headings.
+//!
+//! Text that triggers nothing is allowed at once; a trigger followed by a bypass (evidence that
+//! the rule would allow anyway, such as reported test results) is allowed without an LLM call,
+//! unless the text carries content aimed at a judge, in which case the framed LLM decides; any
+//! other trigger goes to Layer 2. Bypasses are only consulted after a trigger, so a quiet text
+//! never pays for them.
+
+use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::Judge;
+use super::literals::TextIndex;
+use super::{Judge, Pattern};
 
 /// What Layer 1 found for one judge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -15,56 +27,108 @@ use super::Judge;
 pub enum Signal {
     /// No trigger pattern matched.
     Quiet,
-    /// A trigger matched and no bypass did: Layer 2 decides.
+    /// A trigger matched and no bypass did (or a bypass was refused): Layer 2 decides.
     Trigger,
     /// A trigger matched, and so did a bypass.
     Bypass,
 }
 
-/// Layer 1's outcome: the signal and the pattern that decided it (the trigger, or the bypass).
+/// Layer 1's outcome: the signal, the pattern that decided it (the trigger, or the bypass) and,
+/// when a bypass matched but was refused, the judge-directed content that refused it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outcome<'j> {
     pub signal: Signal,
     pub pattern: Option<&'j str>,
+    pub refused_bypass: Option<(&'j str, &'static str)>,
 }
 
-/// Runs a judge's Layer 1 over `text`, whose lowercase form is `lowercase`.
+/// One text as Layer 1 reads it: the text, its lowercase index for prefilters, and the speech
+/// view and judge-directed check, each computed on first need and shared by all judges.
+pub struct Text<'t> {
+    raw: &'t str,
+    index: TextIndex<'t>,
+    speech: OnceCell<String>,
+    directed: OnceCell<Option<&'static str>>,
+}
+
+impl<'t> Text<'t> {
+    /// Prepares `raw`, whose lowercase form is `lowercase`.
+    pub fn new(raw: &'t str, lowercase: &'t str) -> Text<'t> {
+        Text {
+            raw,
+            index: TextIndex::new(lowercase),
+            speech: OnceCell::new(),
+            directed: OnceCell::new(),
+        }
+    }
+
+    /// What the agent says (see [`super::speech`]).
+    pub fn speech(&self) -> &str {
+        self.speech
+            .get_or_init(|| super::speech::speech_view(self.raw, &self.index))
+    }
+
+    /// The first judge-directed pattern the text matches, if any.
+    pub fn judge_directed(&self) -> Option<&'static str> {
+        *self.directed.get_or_init(|| {
+            directed_patterns()
+                .iter()
+                .find(|p| p.is_match(self.raw, &self.index).unwrap_or(true))
+                .map(|p| p.source.as_str())
+        })
+    }
+}
+
+fn directed_patterns() -> &'static [Pattern] {
+    static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        super::builtin_layer1()
+            .judge_directed
+            .iter()
+            .map(|p| Pattern::new(p).expect("built-in judge-directed patterns parse (tested)"))
+            .collect()
+    })
+}
+
+/// Runs a judge's Layer 1 over `text`.
 ///
 /// Errors name the pattern that failed to compile (only possible for user patterns).
-pub fn run<'j>(
-    judge: &'j Judge,
-    text: &str,
-    lowercase: &super::literals::TextIndex,
-) -> Result<Outcome<'j>, String> {
-    let Some(trigger) = first_match(&judge.triggers, text, lowercase)? else {
+pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, String> {
+    let mut trigger = None;
+    for pattern in &judge.triggers {
+        if pattern.may_match(&text.index) && pattern.matches(text.speech())? {
+            trigger = Some(pattern.source.as_str());
+            break;
+        }
+    }
+    let Some(trigger) = trigger else {
         return Ok(Outcome {
             signal: Signal::Quiet,
             pattern: None,
+            refused_bypass: None,
         });
     };
-    if let Some(bypass) = first_match(&judge.bypasses, text, lowercase)? {
-        return Ok(Outcome {
-            signal: Signal::Bypass,
-            pattern: Some(bypass),
-        });
+    for bypass in &judge.bypasses {
+        if bypass.is_match(text.raw, &text.index)? {
+            if let Some(directed) = text.judge_directed() {
+                return Ok(Outcome {
+                    signal: Signal::Trigger,
+                    pattern: Some(trigger),
+                    refused_bypass: Some((bypass.source.as_str(), directed)),
+                });
+            }
+            return Ok(Outcome {
+                signal: Signal::Bypass,
+                pattern: Some(bypass.source.as_str()),
+                refused_bypass: None,
+            });
+        }
     }
     Ok(Outcome {
         signal: Signal::Trigger,
         pattern: Some(trigger),
+        refused_bypass: None,
     })
-}
-
-fn first_match<'j>(
-    patterns: &'j [super::Pattern],
-    text: &str,
-    lowercase: &super::literals::TextIndex,
-) -> Result<Option<&'j str>, String> {
-    for pattern in patterns {
-        if pattern.is_match(text, lowercase)? {
-            return Ok(Some(&pattern.source));
-        }
-    }
-    Ok(None)
 }
 
 #[cfg(test)]
@@ -83,7 +147,7 @@ mod tests {
     #[track_caller]
     fn case(judge: &Judge, text: &str, expected: Signal) {
         let lower = text.to_lowercase();
-        let out = run(judge, text, &crate::judge::literals::TextIndex::new(&lower)).unwrap();
+        let out = run(judge, &Text::new(text, &lower)).unwrap();
         assert_eq!(
             out.signal, expected,
             "{}: {text:?} (pattern {:?})",

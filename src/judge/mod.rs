@@ -2,13 +2,15 @@
 //!
 //! A judge is a name, a description, Layer 1 trigger and bypass patterns, a prompt, the fields
 //! the LLM must return, a block rule over those fields and the reason the agent is given when it
-//! blocks. Every part is data (`builtins.json` for the built-ins, the `judges` key of the config
-//! for the user's), so a user can disable, extend or replace a judge, or add one, without Rust.
+//! blocks. Every part is data (`builtins.json` and, for Layer 1, `layer1.json` for the built-ins;
+//! the `judges` key of the config for the user's), so a user can disable, extend or replace a
+//! judge, or add one, without Rust.
 
 pub mod evaluate;
 pub mod layer1;
 pub mod literals;
 pub mod rule;
+pub mod speech;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -24,6 +26,45 @@ include!(concat!(env!("OUT_DIR"), "/builtin_prefilters.rs"));
 
 /// The built-in judges, in the order they run and report.
 const BUILTINS_JSON: &str = include_str!("builtins.json");
+/// The built-in judges' Layer 1: triggers, broad triggers and bypasses per judge, the speech
+/// view's rules and the judge-directed content that disables bypasses.
+const LAYER1_JSON: &str = include_str!("layer1.json");
+
+/// How widely a judge's Layer 1 wakes it: `high` adds the judge's `broad_triggers` to its
+/// `triggers` (more LLM calls, fewer violations lost before the LLM reads them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sensitivity {
+    Normal,
+    #[default]
+    High,
+}
+
+/// The built-in Layer 1 data (`layer1.json`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer1Data {
+    pub speech: speech::SpeechRules,
+    /// Content aimed at a judge (boundary-marker look-alikes, verdict-shaped JSON, instructions
+    /// to a reviewer): when a text carries any, no bypass fires and the framed LLM decides.
+    pub judge_directed: Vec<String>,
+    pub judges: indexmap::IndexMap<String, Layer1Spec>,
+}
+
+/// One built-in judge's Layer 1 patterns.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Layer1Spec {
+    pub triggers: Vec<String>,
+    pub broad_triggers: Vec<String>,
+    pub bypasses: Vec<String>,
+}
+
+/// The parsed `layer1.json`.
+pub fn builtin_layer1() -> &'static Layer1Data {
+    static DATA: OnceLock<Layer1Data> = OnceLock::new();
+    DATA.get_or_init(|| serde_json::from_str(LAYER1_JSON).expect("layer1.json is valid (tested)"))
+}
 
 /// Regexes are compiled with this size limit: a user pattern that explodes is an error, not a
 /// hook that eats memory.
@@ -40,6 +81,10 @@ pub struct JudgeSpec {
     pub description: Option<String>,
     /// Layer 1 patterns that wake the judge (replaces the list below this layer).
     pub triggers: Option<Vec<String>>,
+    /// Layer 1 patterns that wake the judge only at `sensitivity: "high"` (replaces the list).
+    pub broad_triggers: Option<Vec<String>>,
+    /// `high` (the default) also wakes on `broad_triggers`; `normal` only on `triggers`.
+    pub sensitivity: Option<Sensitivity>,
     /// Layer 1 patterns that allow without asking the LLM (replaces the list below this layer).
     pub bypasses: Option<Vec<String>>,
     /// Trigger patterns appended to the list from the layers below.
@@ -66,6 +111,8 @@ impl JudgeSpec {
             enabled,
             description,
             triggers,
+            broad_triggers,
+            sensitivity,
             bypasses,
             prompt,
             fields,
@@ -88,7 +135,17 @@ impl JudgeSpec {
 pub fn builtin_specs() -> Vec<(String, JudgeSpec)> {
     let map: indexmap::IndexMap<String, JudgeSpec> =
         serde_json::from_str(BUILTINS_JSON).expect("builtins.json follows JudgeSpec (tested)");
-    map.into_iter().collect()
+    let layer1 = builtin_layer1();
+    map.into_iter()
+        .map(|(name, mut spec)| {
+            if let Some(l1) = layer1.judges.get(&name) {
+                spec.triggers = Some(l1.triggers.clone());
+                spec.broad_triggers = Some(l1.broad_triggers.clone());
+                spec.bypasses = Some(l1.bypasses.clone());
+            }
+            (name, spec)
+        })
+        .collect()
 }
 
 /// A field the LLM must return.
@@ -103,8 +160,10 @@ pub struct Field {
 pub struct Judge {
     pub name: String,
     pub description: String,
+    /// The patterns that wake the judge: `triggers`, and `broad_triggers` at high sensitivity.
     pub triggers: Vec<Pattern>,
     pub bypasses: Vec<Pattern>,
+    pub sensitivity: Sensitivity,
     pub prompt: String,
     pub fields: Vec<Field>,
     pub block_when: Rule,
@@ -148,7 +207,11 @@ impl Judge {
                     })
                     .collect::<Result<Vec<_>, _>>()
             };
-        let triggers = patterns(&spec.triggers, &spec.add_triggers, "trigger")?;
+        let sensitivity = spec.sensitivity.unwrap_or_default();
+        let mut triggers = patterns(&spec.triggers, &spec.add_triggers, "trigger")?;
+        if sensitivity == Sensitivity::High {
+            triggers.extend(patterns(&spec.broad_triggers, &None, "broad trigger")?);
+        }
         if triggers.is_empty() {
             return Err(err(ErrorKind::Missing("triggers")));
         }
@@ -188,6 +251,7 @@ impl Judge {
             description: require(&spec.description, "description")?,
             triggers,
             bypasses,
+            sensitivity,
             prompt: require(&spec.prompt, "prompt")?,
             fields,
             block_when,
@@ -239,9 +303,20 @@ impl Pattern {
     /// Whether the pattern matches `text`; `index` is `text` prepared for prefilters.
     /// The regex is compiled on first need only.
     pub fn is_match(&self, text: &str, index: &literals::TextIndex) -> Result<bool, String> {
-        if !self.prefilter.may_match(index) {
+        if !self.may_match(index) {
             return Ok(false);
         }
+        self.matches(text)
+    }
+
+    /// Whether the pattern's literals occur in the indexed text (a necessary condition for a
+    /// match in that text or in any part of it).
+    pub fn may_match(&self, index: &literals::TextIndex) -> bool {
+        self.prefilter.may_match(index)
+    }
+
+    /// Whether the pattern matches `haystack`, compiling it on first need.
+    pub fn matches(&self, haystack: &str) -> Result<bool, String> {
         let compiled = self.compiled.get_or_init(|| {
             regex::RegexBuilder::new(&self.source)
                 .case_insensitive(true)
@@ -250,7 +325,7 @@ impl Pattern {
                 .map_err(|e| e.to_string())
         });
         match compiled {
-            Ok(regex) => Ok(regex.is_match(text)),
+            Ok(regex) => Ok(regex.is_match(haystack)),
             Err(message) => Err(format!(
                 "pattern `{}` does not compile: {message}",
                 self.source
