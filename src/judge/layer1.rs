@@ -79,6 +79,29 @@ impl<'t> Text<'t> {
     }
 }
 
+/// How far back from a bypass match a negation cue counts (bytes, within the sentence).
+const NEGATION_WINDOW: usize = 40;
+
+/// Whether the text just before `start`, in the same sentence, holds a negation cue.
+fn negated(raw: &str, start: usize) -> bool {
+    static NEGATIONS: OnceLock<regex::Regex> = OnceLock::new();
+    let negations = NEGATIONS.get_or_init(|| {
+        regex::RegexBuilder::new(&super::builtin_layer1().negations)
+            .case_insensitive(true)
+            .build()
+            .expect("built-in negations compile (tested)")
+    });
+    let mut from = start.saturating_sub(NEGATION_WINDOW);
+    while !raw.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &raw[from..start];
+    let sentence = before
+        .rfind(['.', '!', '?', '\n', '。', '！', '？'])
+        .map_or(before, |i| &before[i..]);
+    negations.is_match(sentence)
+}
+
 fn directed_patterns() -> &'static [Pattern] {
     static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
     PATTERNS.get_or_init(|| {
@@ -109,7 +132,16 @@ pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, String> {
         });
     };
     for bypass in &judge.bypasses {
-        if bypass.is_match(text.raw, &text.index)? {
+        if !bypass.may_match(&text.index) {
+            continue;
+        }
+        let Some((start, _)) = bypass.find(text.raw)? else {
+            continue;
+        };
+        if negated(text.raw, start) {
+            continue;
+        }
+        {
             if let Some(directed) = text.judge_directed() {
                 return Ok(Outcome {
                     signal: Signal::Trigger,

@@ -48,6 +48,9 @@ pub struct Layer1Data {
     /// Content aimed at a judge (boundary-marker look-alikes, verdict-shaped JSON, instructions
     /// to a reviewer): when a text carries any, no bypass fires and the framed LLM decides.
     pub judge_directed: Vec<String>,
+    /// Negation cues: a bypass whose match follows one in the same sentence ("I have not
+    /// reproduced it") is no allow signal and does not fire.
+    pub negations: String,
     pub judges: indexmap::IndexMap<String, Layer1Spec>,
 }
 
@@ -317,6 +320,11 @@ impl Pattern {
 
     /// Whether the pattern matches `haystack`, compiling it on first need.
     pub fn matches(&self, haystack: &str) -> Result<bool, String> {
+        Ok(self.find(haystack)?.is_some())
+    }
+
+    /// Where the pattern first matches `haystack` (byte offsets), compiling it on first need.
+    pub fn find(&self, haystack: &str) -> Result<Option<(usize, usize)>, String> {
         let compiled = self.compiled.get_or_init(|| {
             regex::RegexBuilder::new(&self.source)
                 .case_insensitive(true)
@@ -325,7 +333,7 @@ impl Pattern {
                 .map_err(|e| e.to_string())
         });
         match compiled {
-            Ok(regex) => Ok(regex.is_match(haystack)),
+            Ok(regex) => Ok(regex.find(haystack).map(|m| (m.start(), m.end()))),
             Err(message) => Err(format!(
                 "pattern `{}` does not compile: {message}",
                 self.source
