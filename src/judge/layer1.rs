@@ -434,4 +434,24 @@ mod tests {
         );
         assert!(told.contains(&"commit".to_string()), "{told:?}");
     }
+
+    #[test]
+    fn quiet_text_prepares_nothing_and_compiles_nothing() {
+        // The text of the quiet-path benchmark (`benches/hooks.rs`): no pattern's literals may
+        // pass, so a quiet Stop builds no speech view and compiles no regex.
+        let text = "I read the loader and its callers. The loader reads the file, parses TOML and validates the keys against the schema; errors name the file and the line.";
+        let lower = text.to_lowercase();
+        let prepared = Text::new(text, &lower);
+        for judge in all_builtin_judges() {
+            let passing: Vec<&str> = judge
+                .triggers
+                .iter()
+                .filter(|p| p.may_match(&prepared.index))
+                .map(|p| p.source.as_str())
+                .collect();
+            assert!(passing.is_empty(), "{}: {passing:?}", judge.name);
+            assert_eq!(run(&judge, &prepared).unwrap().signal, Signal::Quiet);
+        }
+        assert!(prepared.speech.get().is_none(), "the speech view was built");
+    }
 }

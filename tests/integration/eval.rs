@@ -83,7 +83,7 @@ fn normal_sensitivity_wakes_less_and_keeps_most_recall() {
     let high = home.cmd(&["eval", CASES, "--json"]).output().json();
     let (n, h) = (&normal["all"], &high["all"]);
     assert!(
-        n["layer1_recall"].as_f64().unwrap() >= 0.94,
+        n["layer1_recall"].as_f64().unwrap() >= 0.93,
         "normal recall {}",
         n["layer1_recall"]
     );
