@@ -14,9 +14,9 @@ const MAX_WAKE_PERCENT: [(&str, f64); 6] = [
     ("commit", 6.5),
     ("scope-check", 3.0),
     ("scope-change", 6.5),
-    ("shallow-bugfix", 10.5),
-    ("bugfix-without-reproduction", 5.5),
-    ("any judge", 27.0),
+    ("shallow-bugfix", 11.0),
+    ("bugfix-without-reproduction", 6.0),
+    ("any judge", 27.5),
 ];
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/judge-cases.jsonl");
