@@ -11,11 +11,11 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// needs a reason in the commit (the last raise: a recall-first Layer 1 after held-out and real
 /// text showed the old triggers losing half the violations before the LLM read them).
 const MAX_WAKE_PERCENT: [(&str, f64); 6] = [
-    ("commit", 6.5),
-    ("scope-check", 3.0),
-    ("scope-change", 6.5),
-    ("shallow-bugfix", 11.0),
-    ("bugfix-without-reproduction", 6.0),
+    ("commit", 7.5),
+    ("scope-check", 3.5),
+    ("scope-change", 7.5),
+    ("shallow-bugfix", 12.0),
+    ("bugfix-without-reproduction", 7.0),
     ("any judge", 27.5),
 ];
 
@@ -83,12 +83,12 @@ fn normal_sensitivity_wakes_less_and_keeps_most_recall() {
     let high = home.cmd(&["eval", CASES, "--json"]).output().json();
     let (n, h) = (&normal["all"], &high["all"]);
     assert!(
-        n["layer1_recall"].as_f64().unwrap() >= 0.93,
+        n["layer1_recall"].as_f64().unwrap() >= 0.95,
         "normal recall {}",
         n["layer1_recall"]
     );
     assert!(
-        n["layer1_wake_rate"].as_f64().unwrap() <= 0.15,
+        n["layer1_wake_rate"].as_f64().unwrap() <= 0.16,
         "normal wake {}",
         n["layer1_wake_rate"]
     );
