@@ -158,7 +158,7 @@ pub fn schema() -> Value {
             "description": {"type": "string"},
             "triggers": {"type": "array", "items": {"type": "string"}, "description": "Layer 1 patterns (Rust regex, case-insensitive); replaces the list"},
             "broad_triggers": {"type": "array", "items": {"type": "string"}, "description": "Layer 1 patterns used only at sensitivity `high`; replaces the list"},
-            "sensitivity": {"enum": ["normal", "high"], "default": "high", "description": "`high` wakes on `triggers` and `broad_triggers` (recall first), `normal` on `triggers` only (fewer LLM calls)"},
+            "sensitivity": {"enum": ["normal", "high"], "default": "normal", "description": "`normal` wakes on `triggers` (the measured knee), `high` also on `broad_triggers` (recall first, about twice the LLM calls)"},
             "bypasses": {"type": "array", "items": {"type": "string"}, "description": "patterns that allow a triggered text without the LLM; replaces the list"},
             "add_triggers": strings(), "add_bypasses": strings(),
             "prompt": {"type": "string"},

@@ -6,11 +6,11 @@ use serde_json::{Value, json};
 
 use crate::harness::{FakeLlm, Home, Reply};
 
-/// Benign-case wake rates measured on `fixtures/judge-cases.jsonl` at the default sensitivity
-/// (`high`), in percent, with a little headroom. Lower them when patterns improve; raising them
-/// needs a reason in the commit (the last raise: a recall-first Layer 1 after held-out and real
-/// text showed the old triggers losing half the violations before the LLM read them).
-const MAX_WAKE_PERCENT: [(&str, f64); 6] = [
+/// Benign-case wake rates measured on `fixtures/judge-cases.jsonl` at sensitivity `high`, in
+/// percent, with a little headroom. Lower them when patterns improve; raising them needs a
+/// reason in the commit (the last raise: a recall-first Layer 1 after held-out and real text
+/// showed the old triggers losing half the violations before the LLM read them).
+const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
     ("commit", 7.5),
     ("scope-check", 3.5),
     ("scope-change", 7.5),
@@ -19,7 +19,25 @@ const MAX_WAKE_PERCENT: [(&str, f64); 6] = [
     ("any judge", 27.5),
 ];
 
+/// The same at the default sensitivity (`normal`), with the recall it must keep.
+const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
+    ("commit", 6.0),
+    ("scope-check", 3.5),
+    ("scope-change", 6.5),
+    ("shallow-bugfix", 7.0),
+    ("bugfix-without-reproduction", 3.5),
+    ("any judge", 19.0),
+];
+const MIN_RECALL_NORMAL: f64 = 0.95;
+
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/judge-cases.jsonl");
+const JUDGES: [&str; 5] = [
+    "commit",
+    "scope-check",
+    "scope-change",
+    "shallow-bugfix",
+    "bugfix-without-reproduction",
+];
 
 fn rows(report: &Value) -> Vec<&Value> {
     let mut rows: Vec<&Value> = report["judges"].as_array().unwrap().iter().collect();
@@ -27,12 +45,39 @@ fn rows(report: &Value) -> Vec<&Value> {
     rows
 }
 
-#[test]
-fn shipped_cases_keep_full_layer1_recall_and_low_wake_rates() {
-    let home = Home::new();
+fn eval_fixture(home: &Home, sensitivity: Option<&str>) -> Value {
+    match sensitivity {
+        Some(level) => {
+            let judges: serde_json::Map<String, Value> = JUDGES
+                .iter()
+                .map(|j| (j.to_string(), json!({ "sensitivity": level })))
+                .collect();
+            home.user_config(&json!({ "judges": judges }).to_string());
+        }
+        None => home.user_config("{}"),
+    }
     let out = home.cmd(&["eval", CASES, "--json"]).output();
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let report = out.json();
+    out.json()
+}
+
+#[track_caller]
+fn assert_wake_ceilings(report: &Value, ceilings: &[(&str, f64)]) {
+    for row in rows(report) {
+        let judge = row["judge"].as_str().unwrap();
+        let wake = row["layer1_wake_rate"].as_f64().unwrap() * 100.0;
+        let max = ceilings.iter().find(|(j, _)| *j == judge).unwrap().1;
+        assert!(
+            wake <= max,
+            "{judge}: benign wake rate {wake:.1}% is above {max}%"
+        );
+    }
+}
+
+#[test]
+fn shipped_cases_keep_full_layer1_recall_at_high_sensitivity_and_low_wake_rates() {
+    let home = Home::new();
+    let report = eval_fixture(&home, Some("high"));
     assert!(report["cases"].as_u64().unwrap() >= 800);
     for row in rows(&report) {
         let judge = row["judge"].as_str().unwrap();
@@ -46,17 +91,8 @@ fn shipped_cases_keep_full_layer1_recall_and_low_wake_rates() {
             "{judge}: Layer 1 missed block cases: {}",
             report["misses"]
         );
-        let wake = row["layer1_wake_rate"].as_f64().unwrap() * 100.0;
-        let max = MAX_WAKE_PERCENT
-            .iter()
-            .find(|(j, _)| *j == judge)
-            .unwrap()
-            .1;
-        assert!(
-            wake <= max,
-            "{judge}: benign wake rate {wake:.1}% is above {max}%"
-        );
     }
+    assert_wake_ceilings(&report, &MAX_WAKE_PERCENT_HIGH);
     assert_eq!(
         report["bypass_leaks"],
         json!([]),
@@ -65,35 +101,21 @@ fn shipped_cases_keep_full_layer1_recall_and_low_wake_rates() {
 }
 
 #[test]
-fn normal_sensitivity_wakes_less_and_keeps_most_recall() {
+fn the_default_sensitivity_keeps_most_recall_for_fewer_wakes() {
     let home = Home::new();
-    let judges: serde_json::Map<String, Value> = [
-        "commit",
-        "scope-check",
-        "scope-change",
-        "shallow-bugfix",
-        "bugfix-without-reproduction",
-    ]
-    .iter()
-    .map(|j| (j.to_string(), json!({"sensitivity": "normal"})))
-    .collect();
-    home.user_config(&json!({ "judges": judges }).to_string());
-    let normal = home.cmd(&["eval", CASES, "--json"]).output().json();
-    home.user_config("{}");
-    let high = home.cmd(&["eval", CASES, "--json"]).output().json();
-    let (n, h) = (&normal["all"], &high["all"]);
+    let default = eval_fixture(&home, None);
+    assert_eq!(default["all"], eval_fixture(&home, Some("normal"))["all"]);
+    let high = eval_fixture(&home, Some("high"));
+    let (n, h) = (&default["all"], &high["all"]);
     assert!(
-        n["layer1_recall"].as_f64().unwrap() >= 0.95,
+        n["layer1_recall"].as_f64().unwrap() >= MIN_RECALL_NORMAL,
         "normal recall {}",
         n["layer1_recall"]
     );
-    assert!(
-        n["layer1_wake_rate"].as_f64().unwrap() <= 0.16,
-        "normal wake {}",
-        n["layer1_wake_rate"]
-    );
-    assert!(n["layer1_wakes"].as_u64() < h["layer1_wakes"].as_u64());
-    assert!(n["layer1_hits"].as_u64() <= h["layer1_hits"].as_u64());
+    assert_wake_ceilings(&default, &MAX_WAKE_PERCENT_NORMAL);
+    // At most 70 % of the wakes of `high`.
+    assert!(n["layer1_wakes"].as_u64().unwrap() * 10 <= h["layer1_wakes"].as_u64().unwrap() * 7);
+    assert_eq!(default["bypass_leaks"], json!([]));
 }
 
 fn write_cases(home: &Home, lines: &[Value]) -> String {
