@@ -483,6 +483,40 @@ mod tests {
     }
 
     #[test]
+    fn every_builtin_layer1_rule_compiles() {
+        let data = builtin_layer1();
+        let speech = &data.speech;
+        let rules = [&speech.commands, &speech.shown_headings, &data.negations]
+            .into_iter()
+            .chain(&speech.masks)
+            .chain(&data.judge_directed);
+        for rule in rules {
+            regex::RegexBuilder::new(rule)
+                .case_insensitive(true)
+                .build()
+                .unwrap_or_else(|e| panic!("`{rule}`: {e}"));
+        }
+        for pattern in speech.masks.iter().chain(&data.judge_directed) {
+            assert!(
+                literals::extract(pattern).unwrap().is_useful(),
+                "`{pattern}` has no literal prefilter"
+            );
+        }
+        // Layer 1 data lives in `layer1.json` only, so that the two files never disagree.
+        let raw: indexmap::IndexMap<String, JudgeSpec> =
+            serde_json::from_str(BUILTINS_JSON).unwrap();
+        for (name, spec) in &raw {
+            assert!(
+                spec.triggers.is_none() && spec.bypasses.is_none() && spec.broad_triggers.is_none(),
+                "builtins.json: `{name}` has Layer 1 patterns; they belong in layer1.json"
+            );
+        }
+        // Every built-in judge has its Layer 1 here, and only built-in judges do.
+        let names: Vec<String> = builtin_specs().into_iter().map(|(n, _)| n).collect();
+        assert_eq!(data.judges.keys().cloned().collect::<Vec<_>>(), names);
+    }
+
+    #[test]
     fn builtin_prefilters_match_runtime_extraction() {
         for (pattern, prefixes, suffixes) in BUILTIN_PREFILTERS {
             let p = literals::extract(pattern).unwrap();
