@@ -86,7 +86,7 @@ const NEGATION_WINDOW: usize = 40;
 fn negated(raw: &str, start: usize) -> bool {
     static NEGATIONS: OnceLock<regex::Regex> = OnceLock::new();
     let negations = NEGATIONS.get_or_init(|| {
-        regex::RegexBuilder::new(&super::builtin_layer1().negations)
+        regex::RegexBuilder::new(super::builtin_layer1().negations)
             .case_insensitive(true)
             .build()
             .expect("built-in negations compile (tested)")

@@ -18,21 +18,20 @@ use regex::Regex;
 use super::literals::{Prefilter, TextIndex};
 
 /// The speech-view rules of `layer1.json`.
-#[derive(Debug, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug)]
 pub struct SpeechRules {
     /// A line (or inline code span) that is a shared-state command addressed to the user.
-    pub commands: String,
+    pub commands: &'static str,
     /// A heading that labels displayed material (changelog sections, versions).
-    pub shown_headings: String,
+    pub shown_headings: &'static str,
     /// Word senses that name no defect and no action; removed before triggers run.
-    pub masks: Vec<String>,
+    pub masks: &'static [&'static str],
 }
 
 struct Compiled {
     commands: Regex,
     shown_headings: Regex,
-    masks: Vec<(Prefilter, OnceLock<Regex>, String)>,
+    masks: Vec<(Prefilter, OnceLock<Regex>, &'static str)>,
 }
 
 fn compiled() -> &'static Compiled {
@@ -46,18 +45,12 @@ fn compiled() -> &'static Compiled {
                 .expect("built-in speech rules compile (tested)")
         };
         Compiled {
-            commands: build(&rules.commands),
-            shown_headings: build(&rules.shown_headings),
+            commands: build(rules.commands),
+            shown_headings: build(rules.shown_headings),
             masks: rules
                 .masks
                 .iter()
-                .map(|m| {
-                    (
-                        super::literals::extract(m).expect("built-in masks parse (tested)"),
-                        OnceLock::new(),
-                        m.clone(),
-                    )
-                })
+                .map(|m| (super::builtin_prefilter(m), OnceLock::new(), *m))
                 .collect(),
         }
     })
