@@ -1,5 +1,6 @@
-//! Computes the Layer 1 literal prefilters of the built-in judges at build time, so that the
-//! quiet path of a hook call never parses a regex. See `src/judge/literals.rs`.
+//! Turns the built-in Layer 1 (`src/judge/layer1.json`) into Rust statics at build time: the
+//! patterns themselves, so that a hook call parses no Layer 1 JSON, and their literal
+//! prefilters, so that the quiet path never parses a regex. See `src/judge/literals.rs`.
 
 #[path = "src/judge/literals.rs"]
 #[allow(dead_code)]
@@ -8,26 +9,69 @@ mod literals;
 use std::fmt::Write as _;
 
 fn main() {
-    let source = "src/judge/builtins.json";
+    let source = "src/judge/layer1.json";
     println!("cargo:rerun-if-changed={source}");
     println!("cargo:rerun-if-changed=src/judge/literals.rs");
-    let text =
-        std::fs::read_to_string(source).expect("src/judge/builtins.json is part of the crate");
-    let judges: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(&text).expect("src/judge/builtins.json is valid JSON");
+    let text = std::fs::read_to_string(source).expect("src/judge/layer1.json is part of the crate");
+    let data: serde_json::Value =
+        serde_json::from_str(&text).expect("src/judge/layer1.json is valid JSON");
 
     let mut entries: Vec<(String, literals::Prefilter)> = Vec::new();
-    for (name, judge) in &judges {
-        for key in ["triggers", "bypasses"] {
-            let patterns = judge[key].as_array().map(Vec::as_slice).unwrap_or_default();
-            for pattern in patterns {
-                let pattern = pattern.as_str().expect("patterns are strings");
-                let prefilter = literals::extract(pattern).unwrap_or_else(|err| {
-                    panic!("built-in judge `{name}`: bad {key} pattern `{pattern}`: {err}")
-                });
-                entries.push((pattern.to_owned(), prefilter));
-            }
+    let mut add = |what: &str, patterns: &serde_json::Value| {
+        for pattern in patterns.as_array().map(Vec::as_slice).unwrap_or_default() {
+            let pattern = pattern.as_str().expect("patterns are strings");
+            let prefilter = literals::extract(pattern)
+                .unwrap_or_else(|err| panic!("{what}: bad pattern `{pattern}`: {err}"));
+            entries.push((pattern.to_owned(), prefilter));
         }
+    };
+    let keys = |value: &serde_json::Value, what: &str, expected: &[&str]| {
+        let mut found: Vec<&str> = value
+            .as_object()
+            .unwrap_or_else(|| panic!("{what} is an object"))
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut expected = expected.to_vec();
+        found.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(found, expected, "{what}: unexpected keys");
+    };
+    keys(
+        &data,
+        "layer1.json",
+        &["speech", "judge_directed", "negations", "judges"],
+    );
+    keys(
+        &data["speech"],
+        "layer1.json `speech`",
+        &["commands", "shown_headings", "masks"],
+    );
+    add("judge_directed", &data["judge_directed"]);
+    add("speech masks", &data["speech"]["masks"]);
+    let judges = data["judges"]
+        .as_object()
+        .expect("layer1.json has `judges`");
+    for (name, judge) in judges {
+        keys(
+            judge,
+            &format!("layer1.json judge `{name}`"),
+            &["triggers", "broad_triggers", "bypasses"],
+        );
+        for key in ["triggers", "broad_triggers", "bypasses"] {
+            add(&format!("built-in judge `{name}` {key}"), &judge[key]);
+        }
+    }
+    fn strings(value: &serde_json::Value) -> Vec<&str> {
+        value
+            .as_array()
+            .expect("a list of patterns")
+            .iter()
+            .map(|p| p.as_str().expect("patterns are strings"))
+            .collect()
+    }
+    fn string(value: &serde_json::Value) -> &str {
+        value.as_str().expect("a pattern string")
     }
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
@@ -45,6 +89,52 @@ fn main() {
         .unwrap();
     }
     out.push_str("];\n");
+    out.push_str(
+        "/// The built-in judges' Layer 1: (judge, triggers, broad triggers, bypasses).\n",
+    );
+    out.push_str("pub(crate) type BuiltinLayer1 = (&'static str, &'static [&'static str], &'static [&'static str], &'static [&'static str]);\n");
+    out.push_str("pub(crate) static BUILTIN_LAYER1_JUDGES: &[BuiltinLayer1] = &[\n");
+    for (name, judge) in judges {
+        writeln!(
+            out,
+            "    ({name:?}, &{:?}, &{:?}, &{:?}),",
+            strings(&judge["triggers"]),
+            strings(&judge["broad_triggers"]),
+            strings(&judge["bypasses"])
+        )
+        .unwrap();
+    }
+    out.push_str("];\n");
+    writeln!(
+        out,
+        "pub(crate) static BUILTIN_SPEECH_COMMANDS: &str = {:?};",
+        string(&data["speech"]["commands"])
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub(crate) static BUILTIN_SPEECH_SHOWN_HEADINGS: &str = {:?};",
+        string(&data["speech"]["shown_headings"])
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub(crate) static BUILTIN_SPEECH_MASKS: &[&str] = &{:?};",
+        strings(&data["speech"]["masks"])
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub(crate) static BUILTIN_JUDGE_DIRECTED: &[&str] = &{:?};",
+        strings(&data["judge_directed"])
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub(crate) static BUILTIN_NEGATIONS: &str = {:?};",
+        string(&data["negations"])
+    )
+    .unwrap();
     let dest =
         std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("builtin_prefilters.rs");
     std::fs::write(dest, out).unwrap();

@@ -335,8 +335,15 @@ pub struct JudgeArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// Labelled cases, one JSON object per line: {"id","text","judge","expect":"block"|"allow"}
+    /// or {"id","text","labels":[judges that should block]}
     #[arg(value_name = "CASES.jsonl")]
     pub cases: PathBuf,
+    /// The field of each case that is judged (`turn_text`: the whole turn, in real-message sets)
+    #[arg(long, value_name = "FIELD", default_value = "text")]
+    pub text: String,
+    /// Cases judged at once with `--llm`
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 4)]
+    pub jobs: usize,
     /// Print the figures as JSON
     #[arg(long)]
     pub json: bool,

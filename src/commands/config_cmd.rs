@@ -97,7 +97,7 @@ fn effective(s: &Settings) -> Value {
     let specs = s.judge_specs();
     let judges: IndexMap<&str, Value> = specs
         .iter()
-        .map(|(name, spec)| (name.as_str(), json!({"enabled": spec.enabled.unwrap_or(true), "triggers": spec.triggers.as_ref().map(Vec::len).unwrap_or(0) + spec.add_triggers.as_ref().map(Vec::len).unwrap_or(0)})))
+        .map(|(name, spec)| (name.as_str(), json!({"enabled": spec.enabled.unwrap_or(true), "sensitivity": spec.sensitivity.unwrap_or_default(), "triggers": spec.triggers.as_ref().map(Vec::len).unwrap_or(0) + spec.add_triggers.as_ref().map(Vec::len).unwrap_or(0), "broad_triggers": spec.broad_triggers.as_ref().map(Vec::len).unwrap_or(0)})))
         .collect();
     let mut gate = json!({
         "protected_branches": s.gate.protected_branches, "artifacts": s.gate.artifacts, "test_commands": s.gate.test_commands,
@@ -204,6 +204,8 @@ pub fn schema() -> Value {
             "kind": {"enum": ["response", "gate"], "default": "response", "description": "what the judge reads: the agent's final message, or (gate) the session activity before a commit, push or deploy"},
             "description": {"type": "string"},
             "triggers": {"type": "array", "items": {"type": "string"}, "description": "Layer 1 patterns (Rust regex, case-insensitive); replaces the list"},
+            "broad_triggers": {"type": "array", "items": {"type": "string"}, "description": "Layer 1 patterns used only at sensitivity `high`; replaces the list"},
+            "sensitivity": {"enum": ["normal", "high"], "default": "normal", "description": "`normal` wakes on `triggers` (the measured knee), `high` also on `broad_triggers` (recall first, about twice the LLM calls)"},
             "bypasses": {"type": "array", "items": {"type": "string"}, "description": "patterns that allow a triggered text without the LLM; replaces the list"},
             "add_triggers": strings(), "add_bypasses": strings(),
             "prompt": {"type": "string"},

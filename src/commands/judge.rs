@@ -42,8 +42,12 @@ fn write_json(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
         .outcomes
         .iter()
         .map(|o| {
-            json!({"judge": o.judge, "layer1": o.layer1, "pattern": o.pattern, "verdict": o.verdict,
-                   "decision": o.decision, "fields": o.fields, "reason": o.reason})
+            let mut v = json!({"judge": o.judge, "layer1": o.layer1, "pattern": o.pattern, "verdict": o.verdict,
+                   "decision": o.decision, "fields": o.fields, "reason": o.reason});
+            if let Some(refused) = &o.refused_bypass {
+                v["refused_bypass"] = json!(refused);
+            }
+            v
         })
         .collect();
     writeln!(
@@ -78,6 +82,13 @@ fn write_table(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
         write!(out, "  {:<28} {signal:<8} {verdict:<10}", o.judge)?;
         if let Some(pattern) = &o.pattern {
             write!(out, " /{pattern}/")?;
+        }
+        if let Some(refused) = &o.refused_bypass {
+            write!(
+                out,
+                " (bypass /{}/ refused: judge-directed /{}/)",
+                refused.bypass, refused.judge_directed
+            )?;
         }
         if let Some(reason) = &o.reason {
             write!(out, " ({reason})")?;

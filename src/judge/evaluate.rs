@@ -75,6 +75,10 @@ pub struct JudgeOutcome {
     pub judge: String,
     pub layer1: Signal,
     pub pattern: Option<String>,
+    /// A bypass that matched but did not fire, because the text carries content aimed at a
+    /// judge (the framed LLM decided instead).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_bypass: Option<RefusedBypass>,
     pub verdict: Option<Verdict>,
     pub decision: Decision,
     pub fields: Option<Map<String, Value>>,
@@ -83,6 +87,13 @@ pub struct JudgeOutcome {
     /// Provider, model, latency and the like, when Layer 2 ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer2: Option<Map<String, Value>>,
+}
+
+/// A bypass refused because of judge-directed content: both patterns, for the log.
+#[derive(Debug, Clone, Serialize)]
+pub struct RefusedBypass {
+    pub bypass: String,
+    pub judge_directed: String,
 }
 
 /// The outcome of all judges on one text, with timings.
@@ -108,14 +119,18 @@ impl Evaluation {
 pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation {
     let started = Instant::now();
     let lowercase = text.to_lowercase();
-    let index = super::literals::TextIndex::new(&lowercase);
+    let prepared = layer1::Text::new(text, &lowercase);
     let mut outcomes: Vec<JudgeOutcome> = judges
         .iter()
-        .map(|judge| match layer1::run(judge, text, &index) {
+        .map(|judge| match layer1::run(judge, &prepared) {
             Ok(l1) => JudgeOutcome {
                 judge: judge.name.clone(),
                 layer1: l1.signal,
                 pattern: l1.pattern.map(str::to_owned),
+                refused_bypass: l1.refused_bypass.map(|(bypass, directed)| RefusedBypass {
+                    bypass: bypass.to_owned(),
+                    judge_directed: directed.to_owned(),
+                }),
                 verdict: match l1.signal {
                     Signal::Quiet => None,
                     Signal::Bypass => Some(Verdict::Allow),
@@ -130,6 +145,7 @@ pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation
                 judge: judge.name.clone(),
                 layer1: Signal::Quiet,
                 pattern: None,
+                refused_bypass: None,
                 verdict: Some(Verdict::Fail),
                 decision: Decision::Allow,
                 fields: None,
