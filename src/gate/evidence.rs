@@ -1,9 +1,14 @@
 //! Verification evidence: has the code been verified since its last change?
 //!
 //! Two kinds of proof are read without asking anyone: test artifacts (files that test runs
-//! write) newer than the newest change, and, for Claude Code, a successful run of a recognised
-//! test command in the session transcript after the last file-changing tool call. When neither
-//! decides, `recent_activity` gives the judge a short account of what happened last.
+//! write) newer than the newest change (a JUnit report with failures or errors is a failed run,
+//! not proof), and a successful run of a recognised test command in the session transcript
+//! after the last change. A test run counts only when the shell would really run it and its
+//! status decides the call's exit code (not inside `echo` or a comment, not `… || true`, not
+//! `--no-run`/`--collect-only`); a change is a file-changing tool call or a Bash command that
+//! writes files (redirections, `sed -i`, `tee`, `mv`, `cp`, `git apply`, `patch`, …), counted
+//! when it touches what is being verified. When neither decides, `recent_activity` gives the
+//! judge a short account of what happened last.
 
 use std::path::{Path, PathBuf};
 
@@ -12,6 +17,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::facts::mtime_ms;
+use super::shell::{self, SimpleCommand, Word};
 use crate::transcript::{self, Options};
 
 /// Default artifact globs: files that test runs of common ecosystems write.
@@ -41,6 +47,8 @@ pub const DEFAULT_TEST_COMMANDS: &str = r"(?:^|[\s;&|(])(?:cargo (?:test|nextest
 pub enum Finding {
     /// An artifact newer than the newest change.
     FreshArtifact { path: PathBuf, age_ms: i64 },
+    /// The newest artifact is a test report that lists failures or errors.
+    FailedArtifact { path: PathBuf, failed: usize },
     /// Artifacts exist but are older than the newest change.
     StaleArtifact {
         path: PathBuf,
@@ -78,6 +86,9 @@ pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) ->
         .filter_map(|p| mtime_ms(&p).map(|t| (p, t)))
         .max_by_key(|(_, t)| *t);
     match newest {
+        Some((path, _)) if let Some(failed) = junit_failures(&path) => {
+            Finding::FailedArtifact { path, failed }
+        }
         Some((path, t)) if t > newest_change => Finding::FreshArtifact {
             path,
             age_ms: (now - t).max(0),
@@ -88,6 +99,36 @@ pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) ->
         },
         None => Finding::None,
     }
+}
+
+/// The failures and errors a JUnit XML report lists, when it lists any (`None` for other files
+/// and for reports of passing runs). Reads at most the first 4 MiB.
+fn junit_failures(path: &Path) -> Option<usize> {
+    if path.extension().is_none_or(|e| e != "xml") {
+        return None;
+    }
+    let mut text = String::new();
+    use std::io::Read;
+    std::fs::File::open(path)
+        .ok()?
+        .take(4 << 20)
+        .read_to_string(&mut text)
+        .ok()?;
+    // The root's totals when it has them (`<testsuites failures="1" errors="0">`), else the
+    // elements themselves.
+    let root_end = text.find("<testsuite").map(|at| {
+        let rest = &text[at..];
+        at + rest.find('>').unwrap_or(rest.len())
+    })?;
+    let root = &text[..root_end];
+    let count = |attr: &str| -> Option<usize> {
+        let at = root.find(&format!(" {attr}=\""))? + attr.len() + 3;
+        root[at..].split('"').next()?.parse().ok()
+    };
+    let totals = count("failures").unwrap_or(0) + count("errors").unwrap_or(0);
+    let elements = text.matches("<failure").count() + text.matches("<error").count();
+    let failed = totals.max(elements);
+    (failed > 0).then_some(failed)
 }
 
 /// Expands a glob with `*` inside path segments (no `**`): cheap, bounded directory reads.
@@ -143,6 +184,11 @@ pub fn is_artifact(rel_path: &str, globs: &[String]) -> bool {
     })
 }
 
+/// `*` within a path (matching across `/` too), for pathspecs.
+pub fn glob_match(pattern: &str, path: &str) -> bool {
+    wildcard(pattern, path)
+}
+
 fn wildcard(pattern: &str, name: &str) -> bool {
     if !pattern.contains('*') {
         return pattern == name;
@@ -169,11 +215,13 @@ const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "
 
 /// What a session line says, in terms common to Claude Code transcripts and Codex rollouts.
 enum Event {
-    /// A tool call: its id, tool name and shell command (if it is a shell call).
+    /// A tool call: its id, tool name, shell command (if it is a shell call) and the files it
+    /// changes (for edit tools).
     Call {
         id: String,
         tool: String,
         command: Option<String>,
+        files: Vec<String>,
     },
     /// A tool result: the call's id and whether it failed.
     Result { id: String, failed: bool },
@@ -200,6 +248,11 @@ fn events(line: &Value) -> Vec<Event> {
                         id: block["id"].as_str().unwrap_or("").to_owned(),
                         tool: block["name"].as_str().unwrap_or("").to_owned(),
                         command: block["input"]["command"].as_str().map(str::to_owned),
+                        files: ["file_path", "notebook_path", "path"]
+                            .iter()
+                            .filter_map(|k| block["input"][k].as_str())
+                            .map(str::to_owned)
+                            .collect(),
                     }),
                     _ => {}
                 }
@@ -246,10 +299,12 @@ fn events(line: &Value) -> Vec<Event> {
                     } else {
                         name
                     };
+                    let patch = p["input"].as_str().unwrap_or("");
                     out.push(Event::Call {
                         id: p["call_id"].as_str().unwrap_or("").to_owned(),
                         tool: tool.to_owned(),
                         command,
+                        files: patch_files(patch),
                     });
                 }
                 Some("function_call_output") | Some("custom_tool_call_output") => {
@@ -285,57 +340,229 @@ fn events(line: &Value) -> Vec<Event> {
     out
 }
 
+/// The files an `apply_patch` body changes.
+fn patch_files(patch: &str) -> Vec<String> {
+    patch
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("*** Update File: ")
+                .or_else(|| l.strip_prefix("*** Add File: "))
+                .or_else(|| l.strip_prefix("*** Delete File: "))
+                .or_else(|| l.strip_prefix("*** Move to: "))
+        })
+        .map(|p| p.trim().to_owned())
+        .collect()
+}
+
+/// The `tool` of a change seen but not named (no tool call changed files after the last run).
+pub const NO_CHANGE_SEEN: &str = "none seen";
+
+/// Options that make a test command not run the tests.
+const NOT_A_RUN: [&str; 10] = [
+    "--no-run", "--collect-only", "--co", "--list", "--help", "-h", "--dry-run", "--version",
+    "--listTests", "--list-tests",
+];
+
+/// Programs that change the files named in their arguments (or, with `-i`, edit in place).
+const FILE_WRITERS: [&str; 16] = [
+    "tee", "mv", "cp", "rm", "touch", "truncate", "dd", "install", "ln", "rsync", "patch",
+    "unzip", "tar", "chmod", "mkdir", "rmdir",
+];
+
+/// Reads transcripts for test evidence.
+pub struct Reader<'a> {
+    /// Recognises a test command in one simple command's words.
+    pub tests: &'a Regex,
+    /// Whether a change to this path (absolute, or as the agent wrote it) counts.
+    pub relevant: &'a dyn Fn(&str) -> bool,
+    /// Where the agent's shell runs, to resolve relative paths of its writes.
+    pub cwd: &'a Path,
+}
+
+/// What a Bash call did, as far as its text shows.
+struct ShellCall {
+    /// A real test run, whose status is the call's exit status.
+    test: Option<String>,
+    /// Files it writes (`None` in the list: a write whose target cannot be read).
+    writes: Vec<Option<String>>,
+}
+
+impl Reader<'_> {
+    /// Reads one Bash command line.
+    fn shell_call(&self, command: &str) -> ShellCall {
+        let script = shell::parse(command, self.cwd);
+        let mut call = ShellCall {
+            test: None,
+            writes: Vec::new(),
+        };
+        for cmd in &script.commands {
+            call.writes.extend(writes_of(cmd));
+            if call.test.is_none() && !cmd.status_ignored && self.is_test_run(cmd) {
+                call.test = Some(command.to_owned());
+            }
+        }
+        call
+    }
+
+    fn is_test_run(&self, cmd: &SimpleCommand) -> bool {
+        let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
+        if words.is_empty() || words.iter().any(|w| NOT_A_RUN.contains(w)) {
+            return false;
+        }
+        let mut line = words.join(" ");
+        // The regex expects the program's base name (`./node_modules/.bin/jest` → `jest`).
+        if let Some(program) = cmd.program() {
+            line = std::iter::once(program).chain(words[1..].iter().copied()).collect::<Vec<_>>().join(" ");
+        }
+        self.tests.find(&line).is_some_and(|m| line[..m.start()].trim().is_empty())
+    }
+
+    /// Looks through a session transcript (Claude Code) or rollout (Codex CLI), newest first,
+    /// for a successful test run after the last relevant change.
+    pub fn transcript_tests(&self, path: &Path, options: Options) -> Finding {
+        // Call id -> failed, from results seen so far (results come after their calls).
+        let mut results: Vec<(String, bool)> = Vec::new();
+        let mut last_failed_test: Option<String> = None;
+        let mut finding = Finding::None;
+        let _ = transcript::visit_backwards(path, options, |line| {
+            for event in events(line).into_iter().rev() {
+                match event {
+                    Event::Result { id, failed } => results.push((id, failed)),
+                    Event::Call { tool, files, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
+                        if !files.is_empty() && !files.iter().any(|f| (self.relevant)(f)) {
+                            continue; // an edit to a file that is not being verified
+                        }
+                        finding = Finding::ChangeAfterTests {
+                            tool,
+                            last_test: last_failed_test.clone(),
+                        };
+                        return false;
+                    }
+                    Event::Call {
+                        id,
+                        tool,
+                        command: Some(command),
+                        ..
+                    } if tool == "Bash" => {
+                        let call = self.shell_call(&command);
+                        if let Some(test) = call.test {
+                            match results.iter().find(|(r, _)| *r == id) {
+                                Some((_, false)) => {
+                                    finding = Finding::TestRunAfterChange { command: test };
+                                    return false;
+                                }
+                                None if last_failed_test.is_none() => {
+                                    finding = Finding::TestRunPending { command: test };
+                                    return false;
+                                }
+                                _ => {
+                                    last_failed_test = last_failed_test
+                                        .clone()
+                                        .or(Some(format!("`{test}` failed")))
+                                }
+                            }
+                        } else if call.writes.iter().any(|w| match w {
+                            Some(path) => (self.relevant)(path),
+                            None => true,
+                        }) {
+                            finding = Finding::ChangeAfterTests {
+                                tool: format!("Bash `{}`", short(&command)),
+                                last_test: last_failed_test.clone(),
+                            };
+                            return false;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            true
+        });
+        if finding == Finding::None && last_failed_test.is_some() {
+            return Finding::ChangeAfterTests {
+                tool: NO_CHANGE_SEEN.into(),
+                last_test: last_failed_test,
+            };
+        }
+        finding
+    }
+}
+
+fn short(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 60 {
+        format!("{}…", one.chars().take(59).collect::<String>())
+    } else {
+        one
+    }
+}
+
+/// The files a simple command writes (absolute when its directory is known), `None` for a
+/// write whose target the line does not show (`git apply`, `patch` without a file, a computed
+/// name).
+fn writes_of(cmd: &SimpleCommand) -> Vec<Option<String>> {
+    let resolve = |w: &Word| -> Option<String> {
+        let p = w.literal()?;
+        if p == "/dev/null" || p.starts_with("/dev/") {
+            return Some(p.to_owned());
+        }
+        Some(match &cmd.cwd {
+            Some(c) if !p.starts_with('/') => c.join(p).to_string_lossy().into_owned(),
+            _ => p.to_owned(),
+        })
+    };
+    let mut out: Vec<Option<String>> = cmd
+        .writes
+        .iter()
+        .map(resolve)
+        .filter(|w| w.as_deref().is_none_or(|p| !p.starts_with("/dev/")))
+        .collect();
+    let Some(program) = cmd.program() else {
+        return out;
+    };
+    let operands: Vec<&Word> = cmd.argv[1..]
+        .iter()
+        .filter(|w| w.literal().is_none_or(|a| !a.starts_with('-')))
+        .collect();
+    let in_place = cmd.argv[1..]
+        .iter()
+        .any(|w| w.literal().is_some_and(|a| a.starts_with("-i") || a == "--in-place" || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))));
+    match program {
+        "sed" | "perl" | "ruby" if in_place => {
+            out.extend(operands.iter().skip(1).map(|w| resolve(w)));
+        }
+        "mv" | "cp" | "install" | "ln" | "rsync" => {
+            if let Some(last) = operands.last() {
+                out.push(resolve(last));
+            }
+            if program == "mv" {
+                out.extend(operands.iter().rev().skip(1).map(|w| resolve(w)));
+            }
+        }
+        "git" => {
+            let verb = cmd.argv.get(1).and_then(Word::literal);
+            if matches!(verb, Some("apply" | "am" | "checkout" | "restore" | "stash" | "reset" | "merge" | "rebase" | "cherry-pick" | "revert" | "pull"))
+                && !cmd.argv.iter().any(|w| matches!(w.literal(), Some("--check" | "--stat" | "--numstat" | "--summary")))
+            {
+                out.push(None);
+            }
+        }
+        "patch" => out.push(None),
+        p if FILE_WRITERS.contains(&p) => out.extend(operands.iter().map(|w| resolve(w))),
+        _ => {}
+    }
+    out
+}
+
 /// Looks through a session transcript (Claude Code) or rollout (Codex CLI), newest first, for
 /// a successful test run after the last file change.
 pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
-    // Call id -> failed, from results seen so far (results come after their calls).
-    let mut results: Vec<(String, bool)> = Vec::new();
-    let mut last_failed_test: Option<String> = None;
-    let mut finding = Finding::None;
-    let _ = transcript::visit_backwards(path, options, |line| {
-        for event in events(line).into_iter().rev() {
-            match event {
-                Event::Result { id, failed } => results.push((id, failed)),
-                Event::Call { tool, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
-                    finding = Finding::ChangeAfterTests {
-                        tool,
-                        last_test: last_failed_test.clone(),
-                    };
-                    return false;
-                }
-                Event::Call {
-                    id,
-                    tool,
-                    command: Some(command),
-                } if tool == "Bash" && tests.is_match(&command) => {
-                    match results.iter().find(|(r, _)| *r == id) {
-                        Some((_, false)) => {
-                            finding = Finding::TestRunAfterChange { command };
-                            return false;
-                        }
-                        None if last_failed_test.is_none() => {
-                            finding = Finding::TestRunPending { command };
-                            return false;
-                        }
-                        _ => {
-                            last_failed_test = last_failed_test
-                                .clone()
-                                .or(Some(format!("`{command}` failed")))
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        true
-    });
-    if finding == Finding::None && last_failed_test.is_some() {
-        return Finding::ChangeAfterTests {
-            tool: "none seen".into(),
-            last_test: last_failed_test,
-        };
+    let everything = |_: &str| true;
+    Reader {
+        tests,
+        relevant: &everything,
+        cwd: Path::new("/"),
     }
-    finding
+    .transcript_tests(path, options)
 }
 
 /// A short account of the session's latest activity (assistant text, commands and whether they
@@ -352,7 +579,9 @@ pub fn recent_activity(path: &Path, max_bytes: usize, options: Options) -> Strin
                     None
                 }
                 Event::Said(text) if !text.is_empty() => Some(format!("Assistant: {text}")),
-                Event::Call { id, tool, command } => {
+                Event::Call {
+                    id, tool, command, ..
+                } => {
                     let outcome = match results.iter().find(|(r, _)| *r == id) {
                         Some((_, true)) => "failed",
                         Some((_, false)) => "succeeded",
