@@ -116,6 +116,9 @@ pub struct PushSpec {
     pub tags: bool,
     pub all: bool,
     pub mirror: bool,
+    /// An argument is computed at run time (its source text): where it goes is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<String>,
 }
 
 /// A gated action found in a command line.
@@ -156,8 +159,8 @@ pub enum Classified {
 
 /// Programs that write the files named in their arguments.
 const WRITERS: [&str; 14] = [
-    "touch", "cp", "mv", "ln", "install", "tee", "dd", "rsync", "sed", "truncate", "mkdir",
-    "perl", "python3", "python",
+    "touch", "cp", "mv", "ln", "install", "tee", "dd", "rsync", "sed", "truncate", "mkdir", "perl",
+    "python3", "python",
 ];
 
 /// Files and refs hookjudge reads as evidence or as the remote's state.
@@ -185,10 +188,7 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     };
     let mut out = Vec::new();
     // Writing the evidence marker or a remote-tracking ref fakes the state the gate reads.
-    let writes_state = cmd
-        .writes
-        .iter()
-        .any(|w| is_protected_state(w.text()))
+    let writes_state = cmd.writes.iter().any(|w| is_protected_state(w.text()))
         || (cmd.program().is_some_and(|p| WRITERS.contains(&p))
             && words[1..].iter().any(|w| is_protected_state(w)));
     if writes_state {
@@ -349,7 +349,13 @@ mod tests {
             (spec.remote.as_deref(), spec.refspecs.as_slice()),
             (Some("origin"), &["+main:main".to_string()][..])
         );
-        assert!(found("git push origin :old-branch")[0].push.as_ref().unwrap().delete);
+        assert!(
+            found("git push origin :old-branch")[0]
+                .push
+                .as_ref()
+                .unwrap()
+                .delete
+        );
     }
 
     #[test]
@@ -388,7 +394,12 @@ mod tests {
             deploy: &prefixes,
             publish: &[],
         };
-        let n = crate::gate::find("./scripts/deploy.sh prod && make deploy", Path::new("/w"), user).len();
+        let n = crate::gate::find(
+            "./scripts/deploy.sh prod && make deploy",
+            Path::new("/w"),
+            user,
+        )
+        .len();
         assert_eq!(n, 2);
     }
 

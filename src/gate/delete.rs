@@ -48,19 +48,54 @@ fn rm(cmd: &SimpleCommand) -> Verdict {
 
 fn find(cmd: &SimpleCommand) -> Verdict {
     let words = &cmd.argv[1..];
-    let deletes = words.iter().any(|w| {
-        matches!(w.literal(), Some("-delete"))
-    }) || words.windows(2).any(|p| {
-        matches!(p[0].literal(), Some("-exec" | "-execdir" | "-ok" | "-okdir"))
-            && matches!(p[1].literal(), Some("rm" | "/bin/rm" | "/usr/bin/rm"))
-    });
-    if !deletes {
+    let deletes = words.iter().any(|w| matches!(w.literal(), Some("-delete")))
+        || words.windows(2).any(|p| {
+            matches!(
+                p[0].literal(),
+                Some("-exec" | "-execdir" | "-ok" | "-okdir")
+            ) && matches!(p[1].literal(), Some("rm" | "/bin/rm" | "/usr/bin/rm"))
+        });
+    // A test that selects files (`-name '*.pyc'`) makes it a cleanup, not a wipe.
+    let selective = words
+        .iter()
+        .take_while(|w| !matches!(w.literal(), Some("-exec" | "-execdir" | "-ok" | "-okdir")))
+        .any(|w| {
+            w.literal().is_some_and(|a| {
+                a.starts_with('-')
+                    && !matches!(
+                        a,
+                        "-delete"
+                            | "-type"
+                            | "-maxdepth"
+                            | "-mindepth"
+                            | "-depth"
+                            | "-xdev"
+                            | "-mount"
+                            | "-print"
+                            | "-print0"
+                            | "-exec"
+                            | "-execdir"
+                            | "-ok"
+                            | "-okdir"
+                            | "-H"
+                            | "-L"
+                            | "-P"
+                            | "-ignore_readdir_race"
+                            | "-noleaf"
+                    )
+            })
+        });
+    if !deletes || selective {
         return Verdict::Fine;
     }
     // The start points come before the first expression word.
     let starts: Vec<&Word> = words
         .iter()
-        .skip_while(|w| w.literal().is_some_and(|a| matches!(a, "-H" | "-L" | "-P") || a.starts_with("-O") || a.starts_with("-D")))
+        .skip_while(|w| {
+            w.literal().is_some_and(|a| {
+                matches!(a, "-H" | "-L" | "-P") || a.starts_with("-O") || a.starts_with("-D")
+            })
+        })
         .take_while(|w| {
             w.literal()
                 .is_none_or(|a| !(a.starts_with('-') || a == "(" || a == "!"))
@@ -86,8 +121,14 @@ fn judge_targets(cmd: &SimpleCommand, targets: &[&Word]) -> Verdict {
                     .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
                     .trim_start_matches('}');
                 let home_var = src.contains("HOME");
-                if rest.is_empty() || rest == "/" || rest == "/*" || home_var && matches!(rest, "" | "/" | "/*" | "/.") {
-                    return Verdict::Unknown(format!("`{src}` is computed at run time and could be `/` or the home directory"));
+                if rest.is_empty()
+                    || rest == "/"
+                    || rest == "/*"
+                    || home_var && matches!(rest, "" | "/" | "/*" | "/.")
+                {
+                    return Verdict::Unknown(format!(
+                        "`{src}` is computed at run time and could be `/` or the home directory"
+                    ));
                 }
                 continue;
             }
@@ -99,7 +140,9 @@ fn judge_targets(cmd: &SimpleCommand, targets: &[&Word]) -> Verdict {
             Some(cwd) => cwd.join(&path),
             None => {
                 if text.starts_with('.') || text == "*" {
-                    return Verdict::Unknown(format!("`{text}` in a directory hookjudge cannot tell"));
+                    return Verdict::Unknown(format!(
+                        "`{text}` in a directory hookjudge cannot tell"
+                    ));
                 }
                 continue;
             }
@@ -128,7 +171,10 @@ fn judge_targets(cmd: &SimpleCommand, targets: &[&Word]) -> Verdict {
             && normalize(cwd).starts_with(&dir)
             && repo_root(cwd).is_some_and(|r| r.starts_with(&dir))
         {
-            return Verdict::Catastrophic(format!("`{}`, which holds the repository", dir.display()));
+            return Verdict::Catastrophic(format!(
+                "`{}`, which holds the repository",
+                dir.display()
+            ));
         }
     }
     Verdict::Fine

@@ -359,14 +359,22 @@ pub const NO_CHANGE_SEEN: &str = "none seen";
 
 /// Options that make a test command not run the tests.
 const NOT_A_RUN: [&str; 10] = [
-    "--no-run", "--collect-only", "--co", "--list", "--help", "-h", "--dry-run", "--version",
-    "--listTests", "--list-tests",
+    "--no-run",
+    "--collect-only",
+    "--co",
+    "--list",
+    "--help",
+    "-h",
+    "--dry-run",
+    "--version",
+    "--listTests",
+    "--list-tests",
 ];
 
 /// Programs that change the files named in their arguments (or, with `-i`, edit in place).
 const FILE_WRITERS: [&str; 16] = [
-    "tee", "mv", "cp", "rm", "touch", "truncate", "dd", "install", "ln", "rsync", "patch",
-    "unzip", "tar", "chmod", "mkdir", "rmdir",
+    "tee", "mv", "cp", "rm", "touch", "truncate", "dd", "install", "ln", "rsync", "patch", "unzip",
+    "tar", "chmod", "mkdir", "rmdir",
 ];
 
 /// Reads transcripts for test evidence.
@@ -412,9 +420,14 @@ impl Reader<'_> {
         let mut line = words.join(" ");
         // The regex expects the program's base name (`./node_modules/.bin/jest` → `jest`).
         if let Some(program) = cmd.program() {
-            line = std::iter::once(program).chain(words[1..].iter().copied()).collect::<Vec<_>>().join(" ");
+            line = std::iter::once(program)
+                .chain(words[1..].iter().copied())
+                .collect::<Vec<_>>()
+                .join(" ");
         }
-        self.tests.find(&line).is_some_and(|m| line[..m.start()].trim().is_empty())
+        self.tests
+            .find(&line)
+            .is_some_and(|m| line[..m.start()].trim().is_empty())
     }
 
     /// Looks through a session transcript (Claude Code) or rollout (Codex CLI), newest first,
@@ -523,9 +536,13 @@ fn writes_of(cmd: &SimpleCommand) -> Vec<Option<String>> {
         .iter()
         .filter(|w| w.literal().is_none_or(|a| !a.starts_with('-')))
         .collect();
-    let in_place = cmd.argv[1..]
-        .iter()
-        .any(|w| w.literal().is_some_and(|a| a.starts_with("-i") || a == "--in-place" || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))));
+    let in_place = cmd.argv[1..].iter().any(|w| {
+        w.literal().is_some_and(|a| {
+            a.starts_with("-i")
+                || a == "--in-place"
+                || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
+        })
+    });
     match program {
         "sed" | "perl" | "ruby" if in_place => {
             out.extend(operands.iter().skip(1).map(|w| resolve(w)));
@@ -540,9 +557,27 @@ fn writes_of(cmd: &SimpleCommand) -> Vec<Option<String>> {
         }
         "git" => {
             let verb = cmd.argv.get(1).and_then(Word::literal);
-            if matches!(verb, Some("apply" | "am" | "checkout" | "restore" | "stash" | "reset" | "merge" | "rebase" | "cherry-pick" | "revert" | "pull"))
-                && !cmd.argv.iter().any(|w| matches!(w.literal(), Some("--check" | "--stat" | "--numstat" | "--summary")))
-            {
+            if matches!(
+                verb,
+                Some(
+                    "apply"
+                        | "am"
+                        | "checkout"
+                        | "restore"
+                        | "stash"
+                        | "reset"
+                        | "merge"
+                        | "rebase"
+                        | "cherry-pick"
+                        | "revert"
+                        | "pull"
+                )
+            ) && !cmd.argv.iter().any(|w| {
+                matches!(
+                    w.literal(),
+                    Some("--check" | "--stat" | "--numstat" | "--summary")
+                )
+            }) {
                 out.push(None);
             }
         }

@@ -407,13 +407,26 @@ impl Repo {
             let n: usize = if n.is_empty() { 1 } else { n.parse().ok()? };
             let mut id = self.resolve_rev(base)?;
             for _ in 0..n {
-                id = self.repo.find_commit(id).ok()?.parent_ids().next()?.detach();
+                id = self
+                    .repo
+                    .find_commit(id)
+                    .ok()?
+                    .parent_ids()
+                    .next()?
+                    .detach();
             }
             return Some(id);
         }
         if let Some(base) = rev.strip_suffix('^') {
             let id = self.resolve_rev(base)?;
-            return Some(self.repo.find_commit(id).ok()?.parent_ids().next()?.detach());
+            return Some(
+                self.repo
+                    .find_commit(id)
+                    .ok()?
+                    .parent_ids()
+                    .next()?
+                    .detach(),
+            );
         }
         if rev == "@" || rev.is_empty() {
             return self.resolve("HEAD");
@@ -504,7 +517,11 @@ impl Repo {
 
     /// What `git push` with `spec` would send for `refspec`, from the current branch by
     /// default.
-    pub fn push_facts_for(&self, spec: &PushSpec, refspec: Option<&str>) -> Result<PushFacts, Error> {
+    pub fn push_facts_for(
+        &self,
+        spec: &PushSpec,
+        refspec: Option<&str>,
+    ) -> Result<PushFacts, Error> {
         let branch = self.branch();
         let refspec = refspec.map(|r| r.trim_start_matches('+').to_owned());
         let (src, dst) = match refspec.as_deref().map(|r| {

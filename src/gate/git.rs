@@ -44,8 +44,11 @@ impl Invocation {
 
 /// Whether `cmd` runs git: `git`, a path to it, or `git-<verb>` (`…/git-core/git-push`).
 pub fn is_git(cmd: &SimpleCommand) -> bool {
-    cmd.program()
-        .is_some_and(|p| p == "git" || p.strip_prefix("git-").is_some_and(|v| opts::BUILTINS.contains(&v)))
+    cmd.program().is_some_and(|p| {
+        p == "git"
+            || p.strip_prefix("git-")
+                .is_some_and(|v| opts::BUILTINS.contains(&v))
+    })
 }
 
 /// Reads the global part of a git command line and expands aliases.
@@ -78,7 +81,10 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases) -> Invocation {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
             _ => (arg, None),
         };
-        if matches!(name, "-h" | "--help" | "-v" | "--version" | "--html-path" | "--man-path" | "--info-path") {
+        if matches!(
+            name,
+            "-h" | "--help" | "-v" | "--version" | "--html-path" | "--man-path" | "--info-path"
+        ) {
             return inv; // git prints and exits
         }
         let value = if opts::GLOBAL_VALUE_OPTIONS.contains(&name) && inline.is_none() {
@@ -329,12 +335,10 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
             if flags.surely("dry-run", "n") {
                 return Found::Gated(out);
             }
-            let spec = push_spec(&flags, &operands);
+            let mut spec = push_spec(&flags, &operands);
+            spec.computed = dynamic_arg.clone();
             if spec.remote.as_deref() == Some(".")
-                && spec
-                    .refspecs
-                    .iter()
-                    .any(|r| r.contains("refs/remotes/"))
+                && spec.refspecs.iter().any(|r| r.contains("refs/remotes/"))
             {
                 out.push(gated(
                     Class::HookBypass,
@@ -541,8 +545,8 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
             }
         }
         "branch" => {
-            let delete = flags.surely("", "D")
-                || (flags.risky("delete", "d") && flags.risky("force", "f"));
+            let delete =
+                flags.surely("", "D") || (flags.risky("delete", "d") && flags.risky("force", "f"));
             let moving = flags.risky("force", "f") && !flags.risky("delete", "dD");
             if delete {
                 out.push(destroys(
@@ -564,10 +568,7 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
         }
         "read-tree" => {
             if flags.surely("", "u") && (flags.risky("reset", "") || flags.surely("", "m")) {
-                out.push(destroys(
-                    "overwrites the work tree",
-                    Destructive::ResetHard,
-                ));
+                out.push(destroys("overwrites the work tree", Destructive::ResetHard));
             }
         }
         "checkout-index" => {
@@ -587,9 +588,14 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
     }
     if out.is_empty()
         && let Some(src) = dynamic_arg
-        && matches!(verb.as_str(), "push" | "commit" | "reset" | "checkout" | "clean" | "branch")
+        && matches!(
+            verb.as_str(),
+            "push" | "commit" | "reset" | "checkout" | "clean" | "branch"
+        )
     {
-        return Found::Unreadable(format!("an argument of `git {verb}` is computed at run time ({src})"));
+        return Found::Unreadable(format!(
+            "an argument of `git {verb}` is computed at run time ({src})"
+        ));
     }
     Found::Gated(out)
 }
@@ -635,7 +641,9 @@ fn push_spec(flags: &Flags, operands: &[&str]) -> PushSpec {
     }
     let repo = flags.value("repo", "");
     let mut positional = operands.iter();
-    spec.remote = repo.map(str::to_owned).or_else(|| positional.next().map(|s| s.to_string()));
+    spec.remote = repo
+        .map(str::to_owned)
+        .or_else(|| positional.next().map(|s| s.to_string()));
     for refspec in positional {
         if refspec.starts_with('+') {
             spec.force = true;

@@ -69,7 +69,9 @@ fn collect(
         let approved = cmd.env_var(APPROVAL_ENV).and_then(Word::literal) == Some("1");
         match classify::classify(cmd, &known) {
             Classified::Gated(gated) => found.extend(gated.into_iter().map(|g| (g, approved))),
-            Classified::Unreadable(why) => unreadable.push(format!("`{}`: {why}", short(&cmd.source))),
+            Classified::Unreadable(why) => {
+                unreadable.push(format!("`{}`: {why}", short(&cmd.source)))
+            }
             Classified::Script(text) if alias_depth < MAX_ALIAS_SCRIPTS => {
                 let mut inner = shell::Script::default();
                 shell::parse_body(&text, cmd.cwd.clone(), cmd.depth + 1, &mut inner);

@@ -180,6 +180,17 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
 
 fn push(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str) -> Ruling {
     let spec = gated.push.clone().unwrap_or_default();
+    if let Some(src) = &spec.computed {
+        return ask(
+            ruling,
+            ctx,
+            format!(
+                "`{cmd}` {}, and where to is computed at run time (`{src}`).",
+                gated.what
+            ),
+            DecidedBy::Facts,
+        );
+    }
     if let Some(remote) = &spec.remote
         && !remote.contains(['/', ':'])
         && remote != "."
@@ -444,10 +455,7 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
             if *discard && on_head {
                 lost.extend(changes.modified.iter().cloned());
             }
-            (
-                lost,
-                if *discard { KEEP_CHANGES } else { KEEP_COMMITS },
-            )
+            (lost, if *discard { KEEP_CHANGES } else { KEEP_COMMITS })
         }
     };
     ruling.facts = json!({"would_lose": lost});

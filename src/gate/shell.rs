@@ -74,8 +74,18 @@ pub struct SimpleCommand {
 impl SimpleCommand {
     /// The program's base name (`/usr/bin/git` → `git`), when it is literal.
     pub fn program(&self) -> Option<&str> {
-        let name = self.argv.first()?.literal()?;
-        Some(name.rsplit('/').next().unwrap_or(name))
+        match self.argv.first()? {
+            Word::Literal(name) => Some(name.rsplit('/').next().unwrap_or(name)),
+            // `"$(git --exec-path)"/git-push`: the directory is computed, the name is not.
+            Word::Dynamic(src) => {
+                let (_, name) = src.rsplit_once('/')?;
+                (!name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)))
+                .then_some(name)
+            }
+        }
     }
 
     pub fn env_var(&self, name: &str) -> Option<&Word> {
@@ -211,7 +221,10 @@ fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: &mut Script
                 push_children(node, child_scope, &mut stack, |_| true);
             }
             "declaration_command" => {
-                let keyword = text[node.byte_range()].split_whitespace().next().unwrap_or("");
+                let keyword = text[node.byte_range()]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("");
                 let exported = keyword == "export"
                     || text[node.byte_range()]
                         .split_whitespace()
@@ -231,7 +244,9 @@ fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: &mut Script
                         _ => {}
                     }
                 }
-                push_children(node, child_scope, &mut stack, |n| n.kind() != "variable_assignment");
+                push_children(node, child_scope, &mut stack, |n| {
+                    n.kind() != "variable_assignment"
+                });
             }
             "heredoc_body" => {} // data, unless a shell reads it (handled at its command)
             _ => push_children(node, child_scope, &mut stack, |_| true),
@@ -325,6 +340,17 @@ enum Stdin {
 
 /// The input of `node`: its own heredoc or here-string, or the output of the command piped in.
 fn stdin_of(node: Node, text: &str, scope: &Scope) -> Option<Stdin> {
+    // `bash <<< 'git push'`: the here-string belongs to the command itself.
+    let mut own = node.walk();
+    for redirect in node.children(&mut own) {
+        if redirect.kind() == "herestring_redirect" {
+            let value = redirect.named_child(0)?;
+            return Some(match resolve(value, text, scope) {
+                Some(s) => Stdin::Text(s),
+                None => Stdin::Program(text[value.byte_range()].to_owned()),
+            });
+        }
+    }
     let parent = node.parent()?;
     if parent.kind() == "redirected_statement" {
         let mut cursor = parent.walk();
@@ -332,7 +358,10 @@ fn stdin_of(node: Node, text: &str, scope: &Scope) -> Option<Stdin> {
             match redirect.kind() {
                 "heredoc_redirect" => {
                     let mut c = redirect.walk();
-                    if let Some(body) = redirect.children(&mut c).find(|c| c.kind() == "heredoc_body") {
+                    if let Some(body) = redirect
+                        .children(&mut c)
+                        .find(|c| c.kind() == "heredoc_body")
+                    {
                         return Some(Stdin::Text(text[body.byte_range()].to_owned()));
                     }
                 }
@@ -425,9 +454,16 @@ fn output_of_command(node: Node, text: &str, scope: &Scope) -> Option<String> {
     let mut argv: Vec<Word> = Vec::new();
     for child in node.children(&mut cursor) {
         match child.kind() {
-            "command_name" => argv.extend(child.named_child(0).map(|w| words(w, text, scope)).unwrap_or_default()),
+            "command_name" => argv.extend(
+                child
+                    .named_child(0)
+                    .map(|w| words(w, text, scope))
+                    .unwrap_or_default(),
+            ),
             k if k.ends_with("redirect") => return None,
-            _ if child.is_named() && child.kind() != "comment" => argv.extend(words(child, text, scope)),
+            _ if child.is_named() && child.kind() != "comment" => {
+                argv.extend(words(child, text, scope))
+            }
             _ => {}
         }
     }
@@ -435,7 +471,11 @@ fn output_of_command(node: Node, text: &str, scope: &Scope) -> Option<String> {
     let literal = literal?;
     match literal.split_first() {
         Some((&"echo", rest)) => {
-            let rest: Vec<&str> = rest.iter().copied().skip_while(|a| matches!(*a, "-n" | "-e" | "-E")).collect();
+            let rest: Vec<&str> = rest
+                .iter()
+                .copied()
+                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E"))
+                .collect();
             Some(rest.join(" ").replace("\\n", "\n"))
         }
         Some((&"printf", [format, args @ ..])) => {
@@ -533,7 +573,9 @@ fn status_ignored(node: Node, text: &str) -> bool {
                 }
             }
             "if_statement" | "while_statement" | "elif_clause" => {
-                if p.child_by_field_name("condition").is_some_and(|c| c.id() == child.id()) {
+                if p.child_by_field_name("condition")
+                    .is_some_and(|c| c.id() == child.id())
+                {
                     return true;
                 }
             }
@@ -636,9 +678,7 @@ fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, scrip
             _ => {}
         },
         Some("trap") => {
-            let action = cmd.argv[1..]
-                .iter()
-                .find(|w| w.literal() != Some("--"));
+            let action = cmd.argv[1..].iter().find(|w| w.literal() != Some("--"));
             match action {
                 Some(Word::Literal(a)) if !a.starts_with('-') => bodies.push(a.clone()),
                 Some(Word::Dynamic(src)) => script
@@ -659,7 +699,14 @@ fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, scrip
                         .find(|&j| matches!(cmd.argv[j].literal(), Some(";" | "+" | "\\;")))
                         .unwrap_or(cmd.argv.len());
                     let mut inner = cmd.clone();
-                    inner.argv = cmd.argv[i + 1..end].to_vec();
+                    // `{}` is each file found: computed at run time.
+                    inner.argv = cmd.argv[i + 1..end]
+                        .iter()
+                        .map(|w| match w.literal() {
+                            Some(l) if l.contains("{}") => Word::Dynamic(l.to_owned()),
+                            _ => w.clone(),
+                        })
+                        .collect();
                     inner.writes.clear();
                     if !inner.argv.is_empty() {
                         expand(inner, None, scope, script);
@@ -687,7 +734,12 @@ fn is_shell(name: &str) -> bool {
 }
 
 /// The script a shell runs: `-c SCRIPT`, a script file, or its standard input.
-fn shell_body(cmd: &SimpleCommand, stdin: Option<Stdin>, bodies: &mut Vec<String>, script: &mut Script) {
+fn shell_body(
+    cmd: &SimpleCommand,
+    stdin: Option<Stdin>,
+    bodies: &mut Vec<String>,
+    script: &mut Script,
+) {
     let mut args = cmd.argv.iter().skip(1).peekable();
     if cmd.program() == Some("busybox") {
         args.next(); // `busybox sh …`
@@ -725,11 +777,12 @@ fn shell_body(cmd: &SimpleCommand, stdin: Option<Stdin>, bodies: &mut Vec<String
             .incomplete
             .push(format!("dynamic script body `{src}`")),
         (true, None) => {}
-        (false, Some(Word::Literal(file))) => {
-            if let Some(body) = read_script(cmd.cwd.as_deref(), file) {
-                bodies.push(body);
-            }
-        }
+        (false, Some(Word::Literal(file))) => match read_script(cmd.cwd.as_deref(), file) {
+            Some(body) => bodies.push(body),
+            None => script.incomplete.push(format!(
+                "runs the script `{file}`, which cannot be read now"
+            )),
+        },
         (false, Some(Word::Dynamic(src))) => script
             .incomplete
             .push(format!("runs the script `{src}`, computed at run time")),
@@ -761,7 +814,8 @@ fn read_script(cwd: Option<&Path>, file: &str) -> Option<String> {
 /// runs programs and names a gated verb.
 fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, script: &mut Script) {
     let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let Some(options) = wrappers::interpreter(program).or_else(|| wrappers::interpreter(base)) else {
+    let Some(options) = wrappers::interpreter(program).or_else(|| wrappers::interpreter(base))
+    else {
         return;
     };
     let args = &cmd.argv[1..];
@@ -774,7 +828,9 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
             match args.get(i + 1) {
                 Some(Word::Literal(c)) => {
                     if program == "gdb" {
-                        if let Some(shell) = c.strip_prefix("shell ").or_else(|| c.strip_prefix('!')) {
+                        if let Some(shell) =
+                            c.strip_prefix("shell ").or_else(|| c.strip_prefix('!'))
+                        {
                             code.push(shell.to_owned());
                         }
                     } else if !matches!(program, "make" | "gmake") || a == "--eval" {
@@ -784,13 +840,14 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
                 Some(Word::Dynamic(src)) => unreadable = Some(src.clone()),
                 None => {}
             }
-        } else if let Some(c) = options.iter().find_map(|o| a.strip_prefix(&format!("{o}="))) {
+        } else if let Some(c) = options
+            .iter()
+            .find_map(|o| a.strip_prefix(&format!("{o}=")))
+        {
             code.push(c.to_owned());
         }
     }
-    if awk
-        && let Some(prog) = args.iter().find(|w| !w.text().starts_with('-'))
-    {
+    if awk && let Some(prog) = args.iter().find(|w| !w.text().starts_with('-')) {
         code.push(prog.text().to_owned());
     }
     if program == "gdb" {
@@ -801,7 +858,9 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
     }
     let reads_stdin = code.is_empty()
         && unreadable.is_none()
-        && args.iter().all(|w| w.text().starts_with('-') || w.text() == "-")
+        && args
+            .iter()
+            .all(|w| w.text().starts_with('-') || w.text() == "-")
         && !matches!(program, "make" | "gmake");
     if reads_stdin {
         match stdin {
@@ -819,9 +878,9 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
             c.chars().take(80).collect::<String>()
         ));
     } else if let Some(src) = unreadable {
-        script
-            .incomplete
-            .push(format!("`{program}` runs code from {src}, which cannot be read"));
+        script.incomplete.push(format!(
+            "`{program}` runs code from {src}, which cannot be read"
+        ));
     }
 }
 
@@ -841,11 +900,23 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand, bodies: &mut Vec<String>) {
         let Some(wrapper) = wrappers::wrapper(&program, first.as_deref()) else {
             return;
         };
+        // `su root -c '…'`: a script option may come after the operands.
+        if !wrapper.script_options.is_empty()
+            && let Some(body) = script_option_anywhere(wrapper, &cmd.argv[1..])
+        {
+            if let Word::Literal(body) = body {
+                bodies.push(body);
+            }
+            cmd.argv.truncate(1);
+            return;
+        }
         let mut i = if wrapper.sub.is_some() { 2 } else { 1 };
         let mut chdir: Option<String> = None;
         let mut operands_left = wrapper.operands;
         while let Some(word) = cmd.argv.get(i) {
-            let Some(arg) = word.literal().map(str::to_owned) else { break };
+            let Some(arg) = word.literal().map(str::to_owned) else {
+                break;
+            };
             if arg == "--" {
                 i += 1;
                 break;
@@ -935,6 +1006,33 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand, bodies: &mut Vec<String>) {
                 .or(Some(PathBuf::from(dir)));
         }
     }
+}
+
+/// The value of a script option (`-c '…'`, `--command=…`) anywhere among `args`.
+fn script_option_anywhere(wrapper: &wrappers::Wrapper, args: &[Word]) -> Option<Word> {
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let Some(arg) = word.literal() else {
+            i += 1;
+            continue;
+        };
+        if arg == "--" {
+            return None;
+        }
+        if arg.starts_with('-') && arg.len() > 1 {
+            let (takes, script, attached) = option_shape(wrapper, arg);
+            if script {
+                return attached
+                    .map(Word::Literal)
+                    .or_else(|| args.get(i + 1).cloned());
+            }
+            if takes && attached.is_none() {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 /// (takes a value, its value is a script, the value when attached) for one option word.
@@ -1028,7 +1126,12 @@ fn resolve(node: Node, text: &str, scope: &Scope) -> Option<String> {
     let source = &text[node.byte_range()];
     match node.kind() {
         "word" | "number" => unquote(source),
-        "raw_string" => Some(source.trim_start_matches('\'').trim_end_matches('\'').to_owned()),
+        "raw_string" => Some(
+            source
+                .trim_start_matches('\'')
+                .trim_end_matches('\'')
+                .to_owned(),
+        ),
         "ansi_c_string" => Some(ansi_c(source.strip_prefix("$'")?.strip_suffix('\'')?)),
         "string_content" => Some(unescape_double(source)),
         "simple_expansion" | "expansion" => {
@@ -1206,7 +1309,10 @@ mod tests {
         case("x=$(git push)", &["git push"]);
         case("echo `git push`", &["echo `git push`", "git push"]);
         case("if true; then git push; fi", &["true", "git push"]);
-        case("cat f | xargs git push", &["cat f", "git push $(xargs < cat f)"]);
+        case(
+            "cat f | xargs git push",
+            &["cat f", "git push $(xargs < cat f)"],
+        );
         case("echo push | xargs git", &["echo push", "git push"]);
     }
 

@@ -83,7 +83,19 @@ pub const TOOLS: &[Tool] = &[
     },
     Tool {
         programs: &["npm", "pnpm", "bun"],
-        value_options: &["--registry", "--prefix", "-C", "--dir", "--filter", "--workspace", "-w", "--otp", "--tag", "--access", "--userconfig"],
+        value_options: &[
+            "--registry",
+            "--prefix",
+            "-C",
+            "--dir",
+            "--filter",
+            "--workspace",
+            "-w",
+            "--otp",
+            "--tag",
+            "--access",
+            "--userconfig",
+        ],
         goals: false,
         verbs: &[
             verb(&["publish"], Publish, "publishes a package"),
@@ -120,7 +132,15 @@ pub const TOOLS: &[Tool] = &[
     },
     Tool {
         programs: &["uv", "poetry", "flit", "hatch", "pdm", "maturin"],
-        value_options: &["--directory", "--project", "-C", "--config-file", "--index-url", "-r", "--repository"],
+        value_options: &[
+            "--directory",
+            "--project",
+            "-C",
+            "--config-file",
+            "--index-url",
+            "-r",
+            "--repository",
+        ],
         goals: false,
         verbs: &[
             verb(&["publish"], Publish, "publishes a package"),
@@ -140,7 +160,11 @@ pub const TOOLS: &[Tool] = &[
         programs: &["dotnet"],
         value_options: &[],
         goals: false,
-        verbs: &[verb(&["nuget", "push"], Publish, "publishes a NuGet package")],
+        verbs: &[verb(
+            &["nuget", "push"],
+            Publish,
+            "publishes a NuGet package",
+        )],
     },
     Tool {
         programs: &["nuget"],
@@ -150,32 +174,88 @@ pub const TOOLS: &[Tool] = &[
     },
     Tool {
         programs: &["mvn", "mvnw", "./mvnw"],
-        value_options: &["-f", "--file", "-s", "--settings", "-P", "-pl", "--projects", "-D", "-T", "-q"],
+        value_options: &[
+            "-f",
+            "--file",
+            "-s",
+            "--settings",
+            "-P",
+            "-pl",
+            "--projects",
+            "-D",
+            "-T",
+            "-q",
+        ],
         goals: true,
         verbs: &[
             verb(&["deploy"], Publish, "deploys artifacts to a repository"),
-            verb(&["deploy:deploy-file"], Publish, "deploys artifacts to a repository"),
+            verb(
+                &["deploy:deploy-file"],
+                Publish,
+                "deploys artifacts to a repository",
+            ),
             verb(&["release:perform"], Publish, "performs a release"),
         ],
     },
     Tool {
         programs: &["gradle", "gradlew", "./gradlew"],
-        value_options: &["-p", "--project-dir", "-b", "--build-file", "-x", "--exclude-task", "-P", "-D"],
+        value_options: &[
+            "-p",
+            "--project-dir",
+            "-b",
+            "--build-file",
+            "-x",
+            "--exclude-task",
+            "-P",
+            "-D",
+        ],
         goals: true,
-        verbs: &[verb_unless(&["publish*"], Publish, "publishes artifacts", &["--dry-run", "-m"])],
+        verbs: &[verb_unless(
+            &["publish*"],
+            Publish,
+            "publishes artifacts",
+            &["--dry-run", "-m"],
+        )],
     },
     Tool {
         programs: &["docker", "podman", "nerdctl", "buildah"],
-        value_options: &["-H", "--host", "--context", "-c", "--config", "--log-level", "-l"],
+        value_options: &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "--log-level",
+            "-l",
+        ],
         goals: false,
         verbs: &[
             verb(&["push"], Publish, "pushes an image"),
             verb(&["image", "push"], Publish, "pushes an image"),
             verb(&["manifest", "push"], Publish, "pushes an image manifest"),
-            verb_with(&["buildx", "build"], Publish, "builds and pushes an image", &["--push", "--output=type=registry"]),
-            verb_with(&["build"], Publish, "builds and pushes an image", &["--push"]),
-            verb_with(&["buildx", "bake"], Publish, "builds and pushes images", &["--push"]),
-            verb(&["buildx", "imagetools", "create"], Publish, "pushes an image manifest"),
+            verb_with(
+                &["buildx", "build"],
+                Publish,
+                "builds and pushes an image",
+                &["--push", "--output=type=registry"],
+            ),
+            verb_with(
+                &["build"],
+                Publish,
+                "builds and pushes an image",
+                &["--push"],
+            ),
+            verb_with(
+                &["buildx", "bake"],
+                Publish,
+                "builds and pushes images",
+                &["--push"],
+            ),
+            verb(
+                &["buildx", "imagetools", "create"],
+                Publish,
+                "pushes an image manifest",
+            ),
             verb(&["stack", "deploy"], Deploy, "deploys a stack"),
             verb(&["service", "update"], Deploy, "updates a service"),
         ],
@@ -207,7 +287,19 @@ pub const TOOLS: &[Tool] = &[
     },
     Tool {
         programs: &["kubectl", "oc", "k"],
-        value_options: &["-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server", "--token", "-l", "--selector"],
+        value_options: &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "--token",
+            "-l",
+            "--selector",
+        ],
         goals: false,
         verbs: &[
             verb(&["apply"], Deploy, "changes a cluster"),
@@ -234,7 +326,14 @@ pub const TOOLS: &[Tool] = &[
     },
     Tool {
         programs: &["helm"],
-        value_options: &["--kube-context", "--kubeconfig", "-n", "--namespace", "--registry-config", "--repository-config"],
+        value_options: &[
+            "--kube-context",
+            "--kubeconfig",
+            "-n",
+            "--namespace",
+            "--registry-config",
+            "--repository-config",
+        ],
         goals: false,
         verbs: &[
             verb(&["install"], Deploy, "changes a cluster"),
@@ -275,14 +374,28 @@ pub const TOOLS: &[Tool] = &[
         value_options: &["-C", "--cwd", "-s", "--stack"],
         goals: false,
         verbs: &[
-            verb_unless(&["up"], Deploy, "changes infrastructure", &["--preview-only"]),
+            verb_unless(
+                &["up"],
+                Deploy,
+                "changes infrastructure",
+                &["--preview-only"],
+            ),
             verb(&["update"], Deploy, "changes infrastructure"),
             verb(&["destroy"], Deploy, "destroys infrastructure"),
             verb(&["refresh"], Deploy, "changes infrastructure state"),
         ],
     },
     Tool {
-        programs: &["cdk", "sam", "serverless", "sls", "eb", "copilot", "amplify", "sst"],
+        programs: &[
+            "cdk",
+            "sam",
+            "serverless",
+            "sls",
+            "eb",
+            "copilot",
+            "amplify",
+            "sst",
+        ],
         value_options: &["--profile", "--region", "-c", "--context", "--stage", "-s"],
         goals: false,
         verbs: &[
@@ -298,11 +411,19 @@ pub const TOOLS: &[Tool] = &[
         goals: false,
         verbs: &[
             verb(&["cloudformation", "deploy"], Deploy, "deploys a stack"),
-            verb(&["cloudformation", "delete-stack"], Deploy, "deletes a stack"),
+            verb(
+                &["cloudformation", "delete-stack"],
+                Deploy,
+                "deletes a stack",
+            ),
             verb(&["s3", "sync"], Deploy, "uploads to S3"),
             verb(&["s3", "cp"], Deploy, "uploads to S3"),
             verb(&["s3", "rm"], Deploy, "deletes from S3"),
-            verb(&["lambda", "update-function-code"], Deploy, "deploys a function"),
+            verb(
+                &["lambda", "update-function-code"],
+                Deploy,
+                "deploys a function",
+            ),
             verb(&["ecs", "update-service"], Deploy, "updates a service"),
         ],
     },
@@ -325,7 +446,11 @@ pub const TOOLS: &[Tool] = &[
             verb(&["webapp", "deploy"], Deploy, "deploys a web app"),
             verb(&["webapp", "up"], Deploy, "deploys a web app"),
             verb(&["functionapp", "deploy"], Deploy, "deploys a function app"),
-            verb(&["deployment", "group", "create"], Deploy, "deploys resources"),
+            verb(
+                &["deployment", "group", "create"],
+                Deploy,
+                "deploys resources",
+            ),
         ],
     },
     Tool {
@@ -354,11 +479,35 @@ pub const TOOLS: &[Tool] = &[
         programs: &["netlify", "ntl"],
         value_options: &[],
         goals: false,
-        verbs: &[verb_with(&["deploy"], Deploy, "deploys to Netlify", &["--prod", "-p", "--prod-if-unlocked"])],
+        verbs: &[verb_with(
+            &["deploy"],
+            Deploy,
+            "deploys to Netlify",
+            &["--prod", "-p", "--prod-if-unlocked"],
+        )],
     },
     Tool {
-        programs: &["wrangler", "firebase", "heroku", "railway", "render", "doctl", "deployctl", "surge", "now"],
-        value_options: &["--project", "-P", "--app", "-a", "--env", "-e", "--config", "-c"],
+        programs: &[
+            "wrangler",
+            "firebase",
+            "heroku",
+            "railway",
+            "render",
+            "doctl",
+            "deployctl",
+            "surge",
+            "now",
+        ],
+        value_options: &[
+            "--project",
+            "-P",
+            "--app",
+            "-a",
+            "--env",
+            "-e",
+            "--config",
+            "-c",
+        ],
         goals: false,
         verbs: &[
             verb(&["deploy"], Deploy, "deploys"),
@@ -373,13 +522,29 @@ pub const TOOLS: &[Tool] = &[
         programs: &["ansible-playbook"],
         value_options: &[],
         goals: false,
-        verbs: &[verb_unless(&[], Deploy, "runs a playbook against hosts", &["--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks"])],
+        verbs: &[verb_unless(
+            &[],
+            Deploy,
+            "runs a playbook against hosts",
+            &[
+                "--check",
+                "-C",
+                "--syntax-check",
+                "--list-hosts",
+                "--list-tasks",
+            ],
+        )],
     },
     Tool {
         programs: &["semantic-release", "release-it", "np"],
         value_options: &[],
         goals: false,
-        verbs: &[verb_unless(&[], Publish, "publishes a release", &["--dry-run", "-d", "--no-publish"])],
+        verbs: &[verb_unless(
+            &[],
+            Publish,
+            "publishes a release",
+            &["--dry-run", "-d", "--no-publish"],
+        )],
     },
 ];
 
@@ -387,7 +552,16 @@ pub const TOOLS: &[Tool] = &[
 /// lose work (`rm`, `find`), shells and interpreters that run other code, `eval`, the state
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
 const EXTRA_WORDS: [&str; 10] = [
-    "git", "eval", "husky", "rm", "find", "hookjudge", "refs", "remotes", "packed", "xargs",
+    "git",
+    "eval",
+    "husky",
+    "rm",
+    "find",
+    "hookjudge",
+    "refs",
+    "remotes",
+    "packed",
+    "xargs",
 ];
 
 /// The prefilter's words: every program and verb word of the table, and the extra words.
@@ -395,10 +569,11 @@ pub fn prefilter_words() -> impl Iterator<Item = &'static str> {
     TOOLS
         .iter()
         .flat_map(|t| {
-            t.programs
-                .iter()
-                .map(|p| p.trim_start_matches("./"))
-                .chain(t.verbs.iter().flat_map(|v| v.words.iter().map(|w| w.trim_end_matches('*'))))
+            t.programs.iter().map(|p| p.trim_start_matches("./")).chain(
+                t.verbs
+                    .iter()
+                    .flat_map(|v| v.words.iter().map(|w| w.trim_end_matches('*'))),
+            )
         })
         .chain(super::git_options::GATED_VERBS.iter().copied())
         .chain(EXTRA_WORDS)
@@ -408,8 +583,19 @@ pub fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// `publish`). Only words that name the action itself: `run`, `build` or `create` next to a
 /// computed program are ordinary. Each is a verb of the table or of git (tested).
 const DYNAMIC_VERBS: [&str; 13] = [
-    "commit", "push", "send-pack", "publish", "unpublish", "deploy", "upload", "apply",
-    "destroy", "yank", "upgrade", "reset", "clean",
+    "commit",
+    "push",
+    "send-pack",
+    "publish",
+    "unpublish",
+    "deploy",
+    "upload",
+    "apply",
+    "destroy",
+    "yank",
+    "upgrade",
+    "reset",
+    "clean",
 ];
 
 /// Verb words that, next to a program computed at run time, could make it gated.
@@ -512,8 +698,7 @@ fn verb_at(tool: &Tool, verb: &Verb, words: &[Option<&str>]) -> VerbAt {
             continue;
         }
         if word.starts_with('-') || word.starts_with('+') {
-            let takes_value = !word.contains('=')
-                && tool.value_options.iter().any(|o| o == word);
+            let takes_value = !word.contains('=') && tool.value_options.iter().any(|o| o == word);
             if takes_value {
                 i += 1;
                 after_option = false;
@@ -552,16 +737,31 @@ mod tests {
     fn global_options_before_the_verb() {
         assert_eq!(class("cargo", &["--locked", "publish"]), Some(Publish));
         assert_eq!(class("cargo", &["+nightly", "publish"]), Some(Publish));
-        assert_eq!(class("npm", &["--registry", "http://x", "publish"]), Some(Publish));
-        assert_eq!(class("kubectl", &["-n", "prod", "apply", "-f", "x"]), Some(Deploy));
+        assert_eq!(
+            class("npm", &["--registry", "http://x", "publish"]),
+            Some(Publish)
+        );
+        assert_eq!(
+            class("kubectl", &["-n", "prod", "apply", "-f", "x"]),
+            Some(Deploy)
+        );
         assert_eq!(class("terraform", &["-chdir=infra", "apply"]), Some(Deploy));
-        assert_eq!(class("helm", &["--kube-context", "x", "upgrade", "a", "."]), Some(Deploy));
-        assert_eq!(class("docker", &["buildx", "build", "--push", "."]), Some(Publish));
+        assert_eq!(
+            class("helm", &["--kube-context", "x", "upgrade", "a", "."]),
+            Some(Deploy)
+        );
+        assert_eq!(
+            class("docker", &["buildx", "build", "--push", "."]),
+            Some(Publish)
+        );
         assert_eq!(class("docker", &["buildx", "build", "."]), None);
         assert_eq!(class("mvn", &["-B", "clean", "deploy"]), Some(Publish));
         assert_eq!(class("cargo", &["build"]), None);
         assert_eq!(class("cargo", &["publish", "--dry-run"]), None);
-        assert_eq!(class("kubectl", &["apply", "--dry-run=client", "-f", "x"]), None);
+        assert_eq!(
+            class("kubectl", &["apply", "--dry-run=client", "-f", "x"]),
+            None
+        );
         assert_eq!(class("kubectl", &["get", "pods"]), None);
     }
 

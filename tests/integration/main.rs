@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod eval;
 mod fail_open;
+mod gate_effects;
 mod gate_fuzz;
 mod gate_repo;
 mod gate_table;
