@@ -385,12 +385,17 @@ pub struct Reader<'a> {
     pub relevant: &'a dyn Fn(&str) -> bool,
     /// Where the agent's shell runs, to resolve relative paths of its writes.
     pub cwd: &'a Path,
+    /// What is verified is commits (a push): changes made after the last commit in the
+    /// session are not part of it.
+    pub commits_only: bool,
 }
 
 /// What a Bash call did, as far as its text shows.
 struct ShellCall {
     /// A real test run, whose status is the call's exit status.
     test: Option<String>,
+    /// It makes commits (`git commit`, `merge`, `cherry-pick`, …).
+    commits: bool,
     /// Files it writes (`None` in the list: a write whose target cannot be read).
     writes: Vec<Option<String>>,
 }
@@ -401,10 +406,12 @@ impl Reader<'_> {
         let script = shell::parse(command, self.cwd);
         let mut call = ShellCall {
             test: None,
+            commits: false,
             writes: Vec::new(),
         };
         for cmd in &script.commands {
             call.writes.extend(writes_of(cmd));
+            call.commits |= makes_commits(cmd);
             if call.test.is_none() && !cmd.status_ignored && self.is_test_run(cmd) {
                 call.test = Some(command.to_owned());
             }
@@ -437,19 +444,21 @@ impl Reader<'_> {
         let mut results: Vec<(String, bool)> = Vec::new();
         let mut last_failed_test: Option<String> = None;
         let mut finding = Finding::None;
+        // Newest first. For commits, a change seen before (newer than) a commit call is not in
+        // the commits: it is held back until the scan meets that commit (then dropped) or a
+        // test run or the start (then it counts, as no commit is known to have left it out).
+        let mut commit_seen = !self.commits_only;
+        let mut held: Option<Finding> = None;
         let _ = transcript::visit_backwards(path, options, |line| {
             for event in events(line).into_iter().rev() {
-                match event {
-                    Event::Result { id, failed } => results.push((id, failed)),
+                let change = match event {
+                    Event::Result { id, failed } => {
+                        results.push((id, failed));
+                        None
+                    }
                     Event::Call { tool, files, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
-                        if !files.is_empty() && !files.iter().any(|f| (self.relevant)(f)) {
-                            continue; // an edit to a file that is not being verified
-                        }
-                        finding = Finding::ChangeAfterTests {
-                            tool,
-                            last_test: last_failed_test.clone(),
-                        };
-                        return false;
+                        (files.is_empty() || files.iter().any(|f| (self.relevant)(f)))
+                            .then_some(tool)
                     }
                     Event::Call {
                         id,
@@ -458,7 +467,15 @@ impl Reader<'_> {
                         ..
                     } if tool == "Bash" => {
                         let call = self.shell_call(&command);
+                        if call.commits && !commit_seen {
+                            commit_seen = true;
+                            held = None;
+                        }
                         if let Some(test) = call.test {
+                            if let Some(h) = held.take() {
+                                finding = h;
+                                return false;
+                            }
                             match results.iter().find(|(r, _)| *r == id) {
                                 Some((_, false)) => {
                                     finding = Finding::TestRunAfterChange { command: test };
@@ -474,22 +491,36 @@ impl Reader<'_> {
                                         .or(Some(format!("`{test}` failed")))
                                 }
                             }
-                        } else if call.writes.iter().any(|w| match w {
-                            Some(path) => (self.relevant)(path),
-                            None => true,
-                        }) {
-                            finding = Finding::ChangeAfterTests {
-                                tool: format!("Bash `{}`", short(&command)),
-                                last_test: last_failed_test.clone(),
-                            };
-                            return false;
+                            None
+                        } else {
+                            call.writes
+                                .iter()
+                                .any(|w| match w {
+                                    Some(path) => (self.relevant)(path),
+                                    None => true,
+                                })
+                                .then(|| format!("Bash `{}`", short(&command)))
                         }
                     }
-                    _ => {}
+                    _ => None,
+                };
+                if let Some(tool) = change {
+                    let found = Finding::ChangeAfterTests {
+                        tool,
+                        last_test: last_failed_test.clone(),
+                    };
+                    if commit_seen {
+                        finding = found;
+                        return false;
+                    }
+                    held.get_or_insert(found);
                 }
             }
             true
         });
+        if let Some(h) = held {
+            return h;
+        }
         if finding == Finding::None && last_failed_test.is_some() {
             return Finding::ChangeAfterTests {
                 tool: NO_CHANGE_SEEN.into(),
@@ -498,6 +529,27 @@ impl Reader<'_> {
         }
         finding
     }
+}
+
+/// Whether a simple command makes commits.
+fn makes_commits(cmd: &SimpleCommand) -> bool {
+    if !super::git::is_git(cmd) {
+        return false;
+    }
+    let inv = super::git::read(cmd, &Default::default());
+    matches!(
+        inv.verb.as_ref().and_then(Word::literal),
+        Some(
+            "commit"
+                | "merge"
+                | "cherry-pick"
+                | "revert"
+                | "am"
+                | "rebase"
+                | "pull"
+                | "commit-tree"
+        )
+    )
 }
 
 fn short(text: &str) -> String {
@@ -596,6 +648,7 @@ pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding
         tests,
         relevant: &everything,
         cwd: Path::new("/"),
+        commits_only: false,
     }
     .transcript_tests(path, options)
 }
@@ -725,6 +778,132 @@ mod tests {
             result("1", false),
         ]);
         assert_eq!(f, Finding::None);
+    }
+
+    #[test]
+    fn only_real_test_runs_count() {
+        for fake in [
+            "echo cargo test",
+            "# cargo test",
+            "cargo test || true",
+            "cargo test --no-run",
+            "pytest --collect-only",
+            "echo 'pytest -q' > notes.txt",
+            "cargo test | tee log.txt",
+            "true || cargo test",
+            "printf 'cargo test'",
+        ] {
+            let f = finding(&[
+                tool_use("1", "Bash", json!({"command": fake})),
+                result("1", false),
+            ]);
+            assert!(!f.is_fresh(), "{fake}: {f:?}");
+        }
+        for real in [
+            "cargo test",
+            "cd sub && cargo test --all",
+            "timeout 600 cargo test",
+            "set -o pipefail; cargo test | tee log.txt",
+            "bash -c 'pytest -q'",
+            "RUST_LOG=debug cargo nextest run",
+        ] {
+            let f = finding(&[
+                tool_use("1", "Bash", json!({"command": real})),
+                result("1", false),
+            ]);
+            assert!(f.is_fresh(), "{real}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn a_bash_write_after_the_tests_is_a_change() {
+        for write in [
+            "sed -i 's/a/b/' src/lib.rs",
+            "echo x > src/lib.rs",
+            "printf y >> a.py",
+            "tee src/x.rs < /tmp/y",
+            "mv /tmp/new.rs src/lib.rs",
+            "cp /tmp/new.rs src/lib.rs",
+            "git apply fix.patch",
+            "patch -p1 < fix.patch",
+        ] {
+            let f = finding(&[
+                tool_use("1", "Bash", json!({"command": "cargo test"})),
+                result("1", false),
+                tool_use("2", "Bash", json!({"command": write})),
+                result("2", false),
+            ]);
+            assert!(
+                matches!(f, Finding::ChangeAfterTests { .. }),
+                "{write}: {f:?}"
+            );
+        }
+        let f = finding(&[
+            tool_use("1", "Bash", json!({"command": "cargo test"})),
+            result("1", false),
+            tool_use(
+                "2",
+                "Bash",
+                json!({"command": "cat src/lib.rs | grep x > /dev/null"}),
+            ),
+            result("2", false),
+        ]);
+        assert!(f.is_fresh(), "reading is not changing: {f:?}");
+    }
+
+    #[test]
+    fn changes_outside_what_is_verified_do_not_count() {
+        let f = write_transcript(&[
+            tool_use("1", "Bash", json!({"command": "cargo test"})),
+            result("1", false),
+            tool_use("2", "Edit", json!({"file_path": "/w/notes.md"})),
+            result("2", false),
+            tool_use("3", "Bash", json!({"command": "echo more >> /w/notes.md"})),
+            result("3", false),
+        ]);
+        let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
+        let only_src = |p: &str| p.starts_with("/w/src/");
+        let reader = Reader {
+            tests: &tests,
+            relevant: &only_src,
+            cwd: Path::new("/w"),
+            commits_only: false,
+        };
+        assert!(
+            reader
+                .transcript_tests(f.path(), Options::default())
+                .is_fresh()
+        );
+        let everything = |_: &str| true;
+        let reader = Reader {
+            relevant: &everything,
+            ..reader
+        };
+        assert!(
+            !reader
+                .transcript_tests(f.path(), Options::default())
+                .is_fresh()
+        );
+    }
+
+    #[test]
+    fn a_junit_report_with_failures_is_a_failed_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("junit.xml");
+        let globs = vec!["junit.xml".to_string()];
+        std::fs::write(&report, r#"<?xml version="1.0"?><testsuites tests="3" failures="1" errors="0"><testsuite name="a"><testcase name="x"><failure message="boom"/></testcase></testsuite></testsuites>"#).unwrap();
+        let t = mtime_ms(&report).unwrap();
+        assert!(matches!(
+            artifacts(dir.path(), &globs, t - 10, t),
+            Finding::FailedArtifact { failed: 1, .. }
+        ),);
+        std::fs::write(&report, r#"<testsuite tests="2" failures="0" errors="1"><testcase name="y"><error/></testcase></testsuite>"#).unwrap();
+        assert!(matches!(
+            artifacts(dir.path(), &globs, 0, t),
+            Finding::FailedArtifact { .. }
+        ));
+        std::fs::write(&report, r#"<testsuites tests="2" failures="0" errors="0"><testsuite><testcase name="z"/></testsuite></testsuites>"#).unwrap();
+        assert!(artifacts(dir.path(), &globs, 0, i64::MAX).is_fresh());
     }
 
     #[test]

@@ -344,6 +344,12 @@ impl Repo {
         Ok(out)
     }
 
+    /// What `git push` with `spec` would send for its first refspec (the current branch when
+    /// none is given).
+    pub fn push_facts(&self, spec: &PushSpec) -> Result<PushFacts, Error> {
+        self.push_facts_for(spec, spec.refspecs.first().map(String::as_str))
+    }
+
     /// Short names of the local branches.
     pub fn local_branches(&self) -> Vec<String> {
         let Ok(refs) = self.repo.references() else {
@@ -359,10 +365,7 @@ impl Repo {
 
     /// Whether `name` is a remote configured in the repository.
     pub fn remote_exists(&self, name: &str) -> bool {
-        self.repo
-            .remote_names()
-            .iter()
-            .any(|n| n.to_string() == name)
+        self.repo.remote_names().iter().any(|n| *n == name)
     }
 
     /// `clean.requireForce` is off in the repository's or the user's config.

@@ -324,12 +324,10 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
                 out.push(gated(Class::HookBypass, "skips the commit hooks"));
             }
         }
-        "merge" | "cherry-pick" | "revert" | "am" | "commit-tree" | "pull"
-            if !flags.help() && verb_makes_commits(&verb, &flags) =>
+        "merge" | "cherry-pick" | "revert" | "am" | "pull"
+            if flags.risky("no-verify", "") || hooks_off =>
         {
-            if flags.risky("no-verify", "") || hooks_off {
-                out.push(gated(Class::HookBypass, "skips the commit hooks"));
-            }
+            out.push(gated(Class::HookBypass, "skips the commit hooks"));
         }
         "push" | "send-pack" => {
             if flags.surely("dry-run", "n") {
@@ -512,19 +510,17 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
                 ));
             }
         }
-        "clean" => {
-            if !(flags.surely("dry-run", "n") || flags.surely("interactive", "i")) {
-                let forced = flags.risky("force", "f")
-                    || inv.config_value("clean.requireforce") == Some("false");
-                out.push(destroys(
-                    "deletes untracked files",
-                    Destructive::Clean {
-                        directories: flags.surely("", "d"),
-                        ignored: flags.surely("", "xX"),
-                        forced,
-                    },
-                ));
-            }
+        "clean" if !(flags.surely("dry-run", "n") || flags.surely("interactive", "i")) => {
+            let forced = flags.risky("force", "f")
+                || inv.config_value("clean.requireforce") == Some("false");
+            out.push(destroys(
+                "deletes untracked files",
+                Destructive::Clean {
+                    directories: flags.surely("", "d"),
+                    ignored: flags.surely("", "xX"),
+                    forced,
+                },
+            ));
         }
         "stash" => {
             let sub = operands.first().copied();
@@ -566,23 +562,21 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
                 ));
             }
         }
-        "read-tree" => {
-            if flags.surely("", "u") && (flags.risky("reset", "") || flags.surely("", "m")) {
-                out.push(destroys("overwrites the work tree", Destructive::ResetHard));
-            }
+        "read-tree"
+            if flags.surely("", "u") && (flags.risky("reset", "") || flags.surely("", "m")) =>
+        {
+            out.push(destroys("overwrites the work tree", Destructive::ResetHard));
         }
-        "checkout-index" => {
-            if flags.risky("force", "f") {
-                let paths = if flags.risky("all", "a") {
-                    vec![".".to_owned()]
-                } else {
-                    owned(&operands)
-                };
-                out.push(destroys(
-                    "overwrites files in the work tree",
-                    Destructive::DiscardPaths { paths },
-                ));
-            }
+        "checkout-index" if flags.risky("force", "f") => {
+            let paths = if flags.risky("all", "a") {
+                vec![".".to_owned()]
+            } else {
+                owned(&operands)
+            };
+            out.push(destroys(
+                "overwrites files in the work tree",
+                Destructive::DiscardPaths { paths },
+            ));
         }
         _ => {}
     }
@@ -610,10 +604,6 @@ fn may_be_path(cmd: &SimpleCommand, operand: &str) -> bool {
         Some(dir) => dir.join(operand).exists(),
         None => true,
     }
-}
-
-fn verb_makes_commits(verb: &str, _flags: &Flags) -> bool {
-    matches!(verb, "merge" | "cherry-pick" | "revert" | "am" | "pull")
 }
 
 /// Hooks switched off by the environment or by configuration for this one command.

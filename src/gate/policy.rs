@@ -554,7 +554,7 @@ fn verify_scoped(
                 .unwrap_or_else(|_| path.to_owned()),
             None => path.to_owned(),
         };
-        paths.iter().any(|p| *p == rel)
+        paths.contains(&rel)
     };
     if !finding.is_fresh()
         && let Some(transcript) = ctx.transcript
@@ -564,6 +564,7 @@ fn verify_scoped(
             tests: &tests,
             relevant: &relevant,
             cwd: ctx.cwd,
+            commits_only: matches!(scope, Scope::Paths(_)),
         };
         let mut from_transcript = reader.transcript_tests(transcript, Default::default());
         // Agents write the transcript asynchronously: give a just-finished test run's result a

@@ -553,8 +553,8 @@ fn command(
     expand(found, stdin, scope, script);
 }
 
-/// Whether a command's failure does not count: it sits left of `||` (`a || true`), or in a
-/// condition (`if a; …`, `a && b || c` counts `a` as a condition too).
+/// Whether a command's status may not be the call's: it is part of an `||` list (`a || true`,
+/// `true || a`), a condition (`if a; …`), negated, or not the last part of a pipeline.
 fn status_ignored(node: Node, text: &str) -> bool {
     let mut child = node;
     let mut parent = node.parent();
@@ -562,12 +562,10 @@ fn status_ignored(node: Node, text: &str) -> bool {
         match p.kind() {
             "list" => {
                 // `a || b`: `a`'s failure is caught; `a && b || c` catches both.
+                // `a || b`: `a`'s failure is caught, and `b` runs only if `a` fails.
                 let mut cursor = p.walk();
-                let parts: Vec<Node> = p.children(&mut cursor).collect();
-                if let Some(pos) = parts.iter().position(|n| n.id() == child.id())
-                    && parts[pos + 1..]
-                        .iter()
-                        .any(|n| &text[n.byte_range()] == "||")
+                if p.children(&mut cursor)
+                    .any(|n| !n.is_named() && &text[n.byte_range()] == "||")
                 {
                     return true;
                 }
@@ -580,7 +578,14 @@ fn status_ignored(node: Node, text: &str) -> bool {
                 }
             }
             "negated_command" => return true,
-            "redirected_statement" | "pipeline" | "subshell" | "compound_statement" => {}
+            "pipeline" => {
+                // Only the last command's status is the pipeline's (without `pipefail`).
+                let last = p.named_child(p.named_child_count().saturating_sub(1));
+                if last.is_some_and(|l| l.id() != child.id()) && !text.contains("pipefail") {
+                    return true;
+                }
+            }
+            "redirected_statement" | "subshell" | "compound_statement" => {}
             _ => return false,
         }
         child = p;

@@ -7,6 +7,7 @@ mod cli;
 mod eval;
 mod fail_open;
 mod gate_effects;
+mod gate_evidence;
 mod gate_fuzz;
 mod gate_repo;
 mod gate_table;
