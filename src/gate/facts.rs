@@ -563,15 +563,25 @@ impl Repo {
         let source_id = self
             .resolve_rev(&src)
             .ok_or_else(|| Error(format!("cannot resolve `{src}` to a commit")))?;
+        // A URL or a path instead of a remote's name: no remote-tracking refs of its own, so
+        // what any remote is known to have is the base.
+        let by_location = remote.contains(['/', ':']) || remote == ".";
         let tracking_name = format!("refs/remotes/{remote}/{dst}");
-        let tracking_id = self
-            .repo
-            .try_find_reference(tracking_name.as_str())
-            .ok()
-            .flatten()
-            .and_then(|mut r| r.peel_to_id().ok())
-            .map(|id| id.detach());
-        let remote_tips = self.remote_tips(&remote)?;
+        let tracking_id = if by_location {
+            None
+        } else {
+            self.repo
+                .try_find_reference(tracking_name.as_str())
+                .ok()
+                .flatten()
+                .and_then(|mut r| r.peel_to_id().ok())
+                .map(|id| id.detach())
+        };
+        let remote_tips = if by_location {
+            self.remote_tips("")?
+        } else {
+            self.remote_tips(&remote)?
+        };
         // A linear run from the pushed commit down to the destination's remote-tracking tip
         // means that tip is an ancestor: nothing on the remote would be lost.
         let (ahead, behind) = match self.linear_walk(source_id, &remote_tips) {
@@ -623,7 +633,11 @@ impl Repo {
 
     fn remote_tips(&self, remote: &str) -> Result<Vec<gix::ObjectId>, Error> {
         let refs = ctx!(self.repo.references(), "cannot list references")?;
-        let prefix = format!("refs/remotes/{remote}/");
+        let prefix = if remote.is_empty() {
+            "refs/remotes/".to_owned()
+        } else {
+            format!("refs/remotes/{remote}/")
+        };
         let iter = ctx!(
             refs.prefixed(prefix.as_str()),
             "cannot list remote-tracking references"

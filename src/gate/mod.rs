@@ -40,7 +40,7 @@ pub fn find(command: &str, cwd: &Path, user: UserCommands) -> Vec<(Gated, bool)>
     let script = shell::parse(command, cwd);
     let mut found: Vec<(Gated, bool)> = Vec::new();
     let mut unreadable: Vec<String> = script.incomplete.clone();
-    collect(&script, user, &mut found, &mut unreadable, 0);
+    collect(&script, command, user, &mut found, &mut unreadable, 0);
     let line_mentions_gated = classify::may_be_gated(command, user.deploy)
         || classify::may_be_gated(command, user.publish);
     if script.had_errors && line_mentions_gated && found.is_empty() {
@@ -55,6 +55,7 @@ pub fn find(command: &str, cwd: &Path, user: UserCommands) -> Vec<(Gated, bool)>
 
 fn collect(
     script: &shell::Script,
+    line: &str,
     user: UserCommands,
     found: &mut Vec<(Gated, bool)>,
     unreadable: &mut Vec<String>,
@@ -69,14 +70,12 @@ fn collect(
         let approved = cmd.env_var(APPROVAL_ENV).and_then(Word::literal) == Some("1");
         match classify::classify(cmd, &known) {
             Classified::Gated(gated) => found.extend(gated.into_iter().map(|g| (g, approved))),
-            Classified::Unreadable(why) => {
-                unreadable.push(format!("`{}`: {why}", short(&cmd.source)))
-            }
+            Classified::Unreadable(why) => unreadable.push(part(line, &cmd.source, &why)),
             Classified::Script(text) if alias_depth < MAX_ALIAS_SCRIPTS => {
                 let mut inner = shell::Script::default();
                 shell::parse_body(&text, cmd.cwd.clone(), cmd.depth + 1, &mut inner);
                 unreadable.extend(inner.incomplete.iter().cloned());
-                collect(&inner, user, found, unreadable, alias_depth + 1);
+                collect(&inner, line, user, found, unreadable, alias_depth + 1);
             }
             Classified::Script(_) => unreadable.push("git aliases nested too deep".into()),
         }
@@ -95,17 +94,19 @@ fn collect(
                 .filter_map(Word::literal)
                 .any(tools::is_gated_verb)
         {
-            unreadable.push(format!(
-                "`{}` runs a program computed at run time (`{program}`) with a gated verb",
-                short(&cmd.source)
+            unreadable.push(part(
+                line,
+                &cmd.source,
+                &format!("runs a program computed at run time (`{program}`) with a gated verb"),
             ));
         } else if let Some(Word::Dynamic(program)) = cmd.argv.first()
             && cmd.argv.len() == 1
             && (program.contains('@') || program.contains('*'))
         {
-            unreadable.push(format!(
-                "`{}` runs whatever `{program}` holds",
-                short(&cmd.source)
+            unreadable.push(part(
+                line,
+                &cmd.source,
+                &format!("runs whatever `{program}` holds"),
             ));
         }
     }
@@ -119,6 +120,15 @@ fn stashes(cmd: &shell::SimpleCommand) -> bool {
             inv.args.first().and_then(Word::literal),
             None | Some("push" | "save" | "-u" | "--include-untracked" | "-a" | "--all" | "-m")
         )
+}
+
+/// `why`, naming the part of the line it is about when that is not the whole line.
+fn part(line: &str, source: &str, why: &str) -> String {
+    if source.trim() == line.trim() {
+        why.to_owned()
+    } else {
+        format!("`{}` {why}", short(source))
+    }
 }
 
 fn short(text: &str) -> String {

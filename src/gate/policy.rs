@@ -107,25 +107,12 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
             return ruling;
         }
         Policy::Ask => {
-            return ask(
-                ruling,
-                ctx,
-                format!("`{cmd}` {}.", gated.what),
-                DecidedBy::Policy,
-            );
+            return ask(ruling, ctx, plain_reason(gated, &cmd), DecidedBy::Policy);
         }
         Policy::Verify | Policy::Guard => {}
     }
     if matches!(gated.class, Class::Unparsed | Class::Catastrophic) {
-        let why = if gated.class == Class::Unparsed {
-            format!(
-                "hookjudge cannot tell what `{cmd}` does without running it ({}), and it mentions a gated action.",
-                gated.what
-            )
-        } else {
-            format!("`{cmd}` {}.", gated.what)
-        };
-        return ask(ruling, ctx, why, DecidedBy::Policy);
+        return ask(ruling, ctx, plain_reason(gated, &cmd), DecidedBy::Policy);
     }
     let repo = match Repo::open(&gated.target, ctx.cwd) {
         Ok(repo) => repo,
@@ -643,6 +630,18 @@ fn verify_scoped(
         ),
         DecidedBy::JudgeFailed,
     )
+}
+
+/// What a gated action does, in one sentence (for a human asked about it).
+fn plain_reason(gated: &Gated, cmd: &str) -> String {
+    if gated.class == Class::Unparsed {
+        format!(
+            "hookjudge cannot tell what `{cmd}` does without running it, and it mentions a gated action: {}.",
+            gated.what.trim_end_matches('.')
+        )
+    } else {
+        format!("`{cmd}` {}.", gated.what.trim_end_matches('.'))
+    }
 }
 
 fn ask(mut ruling: Ruling, ctx: &Context, why: String, by: DecidedBy) -> Ruling {

@@ -919,6 +919,16 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand, bodies: &mut Vec<String>) {
         let mut chdir: Option<String> = None;
         let mut operands_left = wrapper.operands;
         while let Some(word) = cmd.argv.get(i) {
+            // `env HOME="$HOME" cmd`: an assignment with a computed value is still one.
+            if program == "env"
+                && let Word::Dynamic(src) = word
+                && let Some((k, v)) = src.split_once('=')
+                && assignment(&format!("{k}=")).is_some()
+            {
+                cmd.env.push((k.to_owned(), Word::Dynamic(v.to_owned())));
+                i += 1;
+                continue;
+            }
             let Some(arg) = word.literal().map(str::to_owned) else {
                 break;
             };
