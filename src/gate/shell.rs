@@ -1423,6 +1423,75 @@ mod tests {
     }
 
     #[test]
+    fn values_known_from_the_line_are_used() {
+        case("c=push; git $c", &["git push"]);
+        case("c=push; git \"$c\"", &["git push"]);
+        case("cmd=\"git push\"; $cmd", &["git push"]);
+        case("v=(git push); \"${v[@]}\"", &["git push"]);
+        case("set -- git push; \"$@\"", &["set -- git push", "git push"]);
+        case("git $'\\x70ush'", &["git push"]);
+        case("git {push,}", &["git push"]);
+        case("p=pu; git ${p}sh", &["git push"]);
+        // Unknown values stay dynamic.
+        case("git $c", &["git $c"]);
+        case("read -r c <<< push; git $c", &["read -r c", "git $c"]);
+    }
+
+    #[test]
+    fn shells_fed_known_text_run_it() {
+        case("bash <<< 'git push'", &["git push", "bash"]);
+        case("echo git push | sh", &["echo git push", "git push", "sh"]);
+        case("cat <<EOF | sh\ngit push\nEOF", &["cat", "git push", "sh"]);
+        case(". /dev/stdin <<< 'git push'", &["git push", ". /dev/stdin"]);
+        case("trap 'git push' EXIT", &["git push", "trap git push EXIT"]);
+        case("su root -c 'git push'", &["git push", "su"]);
+        case(
+            "find . -exec git push \\;",
+            &["git push", "find . -exec git push ;"],
+        );
+        let s = parse("curl -s x | sh", Path::new("/w"));
+        assert!(
+            s.incomplete.iter().any(|i| i.contains("a shell runs what")),
+            "{:?}",
+            s.incomplete
+        );
+    }
+
+    #[test]
+    fn wrappers_from_the_table() {
+        for line in [
+            "setsid git push",
+            "flock .lock git push",
+            "strace -f -o /dev/null git push",
+            "sudo -iu root git push",
+            "runuser -u root -- git push",
+            "unshare -r git push",
+            "taskset -c 0 git push",
+            "npx -y git push",
+            "uv run --with x git push",
+        ] {
+            let s = parse(line, Path::new("/w"));
+            let last = s.commands.last().unwrap();
+            assert_eq!(
+                last.argv.iter().map(Word::text).collect::<Vec<_>>(),
+                ["git", "push"],
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn pushd_and_popd_restore_the_directory() {
+        let s = parse("pushd /tmp; popd; git push", Path::new("/w"));
+        assert_eq!(s.commands.last().unwrap().cwd, Some(PathBuf::from("/w")));
+        let s = parse("export GIT_DIR=/r/.git && git push", Path::new("/w"));
+        assert_eq!(
+            s.commands.last().unwrap().env_var("GIT_DIR"),
+            Some(&Word::Literal("/r/.git".into()))
+        );
+    }
+
+    #[test]
     fn the_claude_commit_idiom_parses_cleanly() {
         let text = "git commit -m \"$(cat <<'EOF'\nIt's done\nEOF\n)\" && git push";
         let s = parse(text, Path::new("/w"));

@@ -564,17 +564,14 @@ const EXTRA_WORDS: [&str; 10] = [
     "xargs",
 ];
 
-/// The prefilter's words: every program and verb word of the table, and the extra words.
+/// The prefilter's words: every program of the table, the verbs that make a computed program
+/// suspect, git's gated verbs, and the extra words. A table verb needs its program to be
+/// gated, so the program's word is enough.
 pub fn prefilter_words() -> impl Iterator<Item = &'static str> {
     TOOLS
         .iter()
-        .flat_map(|t| {
-            t.programs.iter().map(|p| p.trim_start_matches("./")).chain(
-                t.verbs
-                    .iter()
-                    .flat_map(|v| v.words.iter().map(|w| w.trim_end_matches('*'))),
-            )
-        })
+        .flat_map(|t| t.programs.iter().map(|p| p.trim_start_matches("./")))
+        .chain(DYNAMIC_VERBS)
         .chain(super::git_options::GATED_VERBS.iter().copied())
         .chain(EXTRA_WORDS)
 }
