@@ -257,22 +257,26 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
 /// backslashes are removed first, so `g\\it pu"sh"` still counts; then each word (letters,
 /// digits, `_`, `-`) is looked up among the table's words.
 pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
-    let plain: String = text
-        .chars()
-        .filter(|c| !matches!(c, '\\' | '"' | '\''))
-        .collect::<String>()
-        .to_ascii_lowercase();
-    if plain.contains("$'") {
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("$'") {
         return true; // ANSI-C quoting can spell any word
     }
     let words = prefilter_words();
-    plain
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| !w.is_empty() && words.binary_search(&w).is_ok())
+    let any_word = |plain: &str| {
+        plain
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| !w.is_empty() && words.binary_search(&w).is_ok())
+    };
+    // A backslash either quotes the next letter (`g\it`) or starts an escape (`\tgit` in a
+    // printf format): read the line both ways.
+    let unquoted: String = lower.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
+    let joined: String = unquoted.chars().filter(|c| *c != '\\').collect();
+    any_word(&joined)
+        || (unquoted.contains('\\') && any_word(&unquoted.replace("\\n", " ").replace("\\t", " ")))
         || extra
             .iter()
             .filter_map(|p| p.first())
-            .any(|p| plain.contains(&p.to_ascii_lowercase()))
+            .any(|p| joined.contains(&p.to_ascii_lowercase()))
 }
 
 /// The prefilter's words, sorted (from the tool table, git's gated verbs and a few extras),
@@ -406,6 +410,10 @@ mod tests {
     #[test]
     fn prefilter_is_conservative() {
         assert!(may_be_gated("g\\it pu\"sh\"", &[]));
+        assert!(may_be_gated(
+            "make -f <(printf 'all:\\n\\tgit push\\n')",
+            &[]
+        ));
         assert!(!may_be_gated("ls -la && cat README.md", &[]));
         assert!(may_be_gated("./ship.sh", &[vec!["./ship.sh".into()]]));
     }
