@@ -314,6 +314,11 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
     let (operands, dashdash) = flags.operands();
     let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<String>>();
     let mut out = Vec::new();
+    // `git submodule foreach 'git push'`: the rest is a command line run in each submodule.
+    if verb == "submodule" && operands.first() == Some(&"foreach") {
+        let script: Vec<&str> = operands[1..].to_vec();
+        return Found::ShellAlias(script.join(" "));
+    }
     match verb.as_str() {
         "commit" => {
             if flags.surely("dry-run", "") {

@@ -101,6 +101,16 @@ pub const TOOLS: &[Tool] = &[
             verb(&["publish"], Publish, "publishes a package"),
             verb(&["unpublish"], Publish, "removes a published package"),
             verb(&["dist-tag", "add"], Publish, "moves a published tag"),
+            verb(
+                &["run", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
+                &["run", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
         ],
     },
     Tool {
@@ -110,6 +120,36 @@ pub const TOOLS: &[Tool] = &[
         verbs: &[
             verb(&["publish"], Publish, "publishes a package"),
             verb(&["npm", "publish"], Publish, "publishes a package"),
+            verb(
+                &["run", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
+                &["run", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
+            verb(&["deploy*"], Deploy, "runs the package's deploy script"),
+        ],
+    },
+    Tool {
+        programs: &["make", "gmake", "just", "task", "mise"],
+        value_options: &["-f", "--file", "-C", "--directory", "-j", "--justfile"],
+        goals: true,
+        verbs: &[
+            verb_unless(
+                &["publish*"],
+                Publish,
+                "runs a publish target",
+                &["-n", "--just-print", "--recon", "--dry-run", "-l", "--list"],
+            ),
+            verb_unless(
+                &["deploy*"],
+                Deploy,
+                "runs a deploy target",
+                &["-n", "--just-print", "--recon", "--dry-run", "-l", "--list"],
+            ),
         ],
     },
     Tool {
