@@ -261,11 +261,10 @@ pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
     if lower.contains("$'") {
         return true; // ANSI-C quoting can spell any word
     }
-    let words = prefilter_words();
     let any_word = |plain: &str| {
         plain
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .any(|w| !w.is_empty() && words.binary_search(&w).is_ok())
+            .any(|w| w.len() > 1 && tools::is_prefilter_word(w))
     };
     // A backslash either quotes the next letter (`g\it`) or starts an escape (`\tgit` in a
     // printf format): read the line both ways.
@@ -277,21 +276,6 @@ pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
             .iter()
             .filter_map(|p| p.first())
             .any(|p| joined.contains(&p.to_ascii_lowercase()))
-}
-
-/// The prefilter's words, sorted (from the tool table, git's gated verbs and a few extras),
-/// each also split at `-` so that `git-push` and `send-pack` match word by word.
-fn prefilter_words() -> &'static [&'static str] {
-    static WORDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    WORDS.get_or_init(|| {
-        let mut words: Vec<&'static str> = tools::prefilter_words()
-            .flat_map(|w| w.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
-            .filter(|w| w.len() > 1)
-            .collect();
-        words.sort_unstable();
-        words.dedup();
-        words
-    })
 }
 
 #[cfg(test)]

@@ -616,6 +616,128 @@ pub fn prefilter_words() -> impl Iterator<Item = &'static str> {
         .chain(EXTRA_WORDS)
 }
 
+/// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
+/// what `prefilter_words` derives from the table, written out so that a hook call does not
+/// build it (a test keeps the two equal).
+const PREFILTER_SORTED: [&str; 110] = [
+    "amplify",
+    "ansible",
+    "apply",
+    "aws",
+    "az",
+    "branch",
+    "buildah",
+    "bun",
+    "cargo",
+    "cdk",
+    "changeset",
+    "checkout",
+    "clean",
+    "commit",
+    "config",
+    "copilot",
+    "crane",
+    "deploy",
+    "deployctl",
+    "destroy",
+    "docker",
+    "doctl",
+    "dotnet",
+    "eb",
+    "eval",
+    "find",
+    "firebase",
+    "flit",
+    "fly",
+    "flyctl",
+    "gcloud",
+    "gem",
+    "gh",
+    "git",
+    "gmake",
+    "gradle",
+    "gradlew",
+    "hatch",
+    "helm",
+    "heroku",
+    "hookjudge",
+    "husky",
+    "index",
+    "it",
+    "just",
+    "kubectl",
+    "kustomize",
+    "lerna",
+    "make",
+    "maturin",
+    "mise",
+    "mvn",
+    "mvnw",
+    "nerdctl",
+    "netlify",
+    "now",
+    "np",
+    "npm",
+    "ntl",
+    "nuget",
+    "oc",
+    "oras",
+    "pack",
+    "packed",
+    "pdm",
+    "playbook",
+    "pnpm",
+    "podman",
+    "poetry",
+    "publish",
+    "pulumi",
+    "push",
+    "railway",
+    "read",
+    "ref",
+    "refs",
+    "release",
+    "remotes",
+    "render",
+    "reset",
+    "restore",
+    "rm",
+    "sam",
+    "semantic",
+    "send",
+    "serverless",
+    "skaffold",
+    "skopeo",
+    "sls",
+    "sst",
+    "stash",
+    "surge",
+    "switch",
+    "task",
+    "terraform",
+    "terragrunt",
+    "tilt",
+    "tofu",
+    "tree",
+    "twine",
+    "unpublish",
+    "update",
+    "upgrade",
+    "upload",
+    "uv",
+    "vercel",
+    "wrangler",
+    "xargs",
+    "yank",
+    "yarn",
+];
+
+/// Whether one word of a command line (letters, digits and `_`; lower case) is a prefilter
+/// word.
+pub fn is_prefilter_word(word: &str) -> bool {
+    PREFILTER_SORTED.binary_search(&word).is_ok()
+}
+
 /// Verbs that, next to a program computed at run time, make it suspect (`$c push`, `"$@"` of
 /// `publish`). Only words that name the action itself: `run`, `build` or `create` next to a
 /// computed program are ordinary. Each is a verb of the table or of git (tested).
@@ -800,6 +922,20 @@ mod tests {
             None
         );
         assert_eq!(class("kubectl", &["get", "pods"]), None);
+    }
+
+    #[test]
+    fn the_sorted_prefilter_is_the_table_s() {
+        let mut words: Vec<&str> = prefilter_words()
+            .flat_map(|w| w.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+            .filter(|w| w.len() > 1)
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(
+            words, PREFILTER_SORTED,
+            "update PREFILTER_SORTED from the table"
+        );
     }
 
     #[test]
