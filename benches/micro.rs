@@ -192,7 +192,7 @@ fn gemini_session(c: &mut Criterion) {
 fn shell(c: &mut Criterion) {
     let cmd = "git add -A && git commit -m \"$(cat <<'EOF'\nFix the loader\nEOF\n)\" && cd sub && sudo -u me env X=1 bash -c 'git push origin main'";
     c.bench_function("shell parse + classify (commit idiom)", |b| {
-        b.iter(|| hookjudge::gate::find(black_box(cmd), Path::new("/w"), &[]))
+        b.iter(|| hookjudge::gate::find(black_box(cmd), Path::new("/w"), Default::default()))
     });
 }
 

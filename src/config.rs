@@ -109,6 +109,8 @@ pub struct GateFile {
     #[serde(rename = "hook-bypass")]
     pub hook_bypass: Option<Policy>,
     pub destructive: Option<Policy>,
+    /// `rm -rf` of `/`, the home directory, a repository or its `.git`. By default, `deny`.
+    pub catastrophic: Option<Policy>,
     pub unparsed: Option<Policy>,
     /// Branches a force push must never rewrite (`*` matches within a segment).
     pub protected_branches: Option<Vec<String>>,
@@ -120,6 +122,8 @@ pub struct GateFile {
     pub test_commands: Option<String>,
     /// Command prefixes that deploy (e.g. `./scripts/deploy.sh`, `make deploy`).
     pub deploy_commands: Option<Vec<String>>,
+    /// Command prefixes that publish (e.g. `./scripts/release.sh`, `make release`).
+    pub publish_commands: Option<Vec<String>>,
     /// The deadline of the gate's own judge call. By default, 8000 ms.
     pub timeout_ms: Option<u64>,
 }
@@ -132,6 +136,7 @@ pub struct GateSettings {
     pub artifacts: Vec<String>,
     pub test_commands: String,
     pub deploy_commands: Vec<Vec<String>>,
+    pub publish_commands: Vec<Vec<String>>,
     pub timeout_ms: u64,
 }
 
@@ -146,6 +151,7 @@ impl Default for GateSettings {
                 (Class::Deploy, Policy::Ask),
                 (Class::HookBypass, Policy::Deny),
                 (Class::Destructive, Policy::Guard),
+                (Class::Catastrophic, Policy::Deny),
                 (Class::Unparsed, Policy::Ask),
             ],
             protected_branches: vec!["main".into(), "master".into(), "release/*".into()],
@@ -155,6 +161,7 @@ impl Default for GateSettings {
                 .collect(),
             test_commands: crate::gate::evidence::DEFAULT_TEST_COMMANDS.to_string(),
             deploy_commands: Vec::new(),
+            publish_commands: Vec::new(),
             timeout_ms: 8000,
         }
     }
@@ -312,6 +319,7 @@ impl Settings {
                 (Class::Deploy, gate.deploy),
                 (Class::HookBypass, gate.hook_bypass),
                 (Class::Destructive, gate.destructive),
+                (Class::Catastrophic, gate.catastrophic),
                 (Class::Unparsed, gate.unparsed),
             ] {
                 if let Some(policy) = policy {
@@ -331,6 +339,10 @@ impl Settings {
             }
             for command in gate.deploy_commands.unwrap_or_default() {
                 g.deploy_commands
+                    .push(shell_words::split(&command).unwrap_or_else(|_| vec![command.clone()]));
+            }
+            for command in gate.publish_commands.unwrap_or_default() {
+                g.publish_commands
                     .push(shell_words::split(&command).unwrap_or_else(|_| vec![command.clone()]));
             }
             g.timeout_ms = gate.timeout_ms.unwrap_or(g.timeout_ms);

@@ -66,7 +66,7 @@ pub struct TurnText {
 
 /// Reads the assistant's text since the last real user turn from a Claude Code transcript.
 pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
-    let mut file = File::open(path)?;
+    let mut file = open_regular(path)?;
     let len = file.metadata()?.len();
     let mut lines = ReverseLines::new(len, options);
     let mut out = TurnText {
@@ -78,6 +78,8 @@ pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
     };
     // Newest first while scanning; (message id, uuid, text).
     let mut found: Vec<(Option<String>, Option<String>, String)> = Vec::new();
+    // Uuids already taken: a set, so that the check stays linear over long turns.
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     loop {
         let line = match lines.next(&mut file)? {
             Some(line) => line,
@@ -113,11 +115,7 @@ pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
             }
             Kind::Assistant => {
                 let text = entry.text();
-                if text.is_empty()
-                    || found
-                        .iter()
-                        .any(|(_, uuid, _)| uuid.is_some() && *uuid == entry.uuid)
-                {
+                if text.is_empty() || entry.uuid.as_ref().is_some_and(|u| !seen.insert(u.clone())) {
                     continue;
                 }
                 let id = entry.message.and_then(|m| m.id);
@@ -524,6 +522,19 @@ impl Entry<ShapeBlock> {
     }
 }
 
+/// Opens a transcript, refusing at once anything but a regular file: opening a FIFO blocks
+/// until a writer comes, and a device never ends.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("`{}` is not a regular file", path.display()),
+        ));
+    }
+    File::open(path)
+}
+
 /// Visits the complete, parseable lines of a transcript from the newest, within `options`'
 /// budget, until `visit` returns `false`. Lines over the line cap are skipped.
 pub fn visit_backwards(
@@ -531,7 +542,7 @@ pub fn visit_backwards(
     options: Options,
     mut visit: impl FnMut(&serde_json::Value) -> bool,
 ) -> io::Result<()> {
-    let mut file = File::open(path)?;
+    let mut file = open_regular(path)?;
     let len = file.metadata()?.len();
     let mut lines = ReverseLines::new(len, options);
     while let Some(line) = lines.next(&mut file)? {
@@ -597,6 +608,24 @@ mod tests {
         let t = read(&f, Options::default());
         assert_eq!(t.messages, ["Looking.", "Done, shall I push?"]);
         assert_eq!(t.boundary, Boundary::UserTurn);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("t.fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Opening the FIFO for reading would block until a writer came.
+        let err = turn_text(&fifo, Options::default()).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        let err =
+            visit_backwards(Path::new("/dev/zero"), Options::default(), |_| true).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
     }
 
     #[test]

@@ -225,7 +225,14 @@ fn report(repo: &Repo, settings: &Settings, rulings: &[Ruling]) -> Value {
         "repository": root,
         "branch": repo.branch(),
         "upstream": repo.upstream(),
-        "push": rulings.iter().map(|r| r.facts.clone()).collect::<Vec<_>>(),
+        // A push ruling holds the facts of each ref it pushes.
+        "push": rulings
+            .iter()
+            .flat_map(|r| match r.facts["refs"].as_array() {
+                Some(refs) => refs.clone(),
+                None => vec![r.facts.clone()],
+            })
+            .collect::<Vec<_>>(),
         "uncommitted": changes,
         "evidence": rulings.iter().map(|r| r.evidence.clone()).collect::<Vec<_>>(),
         "recent_decisions": recent,

@@ -101,7 +101,7 @@ fn effective(s: &Settings) -> Value {
         .collect();
     let mut gate = json!({
         "protected_branches": s.gate.protected_branches, "artifacts": s.gate.artifacts, "test_commands": s.gate.test_commands,
-        "deploy_commands": s.gate.deploy_commands.iter().map(|d| d.join(" ")).collect::<Vec<_>>(), "timeout_ms": s.gate.timeout_ms,
+        "deploy_commands": s.gate.deploy_commands.iter().map(|d| d.join(" ")).collect::<Vec<_>>(), "publish_commands": s.gate.publish_commands.iter().map(|d| d.join(" ")).collect::<Vec<_>>(), "timeout_ms": s.gate.timeout_ms,
     });
     for (k, v) in policies {
         gate[k] = v;
@@ -238,9 +238,9 @@ pub fn schema() -> Value {
                 "response_format": {"enum": ["json_schema", "json_object", "none"]}}},
             "gate": {"type": "object", "additionalProperties": false, "properties": {
                 "commit": policy(), "push": policy(), "publish": policy(), "deploy": policy(), "hook-bypass": policy(),
-                "destructive": policy(), "unparsed": policy(),
+                "destructive": policy(), "catastrophic": policy(), "unparsed": policy(),
                 "protected_branches": strings(), "artifacts": strings(), "add_artifacts": strings(),
-                "test_commands": {"type": "string"}, "deploy_commands": strings(), "timeout_ms": {"type": "integer", "default": 8000}}},
+                "test_commands": {"type": "string"}, "deploy_commands": strings(), "publish_commands": strings(), "timeout_ms": {"type": "integer", "default": 8000}}},
             "judges": {"type": "object", "additionalProperties": judge}
         }
     })

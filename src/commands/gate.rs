@@ -252,14 +252,23 @@ fn run(
         Settings::load(&project, config).map_err(|e| e.to_string())?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
-        // user-defined deploy command (from the config, read once) can still make it gated;
-        // a config that does not load cannot name one.
+        // user-defined deploy or publish command (from the config, read once) can still make
+        // it gated; a config that does not load cannot name one.
         match Settings::load(&project, config) {
-            Ok(s) if classify::may_be_gated(&command, &s.gate.deploy_commands) => s,
+            Ok(s)
+                if classify::may_be_gated(&command, &s.gate.deploy_commands)
+                    || classify::may_be_gated(&command, &s.gate.publish_commands) =>
+            {
+                s
+            }
             _ => return Ok((None, None)),
         }
     };
-    let found = crate::gate::find(&command, &cwd, &settings.gate.deploy_commands);
+    let user = crate::gate::UserCommands {
+        deploy: &settings.gate.deploy_commands,
+        publish: &settings.gate.publish_commands,
+    };
+    let found = crate::gate::find(&command, &cwd, user);
     if found.is_empty() {
         return Ok((None, None));
     }

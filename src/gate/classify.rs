@@ -1,11 +1,15 @@
 //! Naming what a simple command does to shared state: commit, push, publish, deploy, a hook
-//! bypass, or a destructive git operation. Everything else is not gated.
+//! bypass, a destructive git operation or a catastrophic delete. Everything else is not gated.
+//! Git is read by `git`, the other tools by the table in `tools`, deletes by `delete`.
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
+use super::delete;
+use super::git::{self, LineAliases};
 use super::shell::{SimpleCommand, Word};
+use super::tools;
 
 /// A class of gated action; each has a policy in the `gate` config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
@@ -17,6 +21,8 @@ pub enum Class {
     Deploy,
     HookBypass,
     Destructive,
+    /// `rm -rf` of `/`, the home directory, a repository or its `.git`.
+    Catastrophic,
     /// Could not be read reliably but mentions a gated action.
     Unparsed,
 }
@@ -30,17 +36,19 @@ impl Class {
             Class::Deploy => "deploy",
             Class::HookBypass => "hook-bypass",
             Class::Destructive => "destructive",
+            Class::Catastrophic => "catastrophic",
             Class::Unparsed => "unparsed",
         }
     }
 
-    pub const ALL: [Class; 7] = [
+    pub const ALL: [Class; 8] = [
         Class::Commit,
         Class::Push,
         Class::Publish,
         Class::Deploy,
         Class::HookBypass,
         Class::Destructive,
+        Class::Catastrophic,
         Class::Unparsed,
     ];
 }
@@ -49,19 +57,43 @@ impl Class {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
 pub enum Destructive {
+    /// Discards every uncommitted change to tracked files.
     ResetHard,
-    /// `checkout -- paths`, `checkout .`, `restore paths` (worktree side).
+    /// `restore paths`, `rm -f paths`, `checkout-index -f` (worktree side).
     DiscardPaths {
         paths: Vec<String>,
+    },
+    /// `checkout [tree-ish] [--] paths…` or `checkout -f`: which words are paths depends on
+    /// what the repository can resolve, so the facts decide.
+    Checkout {
+        args: Vec<String>,
+        /// Index in `args` of the first word after `--`.
+        dashdash: Option<usize>,
+        force: bool,
     },
     Clean {
         directories: bool,
         ignored: bool,
+        /// `-f` given, or `clean.requireForce` turned off on the command line (the repository's
+        /// own setting is read with the facts).
+        forced: bool,
     },
-    StashDrop,
-    StashClear,
+    /// `after_stash`: a `git stash` earlier in the line put the current changes there.
+    StashDrop {
+        after_stash: bool,
+    },
+    StashClear {
+        after_stash: bool,
+    },
     BranchDelete {
         branches: Vec<String>,
+    },
+    /// Moves a branch (`None`: HEAD's) to `to`: commits only it had are lost; `discard` also
+    /// drops uncommitted changes (`reset --hard X`).
+    MoveBranch {
+        branch: Option<String>,
+        to: String,
+        discard: bool,
     },
 }
 
@@ -83,6 +115,10 @@ pub struct PushSpec {
     pub delete: bool,
     pub tags: bool,
     pub all: bool,
+    pub mirror: bool,
+    /// An argument is computed at run time (its source text): where it goes is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computed: Option<String>,
 }
 
 /// A gated action found in a command line.
@@ -100,439 +136,159 @@ pub struct Gated {
     pub what: String,
 }
 
-/// Git's global options that take a value as the next word.
-const GIT_VALUE_OPTIONS: [&str; 6] = [
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--exec-path",
+/// What the classifier knows besides the command itself.
+#[derive(Debug, Clone, Default)]
+pub struct Known<'a> {
+    /// User-defined deploy and publish command prefixes.
+    pub deploy_commands: &'a [Vec<String>],
+    pub publish_commands: &'a [Vec<String>],
+    /// Git aliases defined by earlier commands of the line.
+    pub aliases: LineAliases,
+    /// An earlier command of the line stashed the current changes.
+    pub stashed: bool,
+}
+
+/// What one simple command is.
+pub enum Classified {
+    Gated(Vec<Gated>),
+    /// A part that decides whether it is gated is computed at run time.
+    Unreadable(String),
+    /// A git alias that runs a shell command: read it as a script.
+    Script(String),
+}
+
+/// Programs that write the files named in their arguments.
+const WRITERS: [&str; 14] = [
+    "touch", "cp", "mv", "ln", "install", "tee", "dd", "rsync", "sed", "truncate", "mkdir", "perl",
+    "python3", "python",
 ];
 
-/// Classifies one simple command. `deploy_commands` are user-defined deploy prefixes.
-pub fn classify(cmd: &SimpleCommand, deploy_commands: &[Vec<String>]) -> Vec<Gated> {
+/// Files and refs hookjudge reads as evidence or as the remote's state.
+fn is_protected_state(path: &str) -> bool {
+    path.contains(".hookjudge/verified")
+        || path.contains("refs/remotes/")
+        || path.ends_with("packed-refs")
+        || path.ends_with(".hookjudge/verified")
+}
+
+/// Classifies one simple command.
+pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
-    let lit = |i: usize| cmd.argv.get(i).and_then(Word::literal);
-    let mut out = Vec::new();
-    let gated = |class: Class, what: String, target: Target| Gated {
+    let gated = |class: Class, what: String| Gated {
         class,
         command: cmd.source.clone(),
-        target,
+        target: Target {
+            dir: cmd.cwd.clone(),
+            git_dir: None,
+            work_tree: None,
+        },
         push: None,
         destructive: None,
         what,
     };
-    let base_target = Target {
-        dir: cmd.cwd.clone(),
-        git_dir: env_path(cmd, "GIT_DIR"),
-        work_tree: env_path(cmd, "GIT_WORK_TREE"),
-    };
-
-    for prefix in deploy_commands {
-        if !prefix.is_empty()
-            && words.len() >= prefix.len()
-            && prefix.iter().zip(&words).all(|(p, w)| {
-                p == w || (p == &prefix[0] && w.rsplit('/').next() == Some(p.as_str()))
-            })
-        {
-            out.push(gated(
-                Class::Deploy,
-                format!("`{}` is a configured deploy command", prefix.join(" ")),
-                base_target.clone(),
-            ));
-            return out;
+    let mut out = Vec::new();
+    // Writing the evidence marker or a remote-tracking ref fakes the state the gate reads.
+    let writes_state = cmd.writes.iter().any(|w| is_protected_state(w.text()))
+        || (cmd.program().is_some_and(|p| WRITERS.contains(&p))
+            && words[1..].iter().any(|w| is_protected_state(w)));
+    if writes_state {
+        out.push(gated(
+            Class::HookBypass,
+            "writes state hookjudge reads as evidence (`.hookjudge/verified` or a remote-tracking ref)".into(),
+        ));
+    }
+    for (prefixes, class, kind) in [
+        (known.deploy_commands, Class::Deploy, "deploy"),
+        (known.publish_commands, Class::Publish, "publish"),
+    ] {
+        for prefix in prefixes {
+            if !prefix.is_empty()
+                && words.len() >= prefix.len()
+                && prefix.iter().zip(&words).enumerate().all(|(i, (p, w))| {
+                    p == w || (i == 0 && w.rsplit('/').next() == Some(p.as_str()))
+                })
+            {
+                out.push(gated(
+                    class,
+                    format!("is a configured {kind} command (`{}`)", prefix.join(" ")),
+                ));
+                return Classified::Gated(out);
+            }
         }
     }
-    let Some(program) = cmd.program() else {
-        return out;
-    };
-    let husky_off = cmd.env_var("HUSKY").and_then(Word::literal) == Some("0");
-    match program {
-        "git" => {
-            let mut target = base_target;
-            let mut i = 1;
-            let mut hooks_path_override = false;
-            while let Some(arg) = lit(i) {
-                if !arg.starts_with('-') {
-                    break;
-                }
-                let (name, inline) = match arg.split_once('=') {
-                    Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-                    _ => (arg, None),
-                };
-                let value = if GIT_VALUE_OPTIONS.contains(&name) && inline.is_none() {
-                    i += 1;
-                    lit(i).map(str::to_owned)
-                } else {
-                    inline
-                };
-                match name {
-                    "-C" => {
-                        target.dir = value.and_then(|v| {
-                            target
-                                .dir
-                                .as_ref()
-                                .map(|d| d.join(&v))
-                                .or(Some(PathBuf::from(v)))
-                        })
-                    }
-                    "--git-dir" => target.git_dir = value.map(|v| resolve(&target.dir, &v)),
-                    "--work-tree" => target.work_tree = value.map(|v| resolve(&target.dir, &v)),
-                    "-c" => {
-                        hooks_path_override |= value
-                            .is_some_and(|v| v.to_ascii_lowercase().starts_with("core.hookspath"))
-                    }
-                    _ => {}
-                }
-                i += 1;
+    if git::is_git(cmd) {
+        return match git::classify(cmd, &known.aliases, known.stashed) {
+            git::Found::Gated(found) => {
+                out.extend(found);
+                Classified::Gated(out)
             }
-            let Some(sub) = lit(i) else { return out };
-            let destroys = |what: &str, op: Destructive| {
-                destructive(gated(Class::Destructive, what.into(), target.clone()), op)
-            };
-            let rest: Vec<&str> = (i + 1..cmd.argv.len())
-                .map(|j| cmd.argv[j].text())
-                .collect();
-            let has = |flags: &[&str]| {
-                rest.iter().any(|a| {
-                    flags.contains(a)
-                        || flags
-                            .iter()
-                            .any(|f| f.starts_with("--") && a.starts_with(&format!("{f}=")))
-                })
-            };
-            let short_flag = |c: char| {
-                rest.iter()
-                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a[1..].contains(c))
-            };
-            match sub {
-                "commit" => {
-                    out.push(gated(
-                        Class::Commit,
-                        "creates a commit".into(),
-                        target.clone(),
-                    ));
-                    if has(&["--no-verify"]) || short_flag('n') || husky_off || hooks_path_override
-                    {
-                        out.push(gated(
-                            Class::HookBypass,
-                            "skips the commit hooks".into(),
-                            target,
-                        ));
-                    }
-                }
-                "push" => {
-                    let spec = push_spec(&rest);
-                    let what = if spec.delete {
-                        "deletes remote refs"
-                    } else if spec.force {
-                        "force-pushes"
-                    } else {
-                        "pushes commits"
-                    };
-                    let mut g = gated(Class::Push, what.into(), target.clone());
-                    g.push = Some(spec);
-                    out.push(g);
-                    if has(&["--no-verify"]) || husky_off || hooks_path_override {
-                        out.push(gated(
-                            Class::HookBypass,
-                            "skips the pre-push hook".into(),
-                            target,
-                        ));
-                    }
-                }
-                "config"
-                    if rest
-                        .iter()
-                        .any(|a| a.eq_ignore_ascii_case("core.hookspath"))
-                        && !rest
-                            .iter()
-                            .any(|a| matches!(*a, "--get" | "--list" | "-l" | "--get-all"))
-                        && rest.len() >= 2 =>
-                {
-                    out.push(gated(
-                        Class::HookBypass,
-                        "changes `core.hooksPath`".into(),
-                        target,
-                    ));
-                }
-                "reset" if has(&["--hard"]) => out.push(destroys(
-                    "discards uncommitted changes",
-                    Destructive::ResetHard,
-                )),
-                "checkout" => {
-                    let dash = rest.iter().position(|a| *a == "--");
-                    let paths: Vec<String> = match dash {
-                        Some(p) => rest[p + 1..].iter().map(|s| s.to_string()).collect(),
-                        None if rest.first().is_some_and(|a| *a == ".") => vec![".".into()],
-                        None => Vec::new(),
-                    };
-                    if !paths.is_empty() {
-                        out.push(destroys(
-                            "discards changes to files",
-                            Destructive::DiscardPaths { paths },
-                        ));
-                    } else if has(&["-f", "--force"]) {
-                        out.push(destroys(
-                            "discards local changes while switching",
-                            Destructive::ResetHard,
-                        ));
-                    }
-                }
-                "restore" if !has(&["--staged", "-S"]) || has(&["--worktree", "-W"]) => {
-                    let paths: Vec<String> = rest
-                        .iter()
-                        .filter(|a| !a.starts_with('-'))
-                        .map(|s| s.to_string())
-                        .collect();
-                    if !paths.is_empty() {
-                        out.push(destroys(
-                            "discards changes to files",
-                            Destructive::DiscardPaths { paths },
-                        ));
-                    }
-                }
-                "clean"
-                    if (has(&["--force"]) || short_flag('f'))
-                        && !(has(&["--dry-run"]) || short_flag('n')) =>
-                {
-                    let clean = Destructive::Clean {
-                        directories: short_flag('d'),
-                        ignored: short_flag('x') || short_flag('X'),
-                    };
-                    out.push(destroys("deletes untracked files", clean));
-                }
-                "stash" => match rest.first().copied() {
-                    Some("drop") => out.push(destroys("drops a stash", Destructive::StashDrop)),
-                    Some("clear") => {
-                        out.push(destroys("drops every stash", Destructive::StashClear))
-                    }
-                    _ => {}
-                },
-                "branch"
-                    if has(&["-D"]) || (has(&["-d", "--delete"]) && has(&["-f", "--force"])) =>
-                {
-                    let branches: Vec<String> = rest
-                        .iter()
-                        .filter(|a| !a.starts_with('-'))
-                        .map(|s| s.to_string())
-                        .collect();
-                    out.push(destroys(
-                        "force-deletes branches",
-                        Destructive::BranchDelete { branches },
-                    ));
-                }
-                _ => {}
-            }
+            git::Found::Unreadable(why) if out.is_empty() => Classified::Unreadable(why),
+            git::Found::Unreadable(_) => Classified::Gated(out),
+            git::Found::ShellAlias(text) => Classified::Script(text),
+        };
+    }
+    match delete::check(cmd) {
+        delete::Verdict::Catastrophic(what) => {
+            out.push(gated(Class::Catastrophic, format!("deletes {what}")));
+            return Classified::Gated(out);
         }
-        "cargo" if words.get(1) == Some(&"publish") && !words.contains(&"--dry-run") => out.push(
-            gated(Class::Publish, "publishes a crate".into(), base_target),
-        ),
-        "npm" | "pnpm" | "yarn" | "bun"
-            if words.get(1) == Some(&"publish") && !words.contains(&"--dry-run") =>
-        {
-            out.push(gated(
-                Class::Publish,
-                "publishes a package".into(),
-                base_target,
-            ))
-        }
-        "twine" if words.get(1) == Some(&"upload") => out.push(gated(
-            Class::Publish,
-            "uploads to a package index".into(),
-            base_target,
-        )),
-        "gem" if words.get(1) == Some(&"push") => {
-            out.push(gated(Class::Publish, "publishes a gem".into(), base_target))
-        }
-        "docker" | "podman"
-            if words.get(1) == Some(&"push")
-                || (words.get(1) == Some(&"image") && words.get(2) == Some(&"push")) =>
-        {
-            out.push(gated(Class::Publish, "pushes an image".into(), base_target))
-        }
-        "gh" => match (words.get(1).copied(), words.get(2).copied()) {
-            (Some("release"), Some("create" | "upload")) => out.push(gated(
-                Class::Publish,
-                "creates a release".into(),
-                base_target,
-            )),
-            (Some("pr"), Some("create" | "merge")) => out.push(gated(
-                Class::Deploy,
-                format!("`gh pr {}`", words[2]),
-                base_target,
-            )),
-            _ => {}
-        },
-        "kubectl" | "oc" if kubectl_changes(&words) => out.push(gated(
-            Class::Deploy,
-            format!("`{program} {}` changes a cluster", words[1]),
-            base_target,
-        )),
-        "helm"
-            if matches!(
-                words.get(1).copied(),
-                Some("install" | "upgrade" | "uninstall" | "rollback")
-            ) && !words.contains(&"--dry-run") =>
-        {
-            out.push(gated(
-                Class::Deploy,
-                format!("`helm {}`", words[1]),
-                base_target,
-            ))
-        }
-        "terraform" | "tofu" if matches!(words.get(1).copied(), Some("apply" | "destroy")) => out
-            .push(gated(
-                Class::Deploy,
-                format!("`{program} {}`", words[1]),
-                base_target,
-            )),
-        "pulumi" if matches!(words.get(1).copied(), Some("up" | "destroy" | "update")) => out.push(
-            gated(Class::Deploy, format!("`pulumi {}`", words[1]), base_target),
-        ),
-        "fly" | "flyctl" if words.get(1) == Some(&"deploy") => out.push(gated(
-            Class::Deploy,
-            "deploys to Fly.io".into(),
-            base_target,
-        )),
-        "vercel" if words.iter().any(|w| *w == "--prod" || *w == "deploy") => out.push(gated(
-            Class::Deploy,
-            "deploys to Vercel".into(),
-            base_target,
-        )),
-        "netlify" if words.get(1) == Some(&"deploy") && words.contains(&"--prod") => out.push(
-            gated(Class::Deploy, "deploys to Netlify".into(), base_target),
-        ),
+        delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
     }
-    out
-}
-
-fn kubectl_changes(words: &[&str]) -> bool {
-    let verb = matches!(
-        words.get(1).copied(),
-        Some("apply" | "rollout" | "create" | "replace" | "set" | "scale" | "delete" | "patch")
-    );
-    let read_only_rollout = words.get(1) == Some(&"rollout")
-        && matches!(words.get(2).copied(), Some("status" | "history"));
-    verb && !read_only_rollout && !words.iter().any(|w| w.starts_with("--dry-run"))
-}
-
-fn destructive(mut g: Gated, op: Destructive) -> Gated {
-    g.destructive = Some(op);
-    g
-}
-
-fn env_path(cmd: &SimpleCommand, name: &str) -> Option<PathBuf> {
-    cmd.env_var(name)
-        .and_then(Word::literal)
-        .map(|v| resolve(&cmd.cwd, v))
-}
-
-fn resolve(base: &Option<PathBuf>, path: &str) -> PathBuf {
-    match base {
-        Some(b) if !path.starts_with('/') => b.join(path),
-        _ => PathBuf::from(path),
-    }
-}
-
-fn push_spec(rest: &[&str]) -> PushSpec {
-    let mut spec = PushSpec::default();
-    let mut positional = Vec::new();
-    let mut i = 0;
-    while i < rest.len() {
-        let a = rest[i];
-        match a {
-            "-f" | "--force" | "--force-with-lease" | "--force-if-includes" => spec.force = true,
-            _ if a.starts_with("--force-with-lease=") => spec.force = true,
-            "-d" | "--delete" => spec.delete = true,
-            "--tags" | "--follow-tags" => spec.tags = true,
-            "--all" | "--mirror" | "--branches" => spec.all = true,
-            "-o" | "--push-option" | "--repo" | "--receive-pack" | "--exec" => i += 1,
-            _ if a.starts_with('-') => {
-                if !a.starts_with("--") && a[1..].contains('f') {
-                    spec.force = true;
-                }
-                if !a.starts_with("--") && a[1..].contains('d') {
-                    spec.delete = true;
-                }
+    let Some(program) = cmd.program() else {
+        return Classified::Gated(out);
+    };
+    if let Some(tool) = tools::tool(program) {
+        let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
+        match tools::find_verb(tool, &rest) {
+            tools::Match::Gated(verb) => out.push(gated(verb.class, verb.what.to_owned())),
+            tools::Match::ComputedVerb(_) if out.is_empty() => {
+                return Classified::Unreadable(format!(
+                    "the `{program}` command is computed at run time"
+                ));
             }
-            _ => positional.push(a.to_string()),
+            _ => {}
         }
-        i += 1;
     }
-    let mut positional = positional.into_iter();
-    spec.remote = positional.next();
-    for refspec in positional {
-        if refspec.starts_with('+') {
-            spec.force = true;
-        }
-        if refspec.starts_with(':') {
-            spec.delete = true;
-        }
-        spec.refspecs.push(refspec);
-    }
-    spec
+    Classified::Gated(out)
 }
 
 /// Quick test before parsing: could `text` contain a gated command at all? Quotes and
-/// backslashes are removed first, so `g\it pu"sh"` still counts.
-pub fn may_be_gated(text: &str, deploy_commands: &[Vec<String>]) -> bool {
-    let plain: String = text
-        .chars()
-        .filter(|c| !matches!(c, '\\' | '"' | '\''))
-        .collect::<String>()
-        .to_ascii_lowercase();
-    const WORDS: [&str; 26] = [
-        "git",
-        "cargo",
-        "npm",
-        "pnpm",
-        "yarn",
-        "bun",
-        "twine",
-        "gem",
-        "docker",
-        "podman",
-        "gh",
-        "kubectl",
-        "oc ",
-        "helm",
-        "terraform",
-        "tofu",
-        "pulumi",
-        "fly",
-        "vercel",
-        "netlify",
-        "push",
-        "commit",
-        "publish",
-        "deploy",
-        "husky",
-        "eval",
-    ];
-    WORDS.iter().any(|w| plain.contains(w))
-        || deploy_commands
+/// backslashes are removed first, so `g\\it pu"sh"` still counts; then each word (letters,
+/// digits, `_`, `-`) is looked up among the table's words.
+pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("$'") {
+        return true; // ANSI-C quoting can spell any word
+    }
+    let any_word = |plain: &str| {
+        plain
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w.len() > 1 && tools::is_prefilter_word(w))
+    };
+    // A backslash either quotes the next letter (`g\it`) or starts an escape (`\tgit` in a
+    // printf format): read the line both ways.
+    let unquoted: String = lower.chars().filter(|c| !matches!(c, '"' | '\'')).collect();
+    let joined: String = unquoted.chars().filter(|c| *c != '\\').collect();
+    any_word(&joined)
+        || (unquoted.contains('\\') && any_word(&unquoted.replace("\\n", " ").replace("\\t", " ")))
+        || extra
             .iter()
             .filter_map(|p| p.first())
-            .any(|p| plain.contains(&p.to_ascii_lowercase()))
+            .any(|p| joined.contains(&p.to_ascii_lowercase()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gate::shell;
     use std::path::Path;
 
+    fn found(text: &str) -> Vec<Gated> {
+        crate::gate::find(text, Path::new("/w"), Default::default())
+    }
+
     fn classes(text: &str) -> Vec<&'static str> {
-        let script = shell::parse(text, Path::new("/w"));
-        script
-            .commands
-            .iter()
-            .flat_map(|c| classify(c, &[]))
-            .map(|g| g.class.name())
-            .collect()
+        found(text).iter().map(|g| g.class.name()).collect()
     }
 
     #[track_caller]
@@ -571,17 +327,15 @@ mod tests {
 
     #[test]
     fn push_details() {
-        let script = shell::parse("git push -f origin +main:main --tags", Path::new("/w"));
-        let g = &classify(&script.commands[0], &[])[0];
+        let g = &found("git push -f origin +main:main --tags")[0];
         let spec = g.push.as_ref().unwrap();
         assert!(spec.force && spec.tags);
         assert_eq!(
             (spec.remote.as_deref(), spec.refspecs.as_slice()),
             (Some("origin"), &["+main:main".to_string()][..])
         );
-        let script = shell::parse("git push origin :old-branch", Path::new("/w"));
         assert!(
-            classify(&script.commands[0], &[])[0]
+            found("git push origin :old-branch")[0]
                 .push
                 .as_ref()
                 .unwrap()
@@ -591,8 +345,7 @@ mod tests {
 
     #[test]
     fn targets_follow_cd_and_git_options() {
-        let script = shell::parse("cd other && git -C sub --git-dir=.g push", Path::new("/w"));
-        let g = &classify(script.commands.last().unwrap(), &[])[0];
+        let g = &found("cd other && git -C sub --git-dir=.g push")[0];
         assert_eq!(g.target.dir, Some(PathBuf::from("/w/other/sub")));
         assert_eq!(g.target.git_dir, Some(PathBuf::from("/w/other/sub/.g")));
     }
@@ -618,22 +371,30 @@ mod tests {
 
     #[test]
     fn user_deploy_commands() {
-        let script = shell::parse("./scripts/deploy.sh prod && make deploy", Path::new("/w"));
         let prefixes = vec![
             vec!["./scripts/deploy.sh".to_string()],
             vec!["make".to_string(), "deploy".to_string()],
         ];
-        let n: usize = script
-            .commands
-            .iter()
-            .map(|c| classify(c, &prefixes).len())
-            .sum();
+        let user = crate::gate::UserCommands {
+            deploy: &prefixes,
+            publish: &[],
+        };
+        let n = crate::gate::find(
+            "./scripts/deploy.sh prod && make deploy",
+            Path::new("/w"),
+            user,
+        )
+        .len();
         assert_eq!(n, 2);
     }
 
     #[test]
     fn prefilter_is_conservative() {
         assert!(may_be_gated("g\\it pu\"sh\"", &[]));
+        assert!(may_be_gated(
+            "make -f <(printf 'all:\\n\\tgit push\\n')",
+            &[]
+        ));
         assert!(!may_be_gated("ls -la && cat README.md", &[]));
         assert!(may_be_gated("./ship.sh", &[vec!["./ship.sh".into()]]));
     }

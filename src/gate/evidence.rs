@@ -1,10 +1,15 @@
 //! Verification evidence: has the code been verified since its last change?
 //!
 //! Two kinds of proof are read without asking anyone: test artifacts (files that test runs
-//! write) newer than the newest change, and a successful run of a recognised test command in the
-//! session file (a Claude Code transcript, a Codex rollout or a Gemini CLI session, see
-//! `evidence_gemini`) after the last file-changing tool call. When neither
-//! decides, `recent_activity` gives the judge a short account of what happened last.
+//! write) newer than the newest change (a JUnit report with failures or errors is a failed run,
+//! not proof), and a successful run of a recognised test command in the session file (a
+//! Claude Code transcript, a Codex rollout or a Gemini CLI session, see `evidence_gemini`) after
+//! the last change. A test run counts only when the shell would really run it and its
+//! status decides the call's exit code (not inside `echo` or a comment, not `… || true`, not
+//! `--no-run`/`--collect-only`); a change is a file-changing tool call or a Bash command that
+//! writes files (redirections, `sed -i`, `tee`, `mv`, `cp`, `git apply`, `patch`, …), counted
+//! when it touches what is being verified. When neither decides, `recent_activity` gives the
+//! judge a short account of what happened last.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +19,7 @@ use serde_json::Value;
 
 use super::evidence_gemini;
 use super::facts::mtime_ms;
+use super::shell::{self, SimpleCommand, Word};
 use crate::transcript::{self, Options};
 
 /// Default artifact globs: files that test runs of common ecosystems write.
@@ -43,6 +49,8 @@ pub const DEFAULT_TEST_COMMANDS: &str = r"(?:^|[\s;&|(])(?:cargo (?:test|nextest
 pub enum Finding {
     /// An artifact newer than the newest change.
     FreshArtifact { path: PathBuf, age_ms: i64 },
+    /// The newest artifact is a test report that lists failures or errors.
+    FailedArtifact { path: PathBuf, failed: usize },
     /// Artifacts exist but are older than the newest change.
     StaleArtifact {
         path: PathBuf,
@@ -80,6 +88,9 @@ pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) ->
         .filter_map(|p| mtime_ms(&p).map(|t| (p, t)))
         .max_by_key(|(_, t)| *t);
     match newest {
+        Some((path, _)) if let Some(failed) = junit_failures(&path) => {
+            Finding::FailedArtifact { path, failed }
+        }
         Some((path, t)) if t > newest_change => Finding::FreshArtifact {
             path,
             age_ms: (now - t).max(0),
@@ -92,6 +103,36 @@ pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) ->
     }
 }
 
+/// The failures and errors a JUnit XML report lists, when it lists any (`None` for other files
+/// and for reports of passing runs). Reads at most the first 4 MiB.
+fn junit_failures(path: &Path) -> Option<usize> {
+    if path.extension().is_none_or(|e| e != "xml") {
+        return None;
+    }
+    let mut text = String::new();
+    use std::io::Read;
+    std::fs::File::open(path)
+        .ok()?
+        .take(4 << 20)
+        .read_to_string(&mut text)
+        .ok()?;
+    // The root's totals when it has them (`<testsuites failures="1" errors="0">`), else the
+    // elements themselves.
+    let root_end = text.find("<testsuite").map(|at| {
+        let rest = &text[at..];
+        at + rest.find('>').unwrap_or(rest.len())
+    })?;
+    let root = &text[..root_end];
+    let count = |attr: &str| -> Option<usize> {
+        let at = root.find(&format!(" {attr}=\""))? + attr.len() + 3;
+        root[at..].split('"').next()?.parse().ok()
+    };
+    let totals = count("failures").unwrap_or(0) + count("errors").unwrap_or(0);
+    let elements = text.matches("<failure").count() + text.matches("<error").count();
+    let failed = totals.max(elements);
+    (failed > 0).then_some(failed)
+}
+
 /// Whether a repository-relative path is one of the artifacts (so not a change to the code).
 /// A path inside an artifact's directory counts too (e.g. `.pytest_cache/...`). Called once per
 /// index entry: the glob set is built once per list (see [`super::glob::covers`]).
@@ -102,17 +143,45 @@ pub fn is_artifact(rel_path: &str, globs: &[String]) -> bool {
     super::glob::covers(rel_path, globs)
 }
 
+/// `*` within a path (matching across `/` too), for pathspecs.
+pub fn glob_match(pattern: &str, path: &str) -> bool {
+    wildcard(pattern, path)
+}
+
+fn wildcard(pattern: &str, name: &str) -> bool {
+    if !pattern.contains('*') {
+        return pattern == name;
+    }
+    let mut parts = pattern.split('*').peekable();
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            return rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(pos) => rest = &rest[pos + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
 /// Tools whose use changes files.
 const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
 
 /// What a session line says, in terms common to Claude Code transcripts, Codex rollouts and
 /// Gemini CLI sessions.
 pub(super) enum Event {
-    /// A tool call: its id, tool name and shell command (if it is a shell call).
+    /// A tool call: its id, tool name, shell command (if it is a shell call) and the files it
+    /// changes (for edit tools).
     Call {
         id: String,
         tool: String,
         command: Option<String>,
+        files: Vec<String>,
     },
     /// A tool result: the call's id and whether it failed.
     Result { id: String, failed: bool },
@@ -156,6 +225,11 @@ fn events(line: &Value) -> Vec<Event> {
                         id: block["id"].as_str().unwrap_or("").to_owned(),
                         tool: block["name"].as_str().unwrap_or("").to_owned(),
                         command: block["input"]["command"].as_str().map(str::to_owned),
+                        files: ["file_path", "notebook_path", "path"]
+                            .iter()
+                            .filter_map(|k| block["input"][k].as_str())
+                            .map(str::to_owned)
+                            .collect(),
                     }),
                     _ => {}
                 }
@@ -202,10 +276,12 @@ fn events(line: &Value) -> Vec<Event> {
                     } else {
                         name
                     };
+                    let patch = p["input"].as_str().unwrap_or("");
                     out.push(Event::Call {
                         id: p["call_id"].as_str().unwrap_or("").to_owned(),
                         tool: tool.to_owned(),
                         command,
+                        files: patch_files(patch),
                     });
                 }
                 Some("function_call_output") | Some("custom_tool_call_output") => {
@@ -241,61 +317,330 @@ fn events(line: &Value) -> Vec<Event> {
     out
 }
 
-/// Looks through a session transcript (Claude Code), rollout (Codex CLI) or session (Gemini
-/// CLI), newest first, for a successful test run after the last file change.
-pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
-    // Call id -> failed, from results seen so far (results come after their calls).
-    let mut results: Vec<(String, bool)> = Vec::new();
-    let mut last_failed_test: Option<String> = None;
-    let mut finding = Finding::None;
-    let mut reader = SessionReader::default();
-    let _ = transcript::visit_backwards(path, options, |line| {
-        let Some(events) = reader.events(line) else {
-            return false;
+/// The files an `apply_patch` body changes.
+fn patch_files(patch: &str) -> Vec<String> {
+    patch
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("*** Update File: ")
+                .or_else(|| l.strip_prefix("*** Add File: "))
+                .or_else(|| l.strip_prefix("*** Delete File: "))
+                .or_else(|| l.strip_prefix("*** Move to: "))
+        })
+        .map(|p| p.trim().to_owned())
+        .collect()
+}
+
+/// The `tool` of a change seen but not named (no tool call changed files after the last run).
+pub const NO_CHANGE_SEEN: &str = "none seen";
+
+/// Options that make a test command not run the tests.
+const NOT_A_RUN: [&str; 10] = [
+    "--no-run",
+    "--collect-only",
+    "--co",
+    "--list",
+    "--help",
+    "-h",
+    "--dry-run",
+    "--version",
+    "--listTests",
+    "--list-tests",
+];
+
+/// Programs that change the files named in their arguments (or, with `-i`, edit in place).
+const FILE_WRITERS: [&str; 16] = [
+    "tee", "mv", "cp", "rm", "touch", "truncate", "dd", "install", "ln", "rsync", "patch", "unzip",
+    "tar", "chmod", "mkdir", "rmdir",
+];
+
+/// Reads transcripts for test evidence.
+pub struct Reader<'a> {
+    /// Recognises a test command in one simple command's words.
+    pub tests: &'a Regex,
+    /// Whether a change to this path (absolute, or as the agent wrote it) counts.
+    pub relevant: &'a dyn Fn(&str) -> bool,
+    /// Where the agent's shell runs, to resolve relative paths of its writes.
+    pub cwd: &'a Path,
+    /// What is verified is commits (a push): changes made after the last commit in the
+    /// session are not part of it.
+    pub commits_only: bool,
+}
+
+/// What a Bash call did, as far as its text shows.
+struct ShellCall {
+    /// A real test run, whose status is the call's exit status.
+    test: Option<String>,
+    /// It makes commits (`git commit`, `merge`, `cherry-pick`, …).
+    commits: bool,
+    /// Files it writes (`None` in the list: a write whose target cannot be read).
+    writes: Vec<Option<String>>,
+}
+
+impl Reader<'_> {
+    /// Reads one Bash command line.
+    fn shell_call(&self, command: &str) -> ShellCall {
+        let script = shell::parse(command, self.cwd);
+        let mut call = ShellCall {
+            test: None,
+            commits: false,
+            writes: Vec::new(),
         };
-        for event in events.into_iter().rev() {
-            match event {
-                Event::Result { id, failed } => results.push((id, failed)),
-                Event::Call { tool, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
-                    finding = Finding::ChangeAfterTests {
+        for cmd in &script.commands {
+            call.writes.extend(writes_of(cmd));
+            call.commits |= makes_commits(cmd);
+            if call.test.is_none() && !cmd.status_ignored && self.is_test_run(cmd) {
+                call.test = Some(command.to_owned());
+            }
+        }
+        call
+    }
+
+    fn is_test_run(&self, cmd: &SimpleCommand) -> bool {
+        let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
+        if words.is_empty() || words.iter().any(|w| NOT_A_RUN.contains(w)) {
+            return false;
+        }
+        let mut line = words.join(" ");
+        // The regex expects the program's base name (`./node_modules/.bin/jest` → `jest`).
+        if let Some(program) = cmd.program() {
+            line = std::iter::once(program)
+                .chain(words[1..].iter().copied())
+                .collect::<Vec<_>>()
+                .join(" ");
+        }
+        self.tests
+            .find(&line)
+            .is_some_and(|m| line[..m.start()].trim().is_empty())
+    }
+
+    /// Looks through a session transcript (Claude Code), rollout (Codex CLI) or session (Gemini
+    /// CLI), newest first, for a successful test run after the last relevant change.
+    pub fn transcript_tests(&self, path: &Path, options: Options) -> Finding {
+        // Call id -> failed, from results seen so far (results come after their calls).
+        let mut results: Vec<(String, bool)> = Vec::new();
+        let mut last_failed_test: Option<String> = None;
+        let mut finding = Finding::None;
+        // Newest first. For commits, a change seen before (newer than) a commit call is not in
+        // the commits: it is held back until the scan meets that commit (then dropped) or a
+        // test run or the start (then it counts, as no commit is known to have left it out).
+        let mut commit_seen = !self.commits_only;
+        let mut held: Option<Finding> = None;
+        let mut reader = SessionReader::default();
+        let _ = transcript::visit_backwards(path, options, |line| {
+            let Some(events) = reader.events(line) else {
+                return false;
+            };
+            for event in events.into_iter().rev() {
+                let change = match event {
+                    Event::Result { id, failed } => {
+                        results.push((id, failed));
+                        None
+                    }
+                    Event::Call { tool, files, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
+                        (files.is_empty() || files.iter().any(|f| (self.relevant)(f)))
+                            .then_some(tool)
+                    }
+                    Event::Call {
+                        id,
+                        tool,
+                        command: Some(command),
+                        ..
+                    } if tool == "Bash" => {
+                        let call = self.shell_call(&command);
+                        if call.commits && !commit_seen {
+                            commit_seen = true;
+                            held = None;
+                        }
+                        if let Some(test) = call.test {
+                            if let Some(h) = held.take() {
+                                finding = h;
+                                return false;
+                            }
+                            match results.iter().find(|(r, _)| *r == id) {
+                                // The newest run decides: an older pass says nothing of code
+                                // that failed since.
+                                Some((_, false)) if last_failed_test.is_some() => {
+                                    finding = Finding::ChangeAfterTests {
+                                        tool: NO_CHANGE_SEEN.into(),
+                                        last_test: last_failed_test.clone(),
+                                    };
+                                    return false;
+                                }
+                                Some((_, false)) => {
+                                    finding = Finding::TestRunAfterChange { command: test };
+                                    return false;
+                                }
+                                None if last_failed_test.is_none() => {
+                                    finding = Finding::TestRunPending { command: test };
+                                    return false;
+                                }
+                                _ => {
+                                    last_failed_test = last_failed_test
+                                        .clone()
+                                        .or(Some(format!("`{test}` failed")))
+                                }
+                            }
+                            None
+                        } else {
+                            call.writes
+                                .iter()
+                                .any(|w| match w {
+                                    Some(path) => (self.relevant)(path),
+                                    None => true,
+                                })
+                                .then(|| format!("Bash `{}`", short(&command)))
+                        }
+                    }
+                    _ => None,
+                };
+                if let Some(tool) = change {
+                    let found = Finding::ChangeAfterTests {
                         tool,
                         last_test: last_failed_test.clone(),
                     };
-                    return false;
-                }
-                Event::Call {
-                    id,
-                    tool,
-                    command: Some(command),
-                } if tool == "Bash" && tests.is_match(&command) => {
-                    match results.iter().find(|(r, _)| *r == id) {
-                        Some((_, false)) => {
-                            finding = Finding::TestRunAfterChange { command };
-                            return false;
-                        }
-                        None if last_failed_test.is_none() => {
-                            finding = Finding::TestRunPending { command };
-                            return false;
-                        }
-                        _ => {
-                            last_failed_test = last_failed_test
-                                .clone()
-                                .or(Some(format!("`{command}` failed")))
-                        }
+                    if commit_seen {
+                        finding = found;
+                        return false;
                     }
+                    held.get_or_insert(found);
                 }
-                _ => {}
+            }
+            true
+        });
+        if let Some(h) = held {
+            return h;
+        }
+        if finding == Finding::None && last_failed_test.is_some() {
+            return Finding::ChangeAfterTests {
+                tool: NO_CHANGE_SEEN.into(),
+                last_test: last_failed_test,
+            };
+        }
+        finding
+    }
+}
+
+/// Whether a simple command makes commits.
+fn makes_commits(cmd: &SimpleCommand) -> bool {
+    if !super::git::is_git(cmd) {
+        return false;
+    }
+    let inv = super::git::read(cmd, &Default::default());
+    matches!(
+        inv.verb.as_ref().and_then(Word::literal),
+        Some(
+            "commit"
+                | "merge"
+                | "cherry-pick"
+                | "revert"
+                | "am"
+                | "rebase"
+                | "pull"
+                | "commit-tree"
+        )
+    )
+}
+
+fn short(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 60 {
+        format!("{}…", one.chars().take(59).collect::<String>())
+    } else {
+        one
+    }
+}
+
+/// The files a simple command writes (absolute when its directory is known), `None` for a
+/// write whose target the line does not show (`git apply`, `patch` without a file, a computed
+/// name).
+fn writes_of(cmd: &SimpleCommand) -> Vec<Option<String>> {
+    let resolve = |w: &Word| -> Option<String> {
+        let p = w.literal()?;
+        if p == "/dev/null" || p.starts_with("/dev/") {
+            return Some(p.to_owned());
+        }
+        Some(match &cmd.cwd {
+            Some(c) if !p.starts_with('/') => c.join(p).to_string_lossy().into_owned(),
+            _ => p.to_owned(),
+        })
+    };
+    let mut out: Vec<Option<String>> = cmd
+        .writes
+        .iter()
+        .map(resolve)
+        .filter(|w| w.as_deref().is_none_or(|p| !p.starts_with("/dev/")))
+        .collect();
+    let Some(program) = cmd.program() else {
+        return out;
+    };
+    let operands: Vec<&Word> = cmd.argv[1..]
+        .iter()
+        .filter(|w| w.literal().is_none_or(|a| !a.starts_with('-')))
+        .collect();
+    let in_place = cmd.argv[1..].iter().any(|w| {
+        w.literal().is_some_and(|a| {
+            a.starts_with("-i")
+                || a == "--in-place"
+                || (a.starts_with('-') && !a.starts_with("--") && a.contains('i'))
+        })
+    });
+    match program {
+        "sed" | "perl" | "ruby" if in_place => {
+            out.extend(operands.iter().skip(1).map(|w| resolve(w)));
+        }
+        "mv" | "cp" | "install" | "ln" | "rsync" => {
+            if let Some(last) = operands.last() {
+                out.push(resolve(last));
+            }
+            if program == "mv" {
+                out.extend(operands.iter().rev().skip(1).map(|w| resolve(w)));
             }
         }
-        true
-    });
-    if finding == Finding::None && last_failed_test.is_some() {
-        return Finding::ChangeAfterTests {
-            tool: "none seen".into(),
-            last_test: last_failed_test,
-        };
+        "git" => {
+            let verb = cmd.argv.get(1).and_then(Word::literal);
+            if matches!(
+                verb,
+                Some(
+                    "apply"
+                        | "am"
+                        | "checkout"
+                        | "restore"
+                        | "stash"
+                        | "reset"
+                        | "merge"
+                        | "rebase"
+                        | "cherry-pick"
+                        | "revert"
+                        | "pull"
+                )
+            ) && !cmd.argv.iter().any(|w| {
+                matches!(
+                    w.literal(),
+                    Some("--check" | "--stat" | "--numstat" | "--summary")
+                )
+            }) {
+                out.push(None);
+            }
+        }
+        "patch" => out.push(None),
+        p if FILE_WRITERS.contains(&p) => out.extend(operands.iter().map(|w| resolve(w))),
+        _ => {}
     }
-    finding
+    out
+}
+
+/// Looks through a session transcript (Claude Code) or rollout (Codex CLI), newest first, for
+/// a successful test run after the last file change.
+pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
+    let everything = |_: &str| true;
+    Reader {
+        tests,
+        relevant: &everything,
+        cwd: Path::new("/"),
+        commits_only: false,
+    }
+    .transcript_tests(path, options)
 }
 
 /// A short account of the session's latest activity (assistant text, commands and whether they
@@ -316,7 +661,9 @@ pub fn recent_activity(path: &Path, max_bytes: usize, options: Options) -> Strin
                     None
                 }
                 Event::Said(text) if !text.is_empty() => Some(format!("Assistant: {text}")),
-                Event::Call { id, tool, command } => {
+                Event::Call {
+                    id, tool, command, ..
+                } => {
                     let outcome = match results.iter().find(|(r, _)| *r == id) {
                         Some((_, true)) => "failed",
                         Some((_, false)) => "succeeded",
@@ -425,6 +772,132 @@ mod tests {
             result("1", false),
         ]);
         assert_eq!(f, Finding::None);
+    }
+
+    #[test]
+    fn only_real_test_runs_count() {
+        for fake in [
+            "echo cargo test",
+            "# cargo test",
+            "cargo test || true",
+            "cargo test --no-run",
+            "pytest --collect-only",
+            "echo 'pytest -q' > notes.txt",
+            "cargo test | tee log.txt",
+            "true || cargo test",
+            "printf 'cargo test'",
+        ] {
+            let f = finding(&[
+                tool_use("1", "Bash", json!({"command": fake})),
+                result("1", false),
+            ]);
+            assert!(!f.is_fresh(), "{fake}: {f:?}");
+        }
+        for real in [
+            "cargo test",
+            "cd sub && cargo test --all",
+            "timeout 600 cargo test",
+            "set -o pipefail; cargo test | tee log.txt",
+            "bash -c 'pytest -q'",
+            "RUST_LOG=debug cargo nextest run",
+        ] {
+            let f = finding(&[
+                tool_use("1", "Bash", json!({"command": real})),
+                result("1", false),
+            ]);
+            assert!(f.is_fresh(), "{real}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn a_bash_write_after_the_tests_is_a_change() {
+        for write in [
+            "sed -i 's/a/b/' src/lib.rs",
+            "echo x > src/lib.rs",
+            "printf y >> a.py",
+            "tee src/x.rs < /tmp/y",
+            "mv /tmp/new.rs src/lib.rs",
+            "cp /tmp/new.rs src/lib.rs",
+            "git apply fix.patch",
+            "patch -p1 < fix.patch",
+        ] {
+            let f = finding(&[
+                tool_use("1", "Bash", json!({"command": "cargo test"})),
+                result("1", false),
+                tool_use("2", "Bash", json!({"command": write})),
+                result("2", false),
+            ]);
+            assert!(
+                matches!(f, Finding::ChangeAfterTests { .. }),
+                "{write}: {f:?}"
+            );
+        }
+        let f = finding(&[
+            tool_use("1", "Bash", json!({"command": "cargo test"})),
+            result("1", false),
+            tool_use(
+                "2",
+                "Bash",
+                json!({"command": "cat src/lib.rs | grep x > /dev/null"}),
+            ),
+            result("2", false),
+        ]);
+        assert!(f.is_fresh(), "reading is not changing: {f:?}");
+    }
+
+    #[test]
+    fn changes_outside_what_is_verified_do_not_count() {
+        let f = write_transcript(&[
+            tool_use("1", "Bash", json!({"command": "cargo test"})),
+            result("1", false),
+            tool_use("2", "Edit", json!({"file_path": "/w/notes.md"})),
+            result("2", false),
+            tool_use("3", "Bash", json!({"command": "echo more >> /w/notes.md"})),
+            result("3", false),
+        ]);
+        let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
+        let only_src = |p: &str| p.starts_with("/w/src/");
+        let reader = Reader {
+            tests: &tests,
+            relevant: &only_src,
+            cwd: Path::new("/w"),
+            commits_only: false,
+        };
+        assert!(
+            reader
+                .transcript_tests(f.path(), Options::default())
+                .is_fresh()
+        );
+        let everything = |_: &str| true;
+        let reader = Reader {
+            relevant: &everything,
+            ..reader
+        };
+        assert!(
+            !reader
+                .transcript_tests(f.path(), Options::default())
+                .is_fresh()
+        );
+    }
+
+    #[test]
+    fn a_junit_report_with_failures_is_a_failed_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("junit.xml");
+        let globs = vec!["junit.xml".to_string()];
+        std::fs::write(&report, r#"<?xml version="1.0"?><testsuites tests="3" failures="1" errors="0"><testsuite name="a"><testcase name="x"><failure message="boom"/></testcase></testsuite></testsuites>"#).unwrap();
+        let t = mtime_ms(&report).unwrap();
+        assert!(matches!(
+            artifacts(dir.path(), &globs, t - 10, t),
+            Finding::FailedArtifact { failed: 1, .. }
+        ),);
+        std::fs::write(&report, r#"<testsuite tests="2" failures="0" errors="1"><testcase name="y"><error/></testcase></testsuite>"#).unwrap();
+        assert!(matches!(
+            artifacts(dir.path(), &globs, 0, t),
+            Finding::FailedArtifact { .. }
+        ));
+        std::fs::write(&report, r#"<testsuites tests="2" failures="0" errors="0"><testsuite><testcase name="z"/></testsuite></testsuites>"#).unwrap();
+        assert!(artifacts(dir.path(), &globs, 0, i64::MAX).is_fresh());
     }
 
     #[test]

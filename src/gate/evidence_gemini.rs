@@ -159,6 +159,10 @@ fn model_events(message: &Value) -> Vec<Event> {
             id: id.clone(),
             tool: tool.to_owned(),
             command: call["args"]["command"].as_str().map(str::to_owned),
+            files: call["args"]["file_path"]
+                .as_str()
+                .map(|f| vec![f.to_owned()])
+                .unwrap_or_default(),
         });
         let failed = match call["status"].as_str() {
             Some("success") => tool == "Bash" && !shell_succeeded(&call["result"]),

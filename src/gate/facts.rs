@@ -47,6 +47,11 @@ impl Changes {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct PushFacts {
     pub remote: String,
+    /// The pushed commit, and the destination's remote-tracking tip (what the remote has).
+    #[serde(skip)]
+    pub source_id: Option<gix::ObjectId>,
+    #[serde(skip)]
+    pub base_id: Option<gix::ObjectId>,
     /// The local side (a branch name or a commit).
     pub source: String,
     /// The remote branch it lands on.
@@ -122,6 +127,11 @@ impl Repo {
             .remote_tracking_ref_name(gix::remote::Direction::Fetch)?
             .ok()?;
         Some(tracking.shorten().to_string())
+    }
+
+    /// A commit's committer time, in seconds.
+    pub fn commit_time(&self, id: gix::ObjectId) -> Option<i64> {
+        Some(self.repo.find_commit(id).ok()?.time().ok()?.seconds)
     }
 
     /// The HEAD commit's id and committer time.
@@ -313,13 +323,210 @@ impl Repo {
         Ok(out)
     }
 
-    /// What `git push` with `spec` would send, from the current branch by default.
+    /// What `git push` with `spec` would send for each of its refspecs (every local branch
+    /// for `--all`/`--branches`; the current branch when none is given).
+    pub fn push_facts_all(&self, spec: &PushSpec) -> Result<Vec<PushFacts>, Error> {
+        let refspecs: Vec<String> = if spec.all {
+            self.local_branches()
+        } else {
+            spec.refspecs.clone()
+        };
+        if refspecs.is_empty() {
+            return Ok(vec![self.push_facts_for(spec, None)?]);
+        }
+        let mut out = Vec::new();
+        for r in &refspecs {
+            if r.starts_with(':') || r.contains('*') {
+                continue; // a delete, or a pattern: judged by the flags
+            }
+            out.push(self.push_facts_for(spec, Some(r))?);
+        }
+        Ok(out)
+    }
+
+    /// What `git push` with `spec` would send for its first refspec (the current branch when
+    /// none is given).
     pub fn push_facts(&self, spec: &PushSpec) -> Result<PushFacts, Error> {
+        self.push_facts_for(spec, spec.refspecs.first().map(String::as_str))
+    }
+
+    /// Short names of the local branches.
+    pub fn local_branches(&self) -> Vec<String> {
+        let Ok(refs) = self.repo.references() else {
+            return Vec::new();
+        };
+        let Ok(iter) = refs.local_branches() else {
+            return Vec::new();
+        };
+        iter.filter_map(Result::ok)
+            .map(|r| r.name().shorten().to_string())
+            .collect()
+    }
+
+    /// Whether `name` is a remote configured in the repository.
+    pub fn remote_exists(&self, name: &str) -> bool {
+        self.repo.remote_names().iter().any(|n| *n == name)
+    }
+
+    /// `clean.requireForce` is off in the repository's or the user's config.
+    pub fn clean_needs_no_force(&self) -> bool {
+        self.repo.config_snapshot().boolean("clean.requireForce") == Some(false)
+    }
+
+    /// Commits that moving `branch` (HEAD's when `None`) to `to` leaves on no ref at all.
+    pub fn lost_by_move(&self, branch: Option<&str>, to: &str) -> Result<Commits, Error> {
+        let full = match branch {
+            Some(b) => format!("refs/heads/{}", b.trim_start_matches("refs/heads/")),
+            None => match self.repo.head_name().ok().flatten() {
+                Some(n) => n.as_bstr().to_string(),
+                None => return Ok(Commits::default()), // detached: HEAD's reflog keeps it
+            },
+        };
+        let Some(mut r) = ctx!(
+            self.repo.try_find_reference(full.as_str()),
+            "cannot read references"
+        )?
+        else {
+            return Ok(Commits::default()); // a new branch loses nothing
+        };
+        let tip = ctx!(r.peel_to_id(), format!("cannot resolve `{full}`"))?.detach();
+        let Some(target) = self.resolve_rev(to) else {
+            return Err(Error(format!("cannot resolve `{to}` to a commit")));
+        };
+        let refs = ctx!(self.repo.references(), "cannot list references")?;
+        let all = ctx!(refs.all(), "cannot list references")?;
+        let mut others: Vec<gix::ObjectId> = all
+            .filter_map(Result::ok)
+            .filter(|r| r.name().as_bstr() != full.as_bytes().as_bstr())
+            .filter_map(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
+            .collect();
+        others.push(target);
+        self.walk(tip, others)
+    }
+
+    /// A revision as git reads it, for the simple forms: names, `HEAD~N`, `X^`, `@{u}`.
+    pub fn resolve_rev(&self, rev: &str) -> Option<gix::ObjectId> {
+        if let Some((base, n)) = rev.rsplit_once('~') {
+            let n: usize = if n.is_empty() { 1 } else { n.parse().ok()? };
+            let mut id = self.resolve_rev(base)?;
+            for _ in 0..n {
+                id = self
+                    .repo
+                    .find_commit(id)
+                    .ok()?
+                    .parent_ids()
+                    .next()?
+                    .detach();
+            }
+            return Some(id);
+        }
+        if let Some(base) = rev.strip_suffix('^') {
+            let id = self.resolve_rev(base)?;
+            return Some(
+                self.repo
+                    .find_commit(id)
+                    .ok()?
+                    .parent_ids()
+                    .next()?
+                    .detach(),
+            );
+        }
+        if rev == "@" || rev.is_empty() {
+            return self.resolve("HEAD");
+        }
+        if matches!(rev, "@{u}" | "@{upstream}") {
+            return self.resolve(&format!("refs/remotes/{}", self.upstream()?));
+        }
+        self.resolve(rev)
+            .or_else(|| self.resolve(&format!("refs/remotes/{rev}")))
+            .or_else(|| self.short_id(rev))
+    }
+
+    /// An abbreviated commit id (at least 4 hex digits) that names one object.
+    fn short_id(&self, hex: &str) -> Option<gix::ObjectId> {
+        if hex.len() < 4 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+            return None;
+        }
+        let prefix = gix::hash::Prefix::from_hex(hex).ok()?;
+        match self.repo.objects.lookup_prefix(prefix, None) {
+            Ok(Some(Ok(id))) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// Paths whose content differs between two commits (`None`: the empty tree), at most
+    /// `limit` of them.
+    pub fn changed_paths(
+        &self,
+        from: Option<gix::ObjectId>,
+        to: gix::ObjectId,
+        limit: usize,
+    ) -> Result<Vec<String>, Error> {
+        let tree_of = |id: gix::ObjectId| -> Result<gix::ObjectId, Error> {
+            let commit = ctx!(self.repo.find_commit(id), "cannot read a commit")?;
+            Ok(ctx!(commit.tree_id(), "cannot read a commit's tree")?.detach())
+        };
+        let new = tree_of(to)?;
+        let old = from.map(tree_of).transpose()?;
+        let mut out = Vec::new();
+        let mut stack: Vec<(String, Option<gix::ObjectId>, Option<gix::ObjectId>)> =
+            vec![(String::new(), old, Some(new))];
+        while let Some((prefix, a, b)) = stack.pop() {
+            if a == b || out.len() >= limit {
+                continue;
+            }
+            let entries = |id: Option<gix::ObjectId>| -> Vec<(String, gix::ObjectId, bool)> {
+                let Some(id) = id else { return Vec::new() };
+                let Ok(tree) = self.repo.find_tree(id) else {
+                    return Vec::new();
+                };
+                let Ok(decoded) = tree.decode() else {
+                    return Vec::new();
+                };
+                decoded
+                    .entries
+                    .iter()
+                    .map(|e| (e.filename.to_string(), e.oid.to_owned(), e.mode.is_tree()))
+                    .collect()
+            };
+            let (ea, eb) = (entries(a), entries(b));
+            let mut names: Vec<&String> = ea.iter().chain(&eb).map(|(n, _, _)| n).collect();
+            names.sort();
+            names.dedup();
+            for name in names {
+                let x = ea.iter().find(|(n, _, _)| n == name);
+                let y = eb.iter().find(|(n, _, _)| n == name);
+                if x.map(|e| e.1) == y.map(|e| e.1) {
+                    continue;
+                }
+                let path = if prefix.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{prefix}/{name}")
+                };
+                let tree_a = x.filter(|e| e.2).map(|e| e.1);
+                let tree_b = y.filter(|e| e.2).map(|e| e.1);
+                if tree_a.is_some() || tree_b.is_some() {
+                    stack.push((path.clone(), tree_a, tree_b));
+                }
+                if x.is_some_and(|e| !e.2) || y.is_some_and(|e| !e.2) {
+                    out.push(path);
+                }
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// What `git push` with `spec` would send for `refspec`, from the current branch by
+    /// default.
+    pub fn push_facts_for(
+        &self,
+        spec: &PushSpec,
+        refspec: Option<&str>,
+    ) -> Result<PushFacts, Error> {
         let branch = self.branch();
-        let refspec = spec
-            .refspecs
-            .first()
-            .map(|r| r.trim_start_matches('+').to_owned());
+        let refspec = refspec.map(|r| r.trim_start_matches('+').to_owned());
         let (src, dst) = match refspec.as_deref().map(|r| {
             r.split_once(':')
                 .map(|(a, b)| (a.to_owned(), b.to_owned()))
@@ -354,17 +561,27 @@ impl Repo {
             })
             .unwrap_or_else(|| "origin".into());
         let source_id = self
-            .resolve(&src)
+            .resolve_rev(&src)
             .ok_or_else(|| Error(format!("cannot resolve `{src}` to a commit")))?;
+        // A URL or a path instead of a remote's name: no remote-tracking refs of its own, so
+        // what any remote is known to have is the base.
+        let by_location = remote.contains(['/', ':']) || remote == ".";
         let tracking_name = format!("refs/remotes/{remote}/{dst}");
-        let tracking_id = self
-            .repo
-            .try_find_reference(tracking_name.as_str())
-            .ok()
-            .flatten()
-            .and_then(|mut r| r.peel_to_id().ok())
-            .map(|id| id.detach());
-        let remote_tips = self.remote_tips(&remote)?;
+        let tracking_id = if by_location {
+            None
+        } else {
+            self.repo
+                .try_find_reference(tracking_name.as_str())
+                .ok()
+                .flatten()
+                .and_then(|mut r| r.peel_to_id().ok())
+                .map(|id| id.detach())
+        };
+        let remote_tips = if by_location {
+            self.remote_tips("")?
+        } else {
+            self.remote_tips(&remote)?
+        };
         // A linear run from the pushed commit down to the destination's remote-tracking tip
         // means that tip is an ancestor: nothing on the remote would be lost.
         let (ahead, behind) = match self.linear_walk(source_id, &remote_tips) {
@@ -385,6 +602,8 @@ impl Repo {
         };
         Ok(PushFacts {
             remote,
+            source_id: Some(source_id),
+            base_id: tracking_id,
             source: src,
             destination: dst,
             tracking: tracking_id.map(|_| tracking_name),
@@ -414,7 +633,11 @@ impl Repo {
 
     fn remote_tips(&self, remote: &str) -> Result<Vec<gix::ObjectId>, Error> {
         let refs = ctx!(self.repo.references(), "cannot list references")?;
-        let prefix = format!("refs/remotes/{remote}/");
+        let prefix = if remote.is_empty() {
+            "refs/remotes/".to_owned()
+        } else {
+            format!("refs/remotes/{remote}/")
+        };
         let iter = ctx!(
             refs.prefixed(prefix.as_str()),
             "cannot list remote-tracking references"

@@ -1,57 +1,144 @@
 //! The gate: what a shell command is about to do to shared state, and whether it should.
 //!
-//! `shell` finds the simple commands in a command line, `classify` names the gated ones
-//! (commit, push, publish, deploy, hook bypass, destructive), `facts` reads the target
-//! repository, `evidence` looks for proof that the code was verified since its last change
+//! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
+//! `classify` names the gated ones (git through `git`, other tools through the table in
+//! `tools`, catastrophic deletes through `delete`), `facts` reads the target repository,
+//! `evidence` looks for proof that the code was verified since its last change
 //! (`evidence_gemini` reads Gemini CLI sessions for it), and `policy` decides: silent, deny,
 //! or ask a human. `protect` comes first: it denies actions against hookjudge itself, through
 //! the shell and the agents' file-writing tools.
 
 pub mod classify;
+pub mod delete;
 pub mod evidence;
 mod evidence_gemini;
 pub mod facts;
+pub mod git;
+pub mod git_options;
 pub mod glob;
 pub mod policy;
 pub mod protect;
 pub mod shell;
+pub mod tools;
+pub mod wrappers;
 
 use std::path::Path;
 
-use classify::{Class, Gated, Target};
+use classify::{Class, Classified, Gated, Known, Target};
 use shell::Word;
 
+/// How deep `!shell` git aliases are followed.
+const MAX_ALIAS_SCRIPTS: usize = 3;
+
+/// User-defined command prefixes, by class.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct UserCommands<'a> {
+    pub deploy: &'a [Vec<String>],
+    pub publish: &'a [Vec<String>],
+}
+
 /// Every gated action in `command`.
-pub fn find(command: &str, cwd: &Path, deploy_commands: &[Vec<String>]) -> Vec<Gated> {
+pub fn find(command: &str, cwd: &Path, user: UserCommands) -> Vec<Gated> {
     let script = shell::parse(command, cwd);
     let mut found: Vec<Gated> = Vec::new();
+    let mut unreadable: Vec<String> = script.incomplete.clone();
+    collect(&script, command, user, &mut found, &mut unreadable, 0);
+    let line_mentions_gated = classify::may_be_gated(command, user.deploy)
+        || classify::may_be_gated(command, user.publish);
+    if script.had_errors && line_mentions_gated && found.is_empty() {
+        unreadable.push("does not parse".into());
+    }
+    if !unreadable.is_empty() && line_mentions_gated {
+        unreadable.dedup();
+        found.push(unparsed(command.to_owned(), &unreadable.join("; ")));
+    }
+    found
+}
+
+fn collect(
+    script: &shell::Script,
+    line: &str,
+    user: UserCommands,
+    found: &mut Vec<Gated>,
+    unreadable: &mut Vec<String>,
+    alias_depth: usize,
+) {
+    let mut known = Known {
+        deploy_commands: user.deploy,
+        publish_commands: user.publish,
+        ..Known::default()
+    };
     for cmd in &script.commands {
-        found.extend(classify::classify(cmd, deploy_commands));
-        // A dynamic program name with a gated verb: cannot be read, must not pass silently.
-        if cmd.argv.first().is_some_and(|w| w.literal().is_none())
-            && cmd.argv.iter().skip(1).filter_map(Word::literal).any(|a| {
-                matches!(
-                    a,
-                    "push" | "commit" | "publish" | "deploy" | "apply" | "upload"
-                )
-            })
+        match classify::classify(cmd, &known) {
+            Classified::Gated(gated) => found.extend(gated),
+            Classified::Unreadable(why) => unreadable.push(part(line, &cmd.source, &why)),
+            Classified::Script(text) if alias_depth < MAX_ALIAS_SCRIPTS => {
+                let mut inner = shell::Script::default();
+                shell::parse_body(&text, cmd.cwd.clone(), cmd.depth + 1, &mut inner);
+                unreadable.extend(inner.incomplete.iter().cloned());
+                collect(&inner, line, user, found, unreadable, alias_depth + 1);
+            }
+            Classified::Script(_) => unreadable.push("git aliases nested too deep".into()),
+        }
+        if let Some(alias) = git::defines_alias(cmd) {
+            known.aliases.0.push(alias);
+        }
+        if git::is_git(cmd) && stashes(cmd) {
+            known.stashed = true;
+        }
+        // A computed program whose arguments (or the rest of the line) name a gated verb.
+        if let Some(Word::Dynamic(program)) = cmd.argv.first()
+            && cmd
+                .argv
+                .iter()
+                .skip(1)
+                .filter_map(Word::literal)
+                .any(tools::is_gated_verb)
         {
-            found.push(unparsed(
-                cmd.source.clone(),
-                "runs a dynamic command with a gated verb",
+            unreadable.push(part(
+                line,
+                &cmd.source,
+                &format!("runs a program computed at run time (`{program}`) with a gated verb"),
+            ));
+        } else if let Some(Word::Dynamic(program)) = cmd.argv.first()
+            && cmd.argv.len() == 1
+            && (program.contains('@') || program.contains('*'))
+        {
+            unreadable.push(part(
+                line,
+                &cmd.source,
+                &format!("runs whatever `{program}` holds"),
             ));
         }
     }
-    let unreadable = script.had_errors || !script.incomplete.is_empty();
-    if unreadable && found.is_empty() && classify::may_be_gated(command, deploy_commands) {
-        let why = if script.incomplete.is_empty() {
-            "does not parse".to_string()
-        } else {
-            script.incomplete.join("; ")
-        };
-        found.push(unparsed(command.to_owned(), &why));
+}
+
+/// `git stash` / `git stash push` / `save`: the changes move into a stash.
+fn stashes(cmd: &shell::SimpleCommand) -> bool {
+    let inv = git::read(cmd, &git::LineAliases::default());
+    inv.verb.as_ref().and_then(Word::literal) == Some("stash")
+        && matches!(
+            inv.args.first().and_then(Word::literal),
+            None | Some("push" | "save" | "-u" | "--include-untracked" | "-a" | "--all" | "-m")
+        )
+}
+
+/// `why`, naming the part of the line it is about when that is not the whole line.
+fn part(line: &str, source: &str, why: &str) -> String {
+    if source.trim() == line.trim() {
+        why.to_owned()
+    } else {
+        format!("`{}` {why}", short(source))
     }
-    found
+}
+
+fn short(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 80 {
+        format!("{}…", one.chars().take(79).collect::<String>())
+    } else {
+        one
+    }
 }
 
 fn unparsed(command: String, what: &str) -> Gated {

@@ -93,31 +93,26 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
                     "hookjudge gate [hook-bypass]: `{cmd}` {}. Run it without `--no-verify`/`-n`/`HUSKY=0`/`core.hooksPath` changes, and fix what the hook reports.",
                     gated.what
                 ),
+                Class::Catastrophic => format!(
+                    "hookjudge gate [catastrophic]: `{cmd}` {}. Delete only the paths you mean (inside the repository, by name), or ask the user to do it.",
+                    gated.what
+                ),
                 _ => format!(
-                    "hookjudge gate [{}]: `{cmd}` is not allowed by this repository's hookjudge config (`gate.{}` is `deny`).",
+                    "hookjudge gate [{}]: `{cmd}` {}, which this hookjudge config does not allow (`gate.{}` is `deny`).",
                     gated.class.name(),
+                    gated.what,
                     gated.class.name()
                 ),
             };
             return ruling;
         }
         Policy::Ask => {
-            return ask(
-                ruling,
-                ctx,
-                format!("`{cmd}` {}.", gated.what),
-                DecidedBy::Policy,
-            );
+            return ask(ruling, ctx, plain_reason(gated, &cmd), DecidedBy::Policy);
         }
         Policy::Verify | Policy::Guard => {}
     }
-    if gated.class == Class::Unparsed {
-        return ask(
-            ruling,
-            ctx,
-            format!("hookjudge could not read `{cmd}` reliably, and it mentions a gated action."),
-            DecidedBy::Policy,
-        );
+    if matches!(gated.class, Class::Unparsed | Class::Catastrophic) {
+        return ask(ruling, ctx, plain_reason(gated, &cmd), DecidedBy::Policy);
     }
     let repo = match Repo::open(&gated.target, ctx.cwd) {
         Ok(repo) => repo,
@@ -172,7 +167,32 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
 
 fn push(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str) -> Ruling {
     let spec = gated.push.clone().unwrap_or_default();
-    let facts = match repo.push_facts(&spec) {
+    if let Some(src) = &spec.computed {
+        return ask(
+            ruling,
+            ctx,
+            format!(
+                "`{cmd}` {}, and where to is computed at run time (`{src}`).",
+                gated.what
+            ),
+            DecidedBy::Facts,
+        );
+    }
+    if let Some(remote) = &spec.remote
+        && !remote.contains(['/', ':'])
+        && remote != "."
+        && !repo.remote_exists(remote)
+    {
+        ruling.facts = json!({"remote": remote, "configured": false});
+        ruling.decided_by = DecidedBy::Facts;
+        return ruling; // git refuses: no such remote
+    }
+    if spec.remote.is_none() && repo.upstream().is_none() && !repo.remote_exists("origin") {
+        ruling.facts = json!({"remote": null});
+        ruling.decided_by = DecidedBy::Facts;
+        return ruling; // nowhere to push: git refuses
+    }
+    let all_facts = match repo.push_facts_all(&spec) {
         Ok(f) => f,
         Err(e) => {
             ruling.facts = json!({"error": e.to_string()});
@@ -184,65 +204,105 @@ fn push(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str
             );
         }
     };
-    ruling.facts = serde_json::to_value(&facts).unwrap_or_default();
-    let destination = format!("{}/{}", facts.remote, facts.destination);
+    ruling.facts = json!({"refs": all_facts});
+    let remote = all_facts
+        .first()
+        .map(|f| f.remote.clone())
+        .or_else(|| spec.remote.clone())
+        .unwrap_or_default();
     if spec.force && !spec.delete {
-        if ctx
-            .settings
-            .protected_branches
-            .iter()
-            .any(|p| branch_matches(p, &facts.destination))
-        {
-            ruling.decision = Decision::Deny;
-            ruling.decided_by = DecidedBy::Facts;
-            ruling.reason = format!(
-                "hookjudge gate [push]: `{cmd}` force-pushes to the protected branch `{}`. Push without force after integrating the remote (`git pull --rebase`), or push to another branch.",
-                facts.destination
-            );
-            return ruling;
+        for facts in &all_facts {
+            let destination = format!("{}/{}", facts.remote, facts.destination);
+            if ctx
+                .settings
+                .protected_branches
+                .iter()
+                .any(|p| branch_matches(p, &facts.destination))
+            {
+                ruling.decision = Decision::Deny;
+                ruling.decided_by = DecidedBy::Facts;
+                ruling.reason = format!(
+                    "hookjudge gate [push]: `{cmd}` force-pushes to the protected branch `{}`. Push without force after integrating the remote (`git pull --rebase`), or push to another branch.",
+                    facts.destination
+                );
+                return ruling;
+            }
+            if facts.behind.count > 0 {
+                ruling.decision = Decision::Deny;
+                ruling.decided_by = DecidedBy::Facts;
+                ruling.reason = format!(
+                    "hookjudge gate [push]: `{cmd}` would discard {} on `{destination}` that `{}` lacks ({}). Fetch and integrate them (`git pull --rebase`), then push without force.",
+                    plural(facts.behind.count, "commit"),
+                    facts.source,
+                    subjects(&facts.behind)
+                );
+                return ruling;
+            }
         }
-        if facts.behind.count > 0 {
-            ruling.decision = Decision::Deny;
-            ruling.decided_by = DecidedBy::Facts;
-            ruling.reason = format!(
-                "hookjudge gate [push]: `{cmd}` would discard {} on `{destination}` that `{}` lacks ({}). Fetch and integrate them (`git pull --rebase`), then push without force.",
-                plural(facts.behind.count, "commit"),
-                facts.source,
-                subjects(&facts.behind)
-            );
-            return ruling;
-        }
+    }
+    if spec.mirror {
+        return ask(
+            ruling,
+            ctx,
+            format!("`{cmd}` {} on `{remote}`.", gated.what),
+            DecidedBy::Policy,
+        );
     }
     if spec.delete {
         return ask(
             ruling,
             ctx,
-            format!("`{cmd}` deletes a branch or tag on `{}`.", facts.remote),
+            format!("`{cmd}` deletes a branch or tag on `{remote}`."),
             DecidedBy::Policy,
         );
     }
-    if facts.ahead.count == 0 && !spec.tags && !spec.all {
+    let ahead: usize = all_facts.iter().map(|f| f.ahead.count).sum();
+    if ahead == 0 && !spec.tags {
         ruling.decided_by = DecidedBy::Facts;
         return ruling; // nothing to publish
     }
-    let changes = code_changes(repo, ctx);
-    let newest = newest_change(repo, changes.as_ref());
-    ruling.facts["uncommitted"] = serde_json::to_value(&changes).unwrap_or_default();
-    let what = format!(
-        "`{cmd}` would publish {} to `{destination}` ({})",
-        plural(facts.ahead.count, "commit"),
-        subjects(&facts.ahead)
-    );
-    verify_with(ruling, ctx, Some(repo), newest, &what)
+    // What is pushed is the commits: an uncommitted edit is not part of it, but a pushed file
+    // changed after the tests is.
+    let mut pushed_paths: Vec<String> = Vec::new();
+    let mut newest = 0;
+    for facts in all_facts.iter().filter(|f| f.ahead.count > 0) {
+        if let Some(id) = facts.source_id {
+            if let Ok(paths) = repo.changed_paths(facts.base_id, id, 5000) {
+                pushed_paths.extend(paths);
+            }
+            newest = newest.max(repo.commit_time(id).map(|t| t * 1000 + 999).unwrap_or(0));
+        }
+    }
+    ruling.facts["pushed_paths"] = json!(pushed_paths.len());
+    let described: Vec<String> = all_facts
+        .iter()
+        .filter(|f| f.ahead.count > 0)
+        .map(|f| {
+            format!(
+                "{} to `{}/{}` ({})",
+                plural(f.ahead.count, "commit"),
+                f.remote,
+                f.destination,
+                subjects(&f.ahead)
+            )
+        })
+        .collect();
+    let what = if described.is_empty() {
+        format!("`{cmd}` would publish tags to `{remote}`")
+    } else {
+        format!("`{cmd}` would publish {}", described.join(", "))
+    };
+    let scope = Scope::Paths(pushed_paths);
+    verify_scoped(ruling, ctx, Some(repo), newest, &what, &scope)
 }
 
 fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &str) -> Ruling {
     let Some(op) = &gated.destructive else {
         return ruling;
     };
-    let changes = repo.changes();
-    let (lost, hint): (Vec<String>, &str) = match (op, &changes) {
-        (_, Err(e)) => {
+    let changes = match repo.changes() {
+        Ok(c) => c,
+        Err(e) => {
             ruling.facts = json!({"error": e.to_string()});
             return ask(
                 ruling,
@@ -254,43 +314,96 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
                 DecidedBy::Facts,
             );
         }
-        (Destructive::ResetHard, Ok(c)) => (
-            c.modified.clone(),
-            "Commit or stash them first (`git stash`), or ask the user",
-        ),
-        (Destructive::DiscardPaths { paths }, Ok(c)) => (
-            c.modified
-                .iter()
-                .filter(|f| {
-                    paths.iter().any(|p| {
-                        p == "."
-                            || p == "*"
-                            || *f == p
-                            || f.starts_with(&format!("{}/", p.trim_end_matches('/')))
-                    })
-                })
-                .cloned()
-                .collect(),
-            "Commit or stash them first (`git stash`), or ask the user",
-        ),
-        (Destructive::Clean { ignored, .. }, Ok(c)) => {
-            let mut lost = c.untracked.clone();
-            if *ignored {
-                lost.push("(ignored files too: `-x`/`-X`)".into());
+    };
+    const KEEP_CHANGES: &str = "Commit or stash them first (`git stash`), or ask the user";
+    const KEEP_COMMITS: &str =
+        "Push them or put a branch on them first (`git branch keep <commit>`), or ask the user";
+    let within = |paths: &[String]| -> Vec<String> {
+        changes
+            .modified
+            .iter()
+            .filter(|f| paths.iter().any(|p| path_covers(p, f)))
+            .cloned()
+            .collect()
+    };
+    let commits_lost = |branch: Option<&str>, to: &str| -> Result<Vec<String>, String> {
+        match repo.lost_by_move(branch, to) {
+            Ok(c) if c.count > 0 => Ok(vec![format!(
+                "{} that no other branch, tag or remote has ({})",
+                plural(c.count, "commit"),
+                subjects(&c)
+            )]),
+            Ok(_) => Ok(Vec::new()),
+            Err(e) => Err(e.to_string()),
+        }
+    };
+    let (lost, hint): (Vec<String>, &str) = match op {
+        Destructive::ResetHard => (changes.modified.clone(), KEEP_CHANGES),
+        Destructive::DiscardPaths { paths } => (within(paths), KEEP_CHANGES),
+        Destructive::Checkout {
+            args,
+            dashdash,
+            force,
+        } => {
+            // Git's reading: before `--`, a first word that names a commit is a tree-ish and
+            // the rest are paths; alone, a branch name switches branches.
+            let (treeish, paths): (Option<&String>, &[String]) = match dashdash {
+                Some(k) => (args[..*k].first(), &args[*k..]),
+                None => match args.split_first() {
+                    Some((first, rest)) if repo.resolve_rev(first).is_some() => (Some(first), rest),
+                    _ => (None, &args[..]),
+                },
+            };
+            let lost = if paths.is_empty() {
+                if *force {
+                    changes.modified.clone()
+                } else {
+                    Vec::new() // a switch carries local changes over, or git refuses
+                }
+            } else {
+                within(paths)
+            };
+            let _ = treeish;
+            (lost, KEEP_CHANGES)
+        }
+        Destructive::Clean {
+            ignored, forced, ..
+        } => {
+            if !forced && !repo.clean_needs_no_force() {
+                (Vec::new(), "") // git refuses without `-f`
+            } else {
+                let mut lost = changes.untracked.clone();
+                if *ignored {
+                    lost.push("(ignored files too: `-x`/`-X`)".into());
+                }
+                (
+                    lost,
+                    "Move or commit what you need, or run `git clean -n` to review, or ask the user",
+                )
+            }
+        }
+        Destructive::StashDrop { after_stash } | Destructive::StashClear { after_stash } => {
+            let n = if matches!(op, Destructive::StashDrop { .. }) {
+                repo.stash_count().min(1)
+            } else {
+                repo.stash_count()
+            };
+            let mut lost: Vec<String> = (0..n).map(|i| format!("stash@{{{i}}}")).collect();
+            if *after_stash {
+                // The stash made earlier in this line holds the current changes.
+                lost = changes
+                    .modified
+                    .iter()
+                    .chain(&changes.untracked)
+                    .cloned()
+                    .collect();
             }
             (
                 lost,
-                "Move or commit what you need, or run `git clean -n` to review, or ask the user",
-            )
-        }
-        (Destructive::StashDrop | Destructive::StashClear, Ok(_)) => {
-            let n = repo.stash_count();
-            (
-                (0..n).map(|i| format!("stash@{{{i}}}")).collect(),
                 "Apply or branch the stash first (`git stash branch`), or ask the user",
             )
         }
-        (Destructive::BranchDelete { branches }, Ok(_)) => {
+        Destructive::BranchDelete { branches } => {
             let mut lost = Vec::new();
             for b in branches {
                 if let Ok(only) = repo.only_on_branch(b)
@@ -305,6 +418,32 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
             }
             (lost, "Merge or push the branch first, or ask the user")
         }
+        Destructive::MoveBranch {
+            branch,
+            to,
+            discard,
+        } => {
+            let mut lost = match commits_lost(branch.as_deref(), to) {
+                Ok(l) => l,
+                Err(e) => {
+                    ruling.facts = json!({"error": e});
+                    return ask(
+                        ruling,
+                        ctx,
+                        format!(
+                            "`{cmd}` {}, and hookjudge cannot tell what it would lose ({e}).",
+                            gated.what
+                        ),
+                        DecidedBy::Facts,
+                    );
+                }
+            };
+            let on_head = branch.is_none() || branch.as_deref() == repo.branch().as_deref();
+            if *discard && on_head {
+                lost.extend(changes.modified.iter().cloned());
+            }
+            (lost, if *discard { KEEP_CHANGES } else { KEEP_COMMITS })
+        }
     };
     ruling.facts = json!({"would_lose": lost});
     ruling.decided_by = DecidedBy::Facts;
@@ -318,17 +457,28 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
     } else {
         String::new()
     };
+    let hint = if lost.iter().any(|l| l.contains(" commit")) && hint == KEEP_CHANGES {
+        "Commit, stash or push what you need first, or ask the user"
+    } else {
+        hint
+    };
     ruling.reason = format!(
-        "hookjudge gate [destructive]: `{cmd}` would lose {}{more}. {hint}.",
+        "hookjudge gate [destructive]: `{cmd}` {} and would lose {}{more}. {hint}.",
+        gated.what,
         shown.join(", ")
     );
     ruling
 }
 
-fn code_changes(repo: &Repo, ctx: &Context) -> Option<super::facts::Changes> {
-    let artifacts = &ctx.settings.artifacts;
-    repo.quick_changes(&|p: &str| evidence::is_artifact(p, artifacts))
-        .ok()
+/// Whether the pathspec `p` (a path, a directory, `.`, `*` or `:/`) covers the file `f`.
+fn path_covers(p: &str, f: &str) -> bool {
+    let p = p.trim_start_matches("./").trim_start_matches(":/");
+    p.is_empty()
+        || p == "."
+        || p == "*"
+        || f == p
+        || f.starts_with(&format!("{}/", p.trim_end_matches('/')))
+        || (p.contains('*') && super::evidence::glob_match(p, f))
 }
 
 /// The newest change in ms: changed files' mtimes, and HEAD's commit time (whole seconds, so
@@ -345,13 +495,31 @@ fn verify(ruling: Ruling, ctx: &Context, repo: Option<&Repo>, what: &str) -> Rul
     verify_with(ruling, ctx, repo, 0, what)
 }
 
-/// Silent when there is fresh evidence; otherwise the judge; otherwise a human.
+/// Which changes count against evidence: all of them (a commit takes the work tree), or only
+/// those to the given repository paths (a push sends commits, not the uncommitted edits).
+pub enum Scope {
+    Everything,
+    Paths(Vec<String>),
+}
+
 fn verify_with(
+    ruling: Ruling,
+    ctx: &Context,
+    repo: Option<&Repo>,
+    newest_change: i64,
+    what: &str,
+) -> Ruling {
+    verify_scoped(ruling, ctx, repo, newest_change, what, &Scope::Everything)
+}
+
+/// Silent when there is fresh evidence; otherwise the judge; otherwise a human.
+fn verify_scoped(
     mut ruling: Ruling,
     ctx: &Context,
     repo: Option<&Repo>,
     newest_change: i64,
     what: &str,
+    scope: &Scope,
 ) -> Ruling {
     if ctx.approved {
         ruling.decided_by = DecidedBy::Approval;
@@ -361,12 +529,31 @@ fn verify_with(
     if let Some(root) = repo.and_then(|r| r.work_tree.as_deref()) {
         finding = evidence::artifacts(root, &ctx.settings.artifacts, newest_change, ctx.now);
     }
+    let root = repo.and_then(|r| r.work_tree.clone());
+    let relevant = |path: &str| -> bool {
+        let Scope::Paths(paths) = scope else {
+            return true;
+        };
+        let rel = match &root {
+            Some(r) => Path::new(path)
+                .strip_prefix(r)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| path.to_owned()),
+            None => path.to_owned(),
+        };
+        paths.contains(&rel)
+    };
     if !finding.is_fresh()
         && let Some(transcript) = ctx.transcript
         && let Ok(tests) = regex::Regex::new(&ctx.settings.test_commands)
     {
-        let mut from_transcript =
-            evidence::transcript_tests(transcript, &tests, Default::default());
+        let reader = evidence::Reader {
+            tests: &tests,
+            relevant: &relevant,
+            cwd: ctx.cwd,
+            commits_only: matches!(scope, Scope::Paths(_)),
+        };
+        let mut from_transcript = reader.transcript_tests(transcript, Default::default());
         // Agents write the transcript asynchronously: give a just-finished test run's result a
         // moment to land (at most half a second, only on this path).
         for _ in 0..10 {
@@ -374,7 +561,7 @@ fn verify_with(
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
-            from_transcript = evidence::transcript_tests(transcript, &tests, Default::default());
+            from_transcript = reader.transcript_tests(transcript, Default::default());
         }
         if from_transcript != Finding::None || finding == Finding::None {
             finding = from_transcript;
@@ -390,6 +577,7 @@ fn verify_with(
     let stale = matches!(
         finding,
         Finding::StaleArtifact { .. }
+            | Finding::FailedArtifact { .. }
             | Finding::ChangeAfterTests {
                 last_test: Some(_),
                 ..
@@ -399,7 +587,7 @@ fn verify_with(
         ruling.decision = Decision::Deny;
         ruling.decided_by = DecidedBy::Evidence;
         ruling.reason = format!(
-            "hookjudge gate [{}]: {what}, but the last test results predate the last change: {account}. Run the tests again, check they pass, then run the command again.",
+            "hookjudge gate [{}]: {what}, but {account}. Run the tests again, check they pass, then run the command again.",
             ruling.class.name()
         );
         return ruling;
@@ -444,6 +632,18 @@ fn verify_with(
     )
 }
 
+/// What a gated action does, in one sentence (for a human asked about it).
+fn plain_reason(gated: &Gated, cmd: &str) -> String {
+    if gated.class == Class::Unparsed {
+        format!(
+            "hookjudge cannot tell what `{cmd}` does without running it, and it mentions a gated action: {}.",
+            gated.what.trim_end_matches('.')
+        )
+    } else {
+        format!("`{cmd}` {}.", gated.what.trim_end_matches('.'))
+    }
+}
+
 fn ask(mut ruling: Ruling, ctx: &Context, why: String, by: DecidedBy) -> Ruling {
     if ctx.approved {
         ruling.decided_by = DecidedBy::Approval;
@@ -451,7 +651,7 @@ fn ask(mut ruling: Ruling, ctx: &Context, why: String, by: DecidedBy) -> Ruling 
     }
     ruling.decision = Decision::Ask;
     ruling.decided_by = by;
-    ruling.reason = format!("hookjudge: {why}");
+    ruling.reason = format!("hookjudge gate [{}]: {why}", ruling.class.name());
     ruling
 }
 
@@ -462,15 +662,25 @@ fn describe(finding: &Finding) -> String {
             change_is_newer_by_ms,
         } => {
             format!(
-                "the newest test artifact `{}` is {} older than the last change",
+                "the newest test results (`{}`) are {} older than the last change",
                 path.display(),
                 seconds(*change_is_newer_by_ms / 1000)
             )
         }
+        Finding::FailedArtifact { path, failed } => format!(
+            "the newest test results (`{}`) report {}",
+            path.display(),
+            plural(*failed, "failure")
+        ),
         Finding::ChangeAfterTests {
             tool,
             last_test: Some(t),
-        } => format!("files changed ({tool}) after the last test run, and {t}"),
+        } if tool == super::evidence::NO_CHANGE_SEEN => format!("the last test run failed ({t})"),
+        Finding::ChangeAfterTests {
+            tool,
+            last_test: Some(t),
+            // Read newest first, the failed run came after the change.
+        } => format!("the last test run, after files changed ({tool}), failed ({t})"),
         Finding::ChangeAfterTests {
             tool,
             last_test: None,

@@ -2,15 +2,21 @@
 //!
 //! The parse uses tree-sitter's bash grammar (an error-tolerant, iterative parser: no input can
 //! overflow its stack). The walk is iterative too. It tracks what decides which repository a
-//! command touches: `cd` in the same shell scope (subshells, pipelines and substitutions get
-//! their own scope), `VAR=value` prefixes, and wrapper programs (`env`, `sudo`, `timeout`,
-//! `xargs`, …). Bodies that are themselves scripts (`bash -c '…'`, `eval …`, `bash <<EOF`) are
-//! parsed again, a few levels deep. Data is not execution: a quoted `"git push"` is an argument,
-//! not a command. Words whose value depends on expansions are kept as dynamic, not guessed.
+//! command touches and what it runs: `cd`/`pushd`/`popd` in the same shell scope (subshells,
+//! pipelines and substitutions get their own scope), `VAR=value` prefixes and `export`s,
+//! variables, arrays and `set --` assigned earlier in the line (so `c=push; git $c` reads as
+//! `git push`), and wrapper programs (the table in `wrappers`). Bodies that are themselves
+//! scripts (`bash -c '…'`, `eval …`, a shell fed by a heredoc, a here-string or `echo … |`,
+//! `su -c`, `trap`, `find -exec`, a `!` git alias) are parsed again, a few levels deep. Data is
+//! not execution: a quoted `"git push"` is an argument, not a command. What cannot be read
+//! without running anything (a computed word, a shell fed by a program's output, inline code of
+//! an interpreter) stays dynamic or is noted as incomplete, never guessed.
 
 use std::path::{Path, PathBuf};
 
 use tree_sitter::{Node, Parser, Tree};
+
+use super::wrappers;
 
 /// Longer command lines are not parsed (the gate then asks a human if they look gated).
 pub const MAX_INPUT_BYTES: usize = 64 * 1024;
@@ -18,6 +24,8 @@ pub const MAX_INPUT_BYTES: usize = 64 * 1024;
 pub const MAX_DEPTH: usize = 4;
 /// Words longer than this are not unquoted.
 const MAX_WORD_BYTES: usize = 4096;
+/// Script files (`bash deploy.sh`) larger than this are not read.
+const MAX_SCRIPT_FILE_BYTES: u64 = 64 * 1024;
 
 /// A word of a command: its value when it is known without running anything.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,23 +54,38 @@ impl Word {
 /// A simple command the shell would run, with the context that decides what it touches.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SimpleCommand {
-    /// `VAR=value` assignments that apply to it (prefixes and `env` arguments).
+    /// `VAR=value` assignments that apply to it (exports, prefixes and `env` arguments).
     pub env: Vec<(String, Word)>,
     /// The program and its arguments, wrappers removed.
     pub argv: Vec<Word>,
+    /// Files its redirections write (`> f`, `>> f`, `&> f`).
+    pub writes: Vec<Word>,
     /// The directory it runs in, when known (after `cd`s in the same scope).
     pub cwd: Option<PathBuf>,
     /// How many script bodies deep it was found (0 = the command line itself).
     pub depth: usize,
     /// Its source text.
     pub source: String,
+    /// It runs only when an earlier command failed, or its failure is ignored (`a || b`,
+    /// `b || true`): used by the evidence reader.
+    pub status_ignored: bool,
 }
 
 impl SimpleCommand {
     /// The program's base name (`/usr/bin/git` → `git`), when it is literal.
     pub fn program(&self) -> Option<&str> {
-        let name = self.argv.first()?.literal()?;
-        Some(name.rsplit('/').next().unwrap_or(name))
+        match self.argv.first()? {
+            Word::Literal(name) => Some(name.rsplit('/').next().unwrap_or(name)),
+            // `"$(git --exec-path)"/git-push`: the directory is computed, the name is not.
+            Word::Dynamic(src) => {
+                let (_, name) = src.rsplit_once('/')?;
+                (!name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)))
+                .then_some(name)
+            }
+        }
     }
 
     pub fn env_var(&self, name: &str) -> Option<&Word> {
@@ -80,18 +103,62 @@ pub struct Script {
     pub commands: Vec<SimpleCommand>,
     /// The parser had to recover from syntax errors somewhere.
     pub had_errors: bool,
-    /// Something was not followed: input too long, nesting too deep, a dynamic script body.
+    /// Something was not followed: input too long, nesting too deep, a dynamic script body,
+    /// a shell or interpreter fed code that cannot be read.
     pub incomplete: Vec<String>,
 }
 
 /// Parses `text`, run in `cwd`.
 pub fn parse(text: &str, cwd: &Path) -> Script {
     let mut script = Script::default();
-    parse_into(text, Some(cwd.to_path_buf()), 0, &mut script);
+    parse_into(text, Scope::at(Some(cwd.to_path_buf())), 0, &mut script);
     script
 }
 
-fn parse_into(text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Script) {
+/// Parses `text` as a script body found inside a command that runs in `cwd`.
+pub fn parse_body(text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Script) {
+    parse_into(text, Scope::at(cwd), depth, script);
+}
+
+/// A variable's value as far as the line shows it.
+#[derive(Debug, Clone)]
+enum Value {
+    Scalar(String),
+    Array(Vec<String>),
+    /// Assigned something computed.
+    Unknown,
+}
+
+/// What a shell scope knows.
+#[derive(Debug, Clone, Default)]
+struct Scope {
+    cwd: Option<PathBuf>,
+    /// `pushd` stack.
+    dirs: Vec<Option<PathBuf>>,
+    vars: Vec<(String, Value)>,
+    exported: Vec<(String, Word)>,
+    /// `set -- …`
+    positional: Option<Vec<String>>,
+}
+
+impl Scope {
+    fn at(cwd: Option<PathBuf>) -> Scope {
+        Scope {
+            cwd,
+            ..Scope::default()
+        }
+    }
+
+    fn var(&self, name: &str) -> Option<&Value> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    }
+}
+
+fn parse_into(text: &str, scope: Scope, depth: usize, script: &mut Script) {
     if text.len() > MAX_INPUT_BYTES {
         script
             .incomplete
@@ -111,7 +178,7 @@ fn parse_into(text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Scrip
     if tree.root_node().has_error() {
         script.had_errors = true;
     }
-    walk(&tree, text, cwd, depth, script);
+    walk(&tree, text, scope, depth, script);
 }
 
 fn parse_tree(text: &str) -> Option<Tree> {
@@ -130,8 +197,8 @@ const SCOPES: [&str; 4] = [
     "pipeline",
 ];
 
-fn walk(tree: &Tree, text: &str, cwd: Option<PathBuf>, depth: usize, script: &mut Script) {
-    let mut scopes: Vec<Option<PathBuf>> = vec![cwd];
+fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: &mut Script) {
+    let mut scopes: Vec<Scope> = vec![scope];
     // (node, scope index); children are pushed in reverse so that the walk is in source order.
     let mut stack: Vec<(Node, usize)> = vec![(tree.root_node(), 0)];
     while let Some((node, scope)) = stack.pop() {
@@ -142,17 +209,98 @@ fn walk(tree: &Tree, text: &str, cwd: Option<PathBuf>, depth: usize, script: &mu
         }
         match node.kind() {
             "command" => {
-                let heredoc = heredoc_of(node, text);
-                command(node, text, heredoc, &mut scopes[scope], depth, script);
+                let stdin = stdin_of(node, text, &scopes[scope]);
+                command(node, text, stdin, &mut scopes[scope], depth, script);
                 // Substitutions inside the words run too, in their own scopes.
                 push_children(node, child_scope, &mut stack, |n| {
                     n.kind() != "command_name" || has_substitution(n)
+                });
+            }
+            "variable_assignment" => {
+                assign(node, text, &mut scopes[scope], false);
+                push_children(node, child_scope, &mut stack, |_| true);
+            }
+            "declaration_command" => {
+                let keyword = text[node.byte_range()]
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("");
+                let exported = keyword == "export"
+                    || text[node.byte_range()]
+                        .split_whitespace()
+                        .any(|w| w.starts_with('-') && w.contains('x'));
+                let mut cursor = node.walk();
+                for child in node.children(&mut cursor) {
+                    match child.kind() {
+                        "variable_assignment" => assign(child, text, &mut scopes[scope], exported),
+                        "variable_name" | "word" if exported => {
+                            let name = &text[child.byte_range()];
+                            if let Some(Value::Scalar(v)) = scopes[scope].var(name).cloned() {
+                                scopes[scope]
+                                    .exported
+                                    .push((name.to_owned(), Word::Literal(v)));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                push_children(node, child_scope, &mut stack, |n| {
+                    n.kind() != "variable_assignment"
                 });
             }
             "heredoc_body" => {} // data, unless a shell reads it (handled at its command)
             _ => push_children(node, child_scope, &mut stack, |_| true),
         }
     }
+}
+
+/// Records `NAME=value` (or `NAME=(a b)`) in the scope.
+fn assign(node: Node, text: &str, scope: &mut Scope, exported: bool) {
+    let Some(name) = node
+        .child_by_field_name("name")
+        .map(|n| text[n.byte_range()].to_owned())
+    else {
+        return;
+    };
+    let value = match node.child_by_field_name("value") {
+        None => Value::Scalar(String::new()),
+        Some(v) if v.kind() == "array" => {
+            let mut cursor = v.walk();
+            let mut items = Vec::new();
+            let mut known = true;
+            for item in v.named_children(&mut cursor) {
+                for w in words(item, text, scope) {
+                    match w {
+                        Word::Literal(l) => items.push(l),
+                        Word::Dynamic(_) => known = false,
+                    }
+                }
+            }
+            if known {
+                Value::Array(items)
+            } else {
+                Value::Unknown
+            }
+        }
+        Some(v) => match resolve(v, text, scope) {
+            Some(s) => Value::Scalar(s),
+            None => Value::Unknown,
+        },
+    };
+    if exported {
+        let word = match &value {
+            Value::Scalar(s) => Word::Literal(s.clone()),
+            _ => Word::Dynamic(text[node.byte_range()].to_owned()),
+        };
+        scope.exported.push((name.clone(), word));
+    } else if let Some(slot) = scope.exported.iter_mut().rev().find(|(k, _)| *k == name) {
+        // Assigning an exported variable changes what children see.
+        slot.1 = match &value {
+            Value::Scalar(s) => Word::Literal(s.clone()),
+            _ => Word::Dynamic(text[node.byte_range()].to_owned()),
+        };
+    }
+    scope.vars.push((name, value));
 }
 
 fn push_children<'t>(
@@ -181,33 +329,177 @@ fn has_substitution(node: &Node) -> bool {
     false
 }
 
-/// The heredoc body fed to `node` when it is the body of a redirected statement.
-fn heredoc_of(node: Node, text: &str) -> Option<String> {
+/// What a command reads on its standard input, when the line shows it.
+#[derive(Debug, Clone)]
+enum Stdin {
+    /// Known text: a heredoc, a here-string, or `echo`/`printf`/`cat <<EOF` piped in.
+    Text(String),
+    /// Another program's output.
+    Program(String),
+}
+
+/// The input of `node`: its own heredoc or here-string, or the output of the command piped in.
+fn stdin_of(node: Node, text: &str, scope: &Scope) -> Option<Stdin> {
+    // `bash <<< 'git push'`: the here-string belongs to the command itself.
+    let mut own = node.walk();
+    for redirect in node.children(&mut own) {
+        if redirect.kind() == "herestring_redirect" {
+            let value = redirect.named_child(0)?;
+            return Some(match resolve(value, text, scope) {
+                Some(s) => Stdin::Text(s),
+                None => Stdin::Program(text[value.byte_range()].to_owned()),
+            });
+        }
+    }
     let parent = node.parent()?;
-    if parent.kind() != "redirected_statement" {
+    if parent.kind() == "redirected_statement" {
+        let mut cursor = parent.walk();
+        for redirect in parent.children(&mut cursor) {
+            match redirect.kind() {
+                "heredoc_redirect" => {
+                    let mut c = redirect.walk();
+                    if let Some(body) = redirect
+                        .children(&mut c)
+                        .find(|c| c.kind() == "heredoc_body")
+                    {
+                        return Some(Stdin::Text(text[body.byte_range()].to_owned()));
+                    }
+                }
+                "herestring_redirect" => {
+                    let value = redirect.named_child(0)?;
+                    return Some(match resolve(value, text, scope) {
+                        Some(s) => Stdin::Text(s),
+                        None => Stdin::Program(text[value.byte_range()].to_owned()),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    // `cat <<EOF | sh`: the pipeline sits inside the heredoc redirect of `cat`.
+    if parent.kind() == "pipeline" {
+        let mut prev = node.prev_named_sibling();
+        while let Some(p) = prev {
+            if p.kind() != "comment" {
+                break;
+            }
+            prev = p.prev_named_sibling();
+        }
+        return match prev {
+            Some(p) => Some(output_of(p, text, scope)),
+            None => {
+                let redirect = parent.parent().filter(|g| g.kind() == "heredoc_redirect")?;
+                let statement = redirect.parent()?;
+                let body = statement.child_by_field_name("body")?;
+                let mut c = redirect.walk();
+                let heredoc = redirect
+                    .children(&mut c)
+                    .find(|c| c.kind() == "heredoc_body")
+                    .map(|b| text[b.byte_range()].to_owned());
+                match (output_of_command(body, text, scope), heredoc) {
+                    (Some(out), _) => Some(Stdin::Text(out)),
+                    (None, Some(h)) if is_cat(body, text) => Some(Stdin::Text(h)),
+                    _ => Some(Stdin::Program(text[body.byte_range()].to_owned())),
+                }
+            }
+        };
+    }
+    None
+}
+
+fn is_cat(node: Node, text: &str) -> bool {
+    node.kind() == "command"
+        && node
+            .child_by_field_name("name")
+            .is_some_and(|n| &text[n.byte_range()] == "cat")
+        && node.named_child_count() == 1
+}
+
+/// What the command `node` prints, when it is `echo`/`printf` of known words (or `cat` of its
+/// heredoc).
+fn output_of(node: Node, text: &str, scope: &Scope) -> Stdin {
+    let (command, heredoc) = if node.kind() == "redirected_statement" {
+        let body = node.child_by_field_name("body");
+        let mut c = node.walk();
+        let heredoc = node
+            .children(&mut c)
+            .find(|c| c.kind() == "heredoc_redirect")
+            .and_then(|r| {
+                let mut c = r.walk();
+                r.children(&mut c)
+                    .find(|c| c.kind() == "heredoc_body")
+                    .map(|b| text[b.byte_range()].to_owned())
+            });
+        (body, heredoc)
+    } else {
+        (Some(node), None)
+    };
+    let Some(command) = command else {
+        return Stdin::Program(text[node.byte_range()].to_owned());
+    };
+    if let Some(out) = output_of_command(command, text, scope) {
+        return Stdin::Text(out);
+    }
+    if let Some(h) = heredoc.filter(|_| is_cat(command, text)) {
+        return Stdin::Text(h);
+    }
+    Stdin::Program(text[command.byte_range()].to_owned())
+}
+
+fn output_of_command(node: Node, text: &str, scope: &Scope) -> Option<String> {
+    if node.kind() != "command" {
         return None;
     }
-    let mut cursor = parent.walk();
-    let redirect = parent
-        .children(&mut cursor)
-        .find(|c| c.kind() == "heredoc_redirect")?;
-    let mut cursor = redirect.walk();
-    let body = redirect
-        .children(&mut cursor)
-        .find(|c| c.kind() == "heredoc_body")?;
-    Some(text[body.byte_range()].to_owned())
+    let mut cursor = node.walk();
+    let mut argv: Vec<Word> = Vec::new();
+    for child in node.children(&mut cursor) {
+        match child.kind() {
+            "command_name" => argv.extend(
+                child
+                    .named_child(0)
+                    .map(|w| words(w, text, scope))
+                    .unwrap_or_default(),
+            ),
+            k if k.ends_with("redirect") => return None,
+            _ if child.is_named() && child.kind() != "comment" => {
+                argv.extend(words(child, text, scope))
+            }
+            _ => {}
+        }
+    }
+    let literal: Option<Vec<&str>> = argv.iter().map(Word::literal).collect();
+    let literal = literal?;
+    match literal.split_first() {
+        Some((&"echo", rest)) => {
+            let rest: Vec<&str> = rest
+                .iter()
+                .copied()
+                .skip_while(|a| matches!(*a, "-n" | "-e" | "-E"))
+                .collect();
+            Some(rest.join(" ").replace("\\n", "\n"))
+        }
+        Some((&"printf", [format, args @ ..])) => {
+            let mut out = format.replace("\\n", "\n").replace("\\t", "\t");
+            for a in args {
+                out = out.replacen("%s", a, 1);
+            }
+            Some(out)
+        }
+        _ => None,
+    }
 }
 
 fn command(
     node: Node,
     text: &str,
-    heredoc: Option<String>,
-    cwd: &mut Option<PathBuf>,
+    stdin: Option<Stdin>,
+    scope: &mut Scope,
     depth: usize,
     script: &mut Script,
 ) {
-    let mut env = Vec::new();
+    let mut env = scope.exported.clone();
     let mut argv = Vec::new();
+    let mut writes = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
@@ -218,43 +510,129 @@ fn command(
                     .unwrap_or_default();
                 let value = child
                     .child_by_field_name("value")
-                    .map(|v| word(v, text))
+                    .map(|v| match resolve(v, text, scope) {
+                        Some(s) => Word::Literal(s),
+                        None => Word::Dynamic(text[v.byte_range()].to_owned()),
+                    })
                     .unwrap_or(Word::Literal(String::new()));
                 env.push((name, value));
             }
-            "command_name" => argv.push(
+            "command_name" => argv.extend(
                 child
                     .named_child(0)
-                    .map(|w| word(w, text))
-                    .unwrap_or(Word::Dynamic(String::new())),
+                    .map(|w| words(w, text, scope))
+                    .unwrap_or_else(|| vec![Word::Dynamic(String::new())]),
             ),
-            k if k.ends_with("redirect") || k == "file_redirect" || k == "herestring_redirect" => {}
-            _ if child.is_named() && child.kind() != "comment" => argv.push(word(child, text)),
+            "file_redirect" => writes.extend(write_target(child, text, scope)),
+            k if k.ends_with("redirect") => {}
+            _ if child.is_named() && child.kind() != "comment" => {
+                argv.extend(words(child, text, scope))
+            }
             _ => {}
+        }
+    }
+    // Redirections written after the command belong to its redirected statement.
+    if let Some(parent) = node.parent().filter(|p| p.kind() == "redirected_statement") {
+        let mut c = parent.walk();
+        for r in parent.children(&mut c) {
+            if r.kind() == "file_redirect" {
+                writes.extend(write_target(r, text, scope));
+            }
         }
     }
     let source = text[node.byte_range()].to_owned();
     let found = SimpleCommand {
         env,
         argv,
-        cwd: cwd.clone(),
+        writes,
+        cwd: scope.cwd.clone(),
         depth,
         source,
+        status_ignored: status_ignored(node, text),
     };
-    expand(found, heredoc, cwd, script);
+    expand(found, stdin, scope, script);
+}
+
+/// Whether a command's status may not be the call's: it is part of an `||` list (`a || true`,
+/// `true || a`), a condition (`if a; …`), negated, or not the last part of a pipeline.
+fn status_ignored(node: Node, text: &str) -> bool {
+    let mut child = node;
+    let mut parent = node.parent();
+    while let Some(p) = parent {
+        match p.kind() {
+            "list" => {
+                // `a || b`: `a`'s failure is caught; `a && b || c` catches both.
+                // `a || b`: `a`'s failure is caught, and `b` runs only if `a` fails.
+                let mut cursor = p.walk();
+                if p.children(&mut cursor)
+                    .any(|n| !n.is_named() && &text[n.byte_range()] == "||")
+                {
+                    return true;
+                }
+            }
+            "if_statement" | "while_statement" | "elif_clause" => {
+                if p.child_by_field_name("condition")
+                    .is_some_and(|c| c.id() == child.id())
+                {
+                    return true;
+                }
+            }
+            "negated_command" => return true,
+            "pipeline" => {
+                // Only the last command's status is the pipeline's (without `pipefail`).
+                let last = p.named_child(p.named_child_count().saturating_sub(1));
+                if last.is_some_and(|l| l.id() != child.id()) && !text.contains("pipefail") {
+                    return true;
+                }
+            }
+            "redirected_statement" | "subshell" | "compound_statement" => {}
+            _ => return false,
+        }
+        child = p;
+        parent = p.parent();
+    }
+    false
+}
+
+fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<Word> {
+    let mut cursor = redirect.walk();
+    let op = redirect
+        .children(&mut cursor)
+        .find(|c| !c.is_named())
+        .map(|c| &text[c.byte_range()])?;
+    if !matches!(op, ">" | ">>" | "&>" | "&>>" | ">|" | "<>") {
+        return None;
+    }
+    let dest = redirect.child_by_field_name("destination")?;
+    if dest.kind() == "number" {
+        return None; // `2>&1`
+    }
+    let w = words(dest, text, scope);
+    w.into_iter().next()
 }
 
 /// Removes wrappers, applies `cd`, and follows script bodies.
-fn expand(
-    mut cmd: SimpleCommand,
-    heredoc: Option<String>,
-    cwd: &mut Option<PathBuf>,
-    script: &mut Script,
-) {
-    unwrap_wrappers(&mut cmd);
+fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, script: &mut Script) {
+    let mut bodies: Vec<String> = Vec::new();
+    let xargs = cmd.program() == Some("xargs");
+    unwrap_wrappers(&mut cmd, &mut bodies);
+    if xargs && cmd.program() != Some("xargs") {
+        // `echo push | xargs git`: xargs appends what it reads.
+        match &stdin {
+            Some(Stdin::Text(t)) => cmd
+                .argv
+                .extend(t.split_whitespace().map(|w| Word::Literal(w.to_owned()))),
+            Some(Stdin::Program(p)) => cmd.argv.push(Word::Dynamic(format!("$(xargs < {p})"))),
+            None => cmd.argv.push(Word::Dynamic("$(xargs)".into())),
+        }
+    }
     let program = cmd.program().map(str::to_owned);
+    let cwd = &mut scope.cwd;
     match program.as_deref() {
         Some("cd" | "pushd") => {
+            if program.as_deref() == Some("pushd") {
+                scope.dirs.push(cwd.clone());
+            }
             *cwd = match (cmd.argv.get(1).and_then(Word::literal), cwd.as_ref()) {
                 (Some("-"), _) | (None, _) => None,
                 (Some(dir), _) if dir.starts_with('/') => Some(PathBuf::from(dir)),
@@ -269,147 +647,310 @@ fn expand(
                 *cwd = None;
             }
         }
-        Some(shell) if is_shell(shell) => {
-            if let Some(body) = shell_c_body(&cmd) {
-                match body {
-                    Word::Literal(body) => {
-                        parse_into(&body, cmd.cwd.clone(), cmd.depth + 1, script)
-                    }
-                    Word::Dynamic(src) => script
-                        .incomplete
-                        .push(format!("dynamic script body `{src}`")),
-                }
-            } else if let Some(body) = heredoc.filter(|_| {
-                cmd.argv.len() == 1
-                    || cmd.argv[1..]
-                        .iter()
-                        .all(|w| w.literal().is_some_and(|a| a.starts_with('-') && a != "-c"))
-            }) {
-                parse_into(&body, cmd.cwd.clone(), cmd.depth + 1, script);
-            }
+        Some("popd") => {
+            *cwd = scope.dirs.pop().unwrap_or(None);
         }
+        Some("set") if cmd.argv.get(1).and_then(Word::literal) == Some("--") => {
+            scope.positional = cmd.argv[2..]
+                .iter()
+                .map(|w| w.literal().map(str::to_owned))
+                .collect();
+        }
+        Some(shell) if is_shell(shell) => shell_body(&cmd, stdin, &mut bodies, script),
         Some("eval") => {
             let parts: Vec<&Word> = cmd.argv[1..].iter().collect();
             if parts.iter().all(|w| w.literal().is_some()) {
                 let body: Vec<&str> = parts.iter().filter_map(|w| w.literal()).collect();
-                parse_into(&body.join(" "), cmd.cwd.clone(), cmd.depth + 1, script);
+                bodies.push(body.join(" "));
             } else {
                 script
                     .incomplete
                     .push(format!("dynamic eval `{}`", cmd.source));
             }
         }
+        Some("source" | ".") => match (cmd.argv.get(1), &stdin) {
+            (Some(Word::Literal(f)), Some(Stdin::Text(t))) if f == "/dev/stdin" || f == "-" => {
+                bodies.push(t.clone())
+            }
+            (Some(Word::Literal(f)), _) if f != "/dev/stdin" => {
+                if let Some(body) = read_script(cmd.cwd.as_deref(), f) {
+                    bodies.push(body);
+                }
+            }
+            (Some(w), _) => script
+                .incomplete
+                .push(format!("sources `{}`, which cannot be read", w.text())),
+            _ => {}
+        },
+        Some("trap") => {
+            let action = cmd.argv[1..].iter().find(|w| w.literal() != Some("--"));
+            match action {
+                Some(Word::Literal(a)) if !a.starts_with('-') => bodies.push(a.clone()),
+                Some(Word::Dynamic(src)) => script
+                    .incomplete
+                    .push(format!("a trap runs `{src}`, computed at run time")),
+                _ => {}
+            }
+        }
+        Some("find") => {
+            // `find … -exec cmd args \;` runs `cmd` once per file.
+            let mut i = 1;
+            while i < cmd.argv.len() {
+                if matches!(
+                    cmd.argv[i].literal(),
+                    Some("-exec" | "-execdir" | "-ok" | "-okdir")
+                ) {
+                    let end = (i + 1..cmd.argv.len())
+                        .find(|&j| matches!(cmd.argv[j].literal(), Some(";" | "+" | "\\;")))
+                        .unwrap_or(cmd.argv.len());
+                    let mut inner = cmd.clone();
+                    // `{}` is each file found: computed at run time.
+                    inner.argv = cmd.argv[i + 1..end]
+                        .iter()
+                        .map(|w| match w.literal() {
+                            Some(l) if l.contains("{}") => Word::Dynamic(l.to_owned()),
+                            _ => w.clone(),
+                        })
+                        .collect();
+                    inner.writes.clear();
+                    if !inner.argv.is_empty() {
+                        expand(inner, None, scope, script);
+                    }
+                    i = end;
+                }
+                i += 1;
+            }
+        }
+        Some("xargs") => {}
+        Some(p) => interpreter_code(p, &cmd, stdin, script),
         _ => {}
+    }
+    for body in bodies {
+        parse_into(&body, Scope::at(cmd.cwd.clone()), cmd.depth + 1, script);
     }
     script.commands.push(cmd);
 }
 
 fn is_shell(name: &str) -> bool {
-    matches!(name, "bash" | "sh" | "zsh" | "dash" | "ksh" | "fish")
+    matches!(
+        name,
+        "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh" | "fish" | "ash" | "yash" | "busybox"
+    )
 }
 
-/// The script of `bash -c SCRIPT` (also `-lc`, `-ec`, `-c` after other options).
-fn shell_c_body(cmd: &SimpleCommand) -> Option<Word> {
-    let mut args = cmd.argv.iter().skip(1);
+/// The script a shell runs: `-c SCRIPT`, a script file, or its standard input.
+fn shell_body(
+    cmd: &SimpleCommand,
+    stdin: Option<Stdin>,
+    bodies: &mut Vec<String>,
+    script: &mut Script,
+) {
+    let mut args = cmd.argv.iter().skip(1).peekable();
+    if cmd.program() == Some("busybox") {
+        args.next(); // `busybox sh …`
+    }
+    let mut dash_c = false;
+    let mut operand: Option<&Word> = None;
     while let Some(arg) = args.next() {
-        let a = arg.literal()?;
-        if a == "--" || !a.starts_with('-') {
-            return None;
+        let Some(a) = arg.literal() else {
+            operand = Some(arg);
+            break;
+        };
+        if a == "--" {
+            operand = args.next();
+            break;
         }
-        if a.starts_with('-') && !a.starts_with("--") && a.contains('c') {
-            return args.next().cloned();
+        if a.starts_with('-') && a.len() > 1 && !a.starts_with("--") {
+            dash_c |= a.contains('c');
+            if matches!(a, "-o" | "-O") {
+                args.next();
+            }
+            continue;
         }
-        if matches!(a, "-o" | "+o" | "-O" | "+O") {
-            args.next();
+        if a.starts_with('+') || a.starts_with("--") {
+            if matches!(a, "+o" | "+O" | "--rcfile" | "--init-file") {
+                args.next();
+            }
+            continue;
         }
+        operand = Some(arg);
+        break;
     }
-    None
+    match (dash_c, operand) {
+        (true, Some(Word::Literal(body))) => bodies.push(body.clone()),
+        (true, Some(Word::Dynamic(src))) => script
+            .incomplete
+            .push(format!("dynamic script body `{src}`")),
+        (true, None) => {}
+        (false, Some(Word::Literal(file))) => match read_script(cmd.cwd.as_deref(), file) {
+            Some(body) => bodies.push(body),
+            None => script.incomplete.push(format!(
+                "runs the script `{file}`, which cannot be read now"
+            )),
+        },
+        (false, Some(Word::Dynamic(src))) => script
+            .incomplete
+            .push(format!("runs the script `{src}`, computed at run time")),
+        (false, None) => match stdin {
+            Some(Stdin::Text(t)) => bodies.push(t),
+            Some(Stdin::Program(p)) => script
+                .incomplete
+                .push(format!("a shell runs what `{p}` prints")),
+            None => {}
+        },
+    }
 }
 
-/// Wrapper programs and how many arguments their options take.
-fn wrapper_option_takes_value(wrapper: &str, option: &str) -> bool {
-    match wrapper {
-        "sudo" | "doas" => matches!(
-            option,
-            "-u" | "-g" | "-C" | "-D" | "-h" | "-p" | "-r" | "-t" | "-U" | "-T"
-        ),
-        "env" => matches!(option, "-u" | "-C" | "--unset" | "--chdir"),
-        "timeout" => matches!(option, "-s" | "-k" | "--signal" | "--kill-after"),
-        "nice" => matches!(option, "-n" | "--adjustment"),
-        "ionice" => matches!(option, "-c" | "-n" | "-p" | "-P" | "-u"),
-        "stdbuf" => matches!(option, "-i" | "-o" | "-e"),
-        "xargs" => matches!(
-            option,
-            "-I" | "-L"
-                | "-n"
-                | "-P"
-                | "-d"
-                | "-E"
-                | "-s"
-                | "-a"
-                | "--max-args"
-                | "--max-procs"
-                | "--delimiter"
-                | "--arg-file"
-        ),
-        "exec" => matches!(option, "-a"),
-        "time" => matches!(option, "-f" | "-o" | "--format" | "--output"),
-        "chronic" | "nohup" | "command" | "builtin" | "caffeinate" => false,
-        _ => false,
+/// A script file a shell is asked to run, when it is small and readable now.
+fn read_script(cwd: Option<&Path>, file: &str) -> Option<String> {
+    let path = match cwd {
+        Some(c) if !file.starts_with('/') => c.join(file),
+        _ => PathBuf::from(file),
+    };
+    let meta = std::fs::metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SCRIPT_FILE_BYTES {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
+/// Inline code of an interpreter (`python -c`, `node -e`, `awk 'BEGIN{system(…)}'`, a shell
+/// escape in `gdb -ex`) cannot be read as shell; it is noted when it names a gated program or
+/// runs programs and names a gated verb.
+fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, script: &mut Script) {
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let Some(options) = wrappers::interpreter(program).or_else(|| wrappers::interpreter(base))
+    else {
+        return;
+    };
+    let args = &cmd.argv[1..];
+    let mut code: Vec<String> = Vec::new();
+    let mut unreadable: Option<String> = None;
+    let awk = matches!(program, "awk" | "gawk" | "mawk" | "nawk");
+    for (i, arg) in args.iter().enumerate() {
+        let a = arg.text();
+        if options.contains(&a) {
+            match args.get(i + 1) {
+                Some(Word::Literal(c)) => {
+                    if program == "gdb" {
+                        if let Some(shell) =
+                            c.strip_prefix("shell ").or_else(|| c.strip_prefix('!'))
+                        {
+                            code.push(shell.to_owned());
+                        }
+                    } else if !matches!(program, "make" | "gmake") || a == "--eval" {
+                        code.push(c.clone());
+                    }
+                }
+                Some(Word::Dynamic(src)) => unreadable = Some(src.clone()),
+                None => {}
+            }
+        } else if let Some(c) = options
+            .iter()
+            .find_map(|o| a.strip_prefix(&format!("{o}=")))
+        {
+            code.push(c.to_owned());
+        }
+    }
+    if awk && let Some(prog) = args.iter().find(|w| !w.text().starts_with('-')) {
+        code.push(prog.text().to_owned());
+    }
+    if program == "gdb" {
+        // A gdb shell escape is a shell command line: read it as one.
+        for c in code.drain(..) {
+            parse_body(&c, cmd.cwd.clone(), cmd.depth + 1, script);
+        }
+    }
+    let reads_stdin = code.is_empty()
+        && unreadable.is_none()
+        && args
+            .iter()
+            .all(|w| w.text().starts_with('-') || w.text() == "-")
+        && !matches!(program, "make" | "gmake");
+    if reads_stdin {
+        match stdin {
+            Some(Stdin::Text(t)) => code.push(t),
+            Some(Stdin::Program(p)) => unreadable = Some(format!("what `{p}` prints")),
+            None => {}
+        }
+    }
+    // Code that names a gated program and can run programs: printing `git push` is data.
+    let suspicious =
+        |c: &str| names_gated_program(c) && wrappers::RUNS_PROGRAMS.iter().any(|r| c.contains(r));
+    if let Some(c) = code.iter().find(|c| suspicious(c)) {
+        script.incomplete.push(format!(
+            "`{program}` runs code that names a gated action: `{}`",
+            c.chars().take(80).collect::<String>()
+        ));
+    } else if let Some(src) = unreadable {
+        script.incomplete.push(format!(
+            "`{program}` runs code from {src}, which cannot be read"
+        ));
     }
 }
 
-const WRAPPERS: [&str; 15] = [
-    "sudo",
-    "doas",
-    "env",
-    "command",
-    "builtin",
-    "nohup",
-    "nice",
-    "ionice",
-    "time",
-    "timeout",
-    "exec",
-    "stdbuf",
-    "xargs",
-    "chronic",
-    "caffeinate",
-];
+fn names_gated_program(code: &str) -> bool {
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .any(super::tools::is_gated_program)
+}
 
-fn unwrap_wrappers(cmd: &mut SimpleCommand) {
+/// Removes wrapper programs (the table in `wrappers`), collecting the command lines some of
+/// them hand to a shell (`su -c '…'`, `watch …`).
+fn unwrap_wrappers(cmd: &mut SimpleCommand, bodies: &mut Vec<String>) {
     for _ in 0..8 {
-        let Some(wrapper) = cmd.program().map(str::to_owned) else {
+        let Some(program) = cmd.program().map(str::to_owned) else {
             return;
         };
-        if !WRAPPERS.contains(&wrapper.as_str()) {
+        let first = cmd.argv.get(1).and_then(Word::literal).map(str::to_owned);
+        let Some(wrapper) = wrappers::wrapper(&program, first.as_deref()) else {
+            return;
+        };
+        // `su root -c '…'`: a script option may come after the operands.
+        if !wrapper.script_options.is_empty()
+            && let Some(body) = script_option_anywhere(wrapper, &cmd.argv[1..])
+        {
+            if let Word::Literal(body) = body {
+                bodies.push(body);
+            }
+            cmd.argv.truncate(1);
             return;
         }
-        let mut i = 1;
+        let mut i = if wrapper.sub.is_some() { 2 } else { 1 };
         let mut chdir: Option<String> = None;
+        let mut operands_left = wrapper.operands;
         while let Some(word) = cmd.argv.get(i) {
-            let Some(arg) = word.literal() else { break };
+            // `env HOME="$HOME" cmd`: an assignment with a computed value is still one.
+            if program == "env"
+                && let Word::Dynamic(src) = word
+                && let Some((k, v)) = src.split_once('=')
+                && assignment(&format!("{k}=")).is_some()
+            {
+                cmd.env.push((k.to_owned(), Word::Dynamic(v.to_owned())));
+                i += 1;
+                continue;
+            }
+            let Some(arg) = word.literal().map(str::to_owned) else {
+                break;
+            };
             if arg == "--" {
                 i += 1;
                 break;
             }
-            if wrapper == "env" && !arg.starts_with('-') && arg.contains('=') {
+            if program == "env" && !arg.starts_with('-') && arg.contains('=') {
                 let (k, v) = arg.split_once('=').expect("contains =");
                 cmd.env.push((k.to_owned(), Word::Literal(v.to_owned())));
                 i += 1;
                 continue;
             }
             if !arg.starts_with('-') || arg == "-" {
+                if operands_left > 0 {
+                    operands_left -= 1;
+                    i += 1;
+                    continue;
+                }
                 break;
             }
-            if wrapper == "env" && matches!(arg, "-C" | "--chdir") {
-                chdir = cmd
-                    .argv
-                    .get(i + 1)
-                    .and_then(Word::literal)
-                    .map(str::to_owned);
-            }
-            if wrapper == "env" && matches!(arg, "-S" | "--split-string") {
+            if program == "env" && matches!(arg.as_str(), "-S" | "--split-string") {
                 // `env -S 'git push'`: the string is split into the command.
                 if let Some(Word::Literal(s)) = cmd.argv.get(i + 1).cloned() {
                     let words: Vec<Word> = shell_words::split(&s)
@@ -421,21 +962,42 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand) {
                     continue;
                 }
             }
-            i += if wrapper_option_takes_value(&wrapper, arg) {
-                2
-            } else {
-                1
+            // The option's name and whether its value is attached (`-uroot`, `--user=root`).
+            let (takes, script_opt, attached) = option_shape(wrapper, &arg);
+            let value = match attached {
+                Some(v) => Some(Word::Literal(v)),
+                None if takes || script_opt => {
+                    i += 1;
+                    cmd.argv.get(i).cloned()
+                }
+                None => None,
             };
-        }
-        // `timeout DURATION cmd` and `nice`'s old `-N` form take a positional first.
-        if wrapper == "timeout"
-            && cmd
-                .argv
-                .get(i)
-                .and_then(Word::literal)
-                .is_some_and(|d| d.chars().next().is_some_and(|c| c.is_ascii_digit()))
-        {
+            if program == "env" && matches!(arg.as_str(), "-C" | "--chdir") {
+                chdir = value.as_ref().and_then(Word::literal).map(str::to_owned);
+            }
+            if script_opt {
+                match value {
+                    Some(Word::Literal(body)) => bodies.push(body),
+                    Some(Word::Dynamic(_)) | None => {}
+                }
+                // The command is the script; the rest are operands (a user, a file).
+                cmd.argv.truncate(1);
+                return;
+            }
             i += 1;
+        }
+        if wrapper.joins && i < cmd.argv.len() {
+            let joined: Vec<&str> = cmd.argv[i..].iter().map(Word::text).collect();
+            bodies.push(joined.join(" "));
+            cmd.argv.truncate(1);
+            return;
+        }
+        if program == "sg"
+            && let Some(Word::Literal(body)) = cmd.argv.get(i)
+        {
+            bodies.push(body.clone());
+            cmd.argv.truncate(1);
+            return;
         }
         if i >= cmd.argv.len() {
             return;
@@ -461,6 +1023,57 @@ fn unwrap_wrappers(cmd: &mut SimpleCommand) {
     }
 }
 
+/// The value of a script option (`-c '…'`, `--command=…`) anywhere among `args`.
+fn script_option_anywhere(wrapper: &wrappers::Wrapper, args: &[Word]) -> Option<Word> {
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        let Some(arg) = word.literal() else {
+            i += 1;
+            continue;
+        };
+        if arg == "--" {
+            return None;
+        }
+        if arg.starts_with('-') && arg.len() > 1 {
+            let (takes, script, attached) = option_shape(wrapper, arg);
+            if script {
+                return attached
+                    .map(Word::Literal)
+                    .or_else(|| args.get(i + 1).cloned());
+            }
+            if takes && attached.is_none() {
+                i += 1;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// (takes a value, its value is a script, the value when attached) for one option word.
+fn option_shape(wrapper: &wrappers::Wrapper, arg: &str) -> (bool, bool, Option<String>) {
+    if let Some(long) = arg.strip_prefix("--") {
+        let (name, inline) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_owned())),
+            None => (long, None),
+        };
+        let script = wrapper.script_options.contains(&name);
+        return (wrappers::takes_value(wrapper, name), script, inline);
+    }
+    // A cluster of short options: the first that takes a value takes the rest of the cluster,
+    // or the next word (`sudo -iu root`, `su -lc 'cmd'`).
+    let letters: Vec<char> = arg[1..].chars().collect();
+    for (k, c) in letters.iter().enumerate() {
+        let name = c.to_string();
+        let script = wrapper.script_options.contains(&name.as_str());
+        if script || wrappers::takes_value(wrapper, &name) {
+            let rest: String = letters[k + 1..].iter().collect();
+            return (true, script, (!rest.is_empty()).then_some(rest));
+        }
+    }
+    (false, false, None)
+}
+
 /// `NAME=value` with a valid variable name.
 fn assignment(word: &str) -> Option<(String, String)> {
     let (name, value) = word.split_once('=')?;
@@ -470,39 +1083,215 @@ fn assignment(word: &str) -> Option<(String, String)> {
     valid.then(|| (name.to_owned(), value.to_owned()))
 }
 
-/// A word's value, when it has no expansions.
-fn word(node: Node, text: &str) -> Word {
+/// The words a word node becomes: its value when the line shows it (variables assigned
+/// earlier, `$'…'`, `{a,b}`), split the way the shell splits an unquoted expansion.
+fn words(node: Node, text: &str, scope: &Scope) -> Vec<Word> {
     let source = &text[node.byte_range()];
-    if source.len() > MAX_WORD_BYTES || has_expansion(node) {
-        return Word::Dynamic(source.to_owned());
+    if source.len() > MAX_WORD_BYTES {
+        return vec![Word::Dynamic(source.to_owned())];
     }
-    match shell_words::split(source) {
-        Ok(parts) if parts.len() == 1 => Word::Literal(parts.into_iter().next().expect("one part")),
-        Ok(parts) if parts.is_empty() => Word::Literal(String::new()),
-        _ => Word::Dynamic(source.to_owned()),
+    // `"${v[@]}"`, `"$@"`, `$@`: every element.
+    if let Some(items) = array_expansion(node, text, scope) {
+        return items.into_iter().map(Word::Literal).collect();
+    }
+    match resolve(node, text, scope) {
+        Some(value) => {
+            let unquoted_expansion = matches!(node.kind(), "simple_expansion" | "expansion");
+            if unquoted_expansion {
+                return value
+                    .split_whitespace()
+                    .map(|w| Word::Literal(w.to_owned()))
+                    .collect();
+            }
+            if !source.contains(['\'', '"']) && source.contains('{') && source.contains(',') {
+                return braces(&value).into_iter().map(Word::Literal).collect();
+            }
+            vec![Word::Literal(value)]
+        }
+        None => vec![Word::Dynamic(source.to_owned())],
     }
 }
 
-fn has_expansion(node: Node) -> bool {
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        if matches!(
-            n.kind(),
-            "simple_expansion"
-                | "expansion"
-                | "command_substitution"
-                | "process_substitution"
-                | "arithmetic_expansion"
-                | "ansi_c_string"
-                | "translated_string"
-                | "brace_expression"
-        ) {
-            return true;
-        }
-        let mut cursor = n.walk();
-        stack.extend(n.children(&mut cursor));
+/// `"${name[@]}"`, `${name[*]}`, `"$@"`, `$*` when the array (or `set --`) is known.
+fn array_expansion(node: Node, text: &str, scope: &Scope) -> Option<Vec<String>> {
+    let inner = if node.kind() == "string" && node.named_child_count() == 1 {
+        node.named_child(0)?
+    } else {
+        node
+    };
+    let src = &text[inner.byte_range()];
+    if matches!(src, "$@" | "$*" | "${@}" | "${*}") {
+        return scope.positional.clone();
     }
-    false
+    if inner.kind() != "expansion" {
+        return None;
+    }
+    let body = src.strip_prefix("${")?.strip_suffix('}')?;
+    let name = body
+        .strip_suffix("[@]")
+        .or_else(|| body.strip_suffix("[*]"))?;
+    match scope.var(name)? {
+        Value::Array(items) => Some(items.clone()),
+        _ => None,
+    }
+}
+
+/// The value of a word node when nothing has to run to know it.
+fn resolve(node: Node, text: &str, scope: &Scope) -> Option<String> {
+    let source = &text[node.byte_range()];
+    match node.kind() {
+        "word" | "number" => unquote(source),
+        "raw_string" => Some(
+            source
+                .trim_start_matches('\'')
+                .trim_end_matches('\'')
+                .to_owned(),
+        ),
+        "ansi_c_string" => Some(ansi_c(source.strip_prefix("$'")?.strip_suffix('\'')?)),
+        "string_content" => Some(unescape_double(source)),
+        "simple_expansion" | "expansion" => {
+            let name = source
+                .trim_start_matches('$')
+                .trim_start_matches('{')
+                .trim_end_matches('}');
+            if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return None;
+            }
+            match scope.var(name)? {
+                Value::Scalar(s) => Some(s.clone()),
+                _ => None,
+            }
+        }
+        "string" | "concatenation" => {
+            let mut out = String::new();
+            let mut cursor = node.walk();
+            let children: Vec<Node> = node.children(&mut cursor).collect();
+            if node.kind() == "string" {
+                // Text between the quotes that has no node of its own is literal.
+                let inner_start = node.start_byte() + 1;
+                let inner_end = node.end_byte().saturating_sub(1);
+                let mut at = inner_start;
+                for c in children.iter().filter(|c| c.is_named()) {
+                    if c.start_byte() > at {
+                        out.push_str(&unescape_double(&text[at..c.start_byte()]));
+                    }
+                    out.push_str(&resolve(*c, text, scope)?);
+                    at = c.end_byte();
+                }
+                if inner_end > at {
+                    out.push_str(&unescape_double(&text[at..inner_end]));
+                }
+                return Some(out);
+            }
+            let mut at = node.start_byte();
+            for c in &children {
+                if c.start_byte() > at {
+                    out.push_str(&unquote(&text[at..c.start_byte()])?);
+                }
+                out.push_str(&resolve(*c, text, scope)?);
+                at = c.end_byte();
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+fn unquote(source: &str) -> Option<String> {
+    match shell_words::split(source) {
+        Ok(parts) if parts.len() == 1 => parts.into_iter().next(),
+        Ok(parts) if parts.is_empty() => Some(String::new()),
+        _ => None,
+    }
+}
+
+fn unescape_double(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\'
+            && let Some(&n) = chars.peek()
+            && matches!(n, '"' | '\\' | '$' | '`' | '\n')
+        {
+            chars.next();
+            if n != '\n' {
+                out.push(n);
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Decodes the body of `$'…'`.
+fn ansi_c(body: &str) -> String {
+    let mut out = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('a') => out.push('\x07'),
+            Some('b') => out.push('\x08'),
+            Some('e' | 'E') => out.push('\x1b'),
+            Some('f') => out.push('\x0c'),
+            Some('v') => out.push('\x0b'),
+            Some('x') => {
+                let hex: String = std::iter::from_fn(|| chars.next_if(|c| c.is_ascii_hexdigit()))
+                    .take(2)
+                    .collect();
+                if let Some(ch) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some(u @ ('u' | 'U')) => {
+                let n = if u == 'u' { 4 } else { 8 };
+                let hex: String = std::iter::from_fn(|| chars.next_if(|c| c.is_ascii_hexdigit()))
+                    .take(n)
+                    .collect();
+                if let Some(ch) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some(d @ '0'..='7') => {
+                let mut oct = d.to_string();
+                while oct.len() < 3
+                    && let Some(n) = chars.next_if(|c| ('0'..='7').contains(c))
+                {
+                    oct.push(n);
+                }
+                if let Some(ch) = u32::from_str_radix(&oct, 8).ok().and_then(char::from_u32) {
+                    out.push(ch);
+                }
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Brace expansion of one word (`{push,}` → `push`; `a{b,c}d` → `abd acd`); empty results
+/// vanish as the shell's do.
+fn braces(word: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (word.find('{'), word.rfind('}')) else {
+        return vec![word.to_owned()];
+    };
+    if close < open || !word[open..close].contains(',') {
+        return vec![word.to_owned()];
+    }
+    let (pre, inner, post) = (&word[..open], &word[open + 1..close], &word[close + 1..]);
+    inner
+        .split(',')
+        .map(|alt| format!("{pre}{alt}{post}"))
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 #[cfg(test)]
@@ -535,7 +1324,11 @@ mod tests {
         case("x=$(git push)", &["git push"]);
         case("echo `git push`", &["echo `git push`", "git push"]);
         case("if true; then git push; fi", &["true", "git push"]);
-        case("cat f | xargs git push", &["cat f", "git push"]);
+        case(
+            "cat f | xargs git push",
+            &["cat f", "git push $(xargs < cat f)"],
+        );
+        case("echo push | xargs git", &["echo push", "git push"]);
     }
 
     #[test]
@@ -626,6 +1419,75 @@ mod tests {
                 .incomplete
                 .iter()
                 .any(|i| i.contains("dynamic script"))
+        );
+    }
+
+    #[test]
+    fn values_known_from_the_line_are_used() {
+        case("c=push; git $c", &["git push"]);
+        case("c=push; git \"$c\"", &["git push"]);
+        case("cmd=\"git push\"; $cmd", &["git push"]);
+        case("v=(git push); \"${v[@]}\"", &["git push"]);
+        case("set -- git push; \"$@\"", &["set -- git push", "git push"]);
+        case("git $'\\x70ush'", &["git push"]);
+        case("git {push,}", &["git push"]);
+        case("p=pu; git ${p}sh", &["git push"]);
+        // Unknown values stay dynamic.
+        case("git $c", &["git $c"]);
+        case("read -r c <<< push; git $c", &["read -r c", "git $c"]);
+    }
+
+    #[test]
+    fn shells_fed_known_text_run_it() {
+        case("bash <<< 'git push'", &["git push", "bash"]);
+        case("echo git push | sh", &["echo git push", "git push", "sh"]);
+        case("cat <<EOF | sh\ngit push\nEOF", &["cat", "git push", "sh"]);
+        case(". /dev/stdin <<< 'git push'", &["git push", ". /dev/stdin"]);
+        case("trap 'git push' EXIT", &["git push", "trap git push EXIT"]);
+        case("su root -c 'git push'", &["git push", "su"]);
+        case(
+            "find . -exec git push \\;",
+            &["git push", "find . -exec git push ;"],
+        );
+        let s = parse("curl -s x | sh", Path::new("/w"));
+        assert!(
+            s.incomplete.iter().any(|i| i.contains("a shell runs what")),
+            "{:?}",
+            s.incomplete
+        );
+    }
+
+    #[test]
+    fn wrappers_from_the_table() {
+        for line in [
+            "setsid git push",
+            "flock .lock git push",
+            "strace -f -o /dev/null git push",
+            "sudo -iu root git push",
+            "runuser -u root -- git push",
+            "unshare -r git push",
+            "taskset -c 0 git push",
+            "npx -y git push",
+            "uv run --with x git push",
+        ] {
+            let s = parse(line, Path::new("/w"));
+            let last = s.commands.last().unwrap();
+            assert_eq!(
+                last.argv.iter().map(Word::text).collect::<Vec<_>>(),
+                ["git", "push"],
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn pushd_and_popd_restore_the_directory() {
+        let s = parse("pushd /tmp; popd; git push", Path::new("/w"));
+        assert_eq!(s.commands.last().unwrap().cwd, Some(PathBuf::from("/w")));
+        let s = parse("export GIT_DIR=/r/.git && git push", Path::new("/w"));
+        assert_eq!(
+            s.commands.last().unwrap().env_var("GIT_DIR"),
+            Some(&Word::Literal("/r/.git".into()))
         );
     }
 

@@ -69,15 +69,19 @@ pub fn run(argv: &[String], input: &str, deadline: Instant) -> Result<String, Fa
     });
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut stderr = child.stderr.take().expect("stderr is piped");
-    let out_reader = std::thread::spawn(move || {
+    // The readers report through channels, so that waiting for them is bounded by the
+    // deadline too: a grandchild that keeps a pipe open must not outlive it.
+    let (out_tx, out_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = stdout.by_ref().take(4 << 20).read_to_end(&mut buf);
-        buf
+        let _ = out_tx.send(buf);
     });
-    let err_reader = std::thread::spawn(move || {
+    let (err_tx, err_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut buf = Vec::new();
         let _ = stderr.by_ref().take(64 << 10).read_to_end(&mut buf);
-        buf
+        let _ = err_tx.send(buf);
     });
     let status = loop {
         match child.try_wait() {
@@ -98,8 +102,15 @@ pub fn run(argv: &[String], input: &str, deadline: Instant) -> Result<String, Fa
         }
     };
     let _ = writer.join();
-    let stdout = out_reader.join().unwrap_or_default();
-    let stderr = err_reader.join().unwrap_or_default();
+    let remaining = || deadline.saturating_duration_since(Instant::now());
+    let Ok(stdout) = out_rx.recv_timeout(remaining()) else {
+        // The program exited, but something it started still holds its output open.
+        kill_group(&mut child);
+        return Err(Failure::Timeout);
+    };
+    let stderr = err_rx
+        .recv_timeout(remaining().max(Duration::from_millis(10)))
+        .unwrap_or_default();
     if !status.success() {
         let first = String::from_utf8_lossy(&stderr)
             .lines()
@@ -177,6 +188,24 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, Failure::Timeout));
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn a_grandchild_holding_stdout_does_not_outlast_the_deadline() {
+        let started = Instant::now();
+        // The shell exits at once; the background sleep keeps stdout open for 30 s.
+        let err = run(
+            &sh("sleep 30 & echo '{}'"),
+            "",
+            Instant::now() + Duration::from_millis(300),
+        )
+        .unwrap_err();
+        assert!(matches!(err, Failure::Timeout), "{err}");
         assert!(
             started.elapsed() < Duration::from_secs(5),
             "took {:?}",

@@ -512,7 +512,7 @@ def check_provider_failure(r):
     g = gates(r)
     assert g and g[0]["action"] == "ask" and g[0]["rulings"][0]["decided_by"] == "judge-failed", g
     texts = [json.dumps(b.get("content")) for b in tool_results(r)]
-    assert any("hookjudge:" in t for t in texts), texts
+    assert any("hookjudge gate [" in t for t in texts), texts
     assert r["origin_head"] != r["local_head"], "the push did not run"
 
 

@@ -46,7 +46,8 @@ fn setup(config: &str) -> (Home, GitFixture) {
     let home = Home::new();
     home.user_config(config);
     let repo = GitFixture::new(home.path(), "repo");
-    repo.commit("a.txt", "two\n", "change a");
+    // The pushed commit holds the file the session edits.
+    repo.commit("loader.py", "two\n", "change a");
     (home, repo)
 }
 
@@ -86,7 +87,10 @@ fn a_failed_run_after_the_last_edit_is_denied_at_once() {
     let v = gate(&home, &repo, &transcript).expect("a decision");
     assert_eq!(v["decision"], "deny", "{v}");
     let reason = v["reason"].as_str().unwrap();
-    assert!(reason.contains("predate the last change"), "{reason}");
+    assert!(
+        reason.contains("the last test run, after files changed (Edit), failed"),
+        "{reason}"
+    );
     assert!(reason.contains("`make test; exit 2` failed"), "{reason}");
     assert_eq!(home.last_log()["rulings"][0]["decided_by"], "evidence");
 }

@@ -192,7 +192,7 @@ fn a_stale_artifact_is_denied() {
     assert_eq!(decision(&v), "deny");
     let why = reason(&v);
     assert!(
-        why.contains("predate the last change") && why.contains("nodeids"),
+        why.contains("older than the last change") && why.contains("nodeids"),
         "{why}"
     );
 }

@@ -8,6 +8,8 @@ mod completions;
 mod config_teaches;
 mod eval;
 mod fail_open;
+mod gate_effects;
+mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;
 mod gate_repo;
