@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde::Deserialize;
 
+use crate::config_source::Merge;
+pub use crate::config_source::{Layer, LayerKind, Sources};
 use crate::judge::{self, Judge, JudgeSpec};
 use crate::llm::{LlmSettings, ProviderKind, ResponseFormat};
 use crate::transcript;
@@ -190,6 +192,8 @@ pub struct Settings {
     pub files: Vec<PathBuf>,
     /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
     pub repo_report: Option<crate::trust::Report>,
+    /// The layer that set each key (see [`Sources`]).
+    pub sources: Sources,
 }
 
 impl Settings {
@@ -208,99 +212,148 @@ impl Settings {
             judge_layers: Vec::new(),
             files: Vec::new(),
             repo_report: None,
+            sources: Sources::default(),
         }
     }
 
     /// Loads every layer that applies to work in `cwd`. `explicit` is `--config`, else
     /// `HOOKJUDGE_CONFIG` is read.
     pub fn load(cwd: &Path, explicit: Option<&Path>) -> Result<Settings, Error> {
+        Settings::load_layers(&Settings::layers(cwd, explicit))
+    }
+
+    /// Merges `layers`, lowest first, onto the defaults. A missing file is skipped unless it
+    /// was named explicitly; a repository file that is not named explicitly too passes the
+    /// trust filter first (see [`crate::trust`]).
+    pub fn load_layers(layers: &[Layer]) -> Result<Settings, Error> {
         let mut settings = Settings::defaults();
-        let repo_file = repo_root(cwd).map(|root| root.join(REPO_FILE));
-        for path in Settings::layer_paths(cwd, explicit) {
-            match std::fs::read_to_string(&path) {
+        let named = |path: &Path| {
+            layers
+                .iter()
+                .any(|l| l.kind == LayerKind::Explicit && l.path == path)
+        };
+        for layer in layers {
+            let path = &layer.path;
+            let base = path.parent().unwrap_or(Path::new("."));
+            match std::fs::read_to_string(path) {
                 // Someone else's text until the user trusts it (see `trust`).
-                Ok(text) if repo_file.as_ref() == Some(&path) && !is_explicit(&path, explicit) => {
-                    let layer = crate::trust::repo_layer(&path, &text, &settings);
-                    if let Some(file) = layer.file {
-                        settings.apply(file, path.parent().unwrap_or(Path::new(".")));
-                        settings.files.push(path);
+                Ok(text) if layer.kind == LayerKind::Repository && !named(path) => {
+                    let filtered = crate::trust::repo_layer(path, &text, &settings);
+                    if let Some(file) = filtered.file {
+                        settings.apply(file, base, layer);
+                        settings.files.push(path.clone());
                     }
-                    settings.repo_report = layer.report;
+                    settings.repo_report = filtered.report;
                 }
                 Ok(text) => {
                     let file = parse(&text).map_err(|message| Error {
                         path: Some(path.clone()),
                         message,
                     })?;
-                    settings.apply(file, path.parent().unwrap_or(Path::new(".")));
-                    settings.files.push(path);
+                    settings.apply(file, base, layer);
+                    settings.files.push(path.clone());
                 }
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        && !is_explicit(&path, explicit) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named(path) => {}
                 Err(e) => {
                     return Err(Error {
-                        path: Some(path),
+                        path: Some(path.clone()),
                         message: format!("cannot read it: {e}"),
                     });
                 }
             }
         }
+        settings.validate()?;
         Ok(settings)
     }
 
-    /// The config files consulted for `cwd`, lowest layer first (they may not exist).
-    pub fn layer_paths(cwd: &Path, explicit: Option<&Path>) -> Vec<PathBuf> {
-        let mut paths = vec![dirs::config_file()];
-        if let Some(root) = repo_root(cwd) {
-            paths.push(root.join(REPO_FILE));
+    /// Checks the values no parser checks, naming the key and the file that set it. Only a
+    /// value some layer set is checked: the defaults are known good.
+    fn validate(&self) -> Result<(), Error> {
+        if let Some(layer) = self.sources.of("gate.test_commands")
+            && let Err(e) = regex::Regex::new(&self.gate.test_commands)
+        {
+            return Err(Error {
+                path: Some(layer.path.clone()),
+                message: format!(
+                    "at `gate.test_commands`: not a valid regex, so no test run would be recognised: {e}"
+                ),
+            });
         }
-        match explicit {
-            Some(p) => paths.push(p.to_path_buf()),
-            None => {
-                if let Some(p) = std::env::var_os(CONFIG_ENV).filter(|p| !p.is_empty()) {
-                    paths.push(PathBuf::from(p));
-                }
-            }
-        }
-        paths
+        Ok(())
     }
 
-    fn apply(&mut self, file: ConfigFile, base: &Path) {
-        if let Some(n) = file.text_bytes {
-            self.text_bytes = n;
+    /// The config layers consulted for `cwd`, lowest first (their files may not exist).
+    pub fn layers(cwd: &Path, explicit: Option<&Path>) -> Vec<Layer> {
+        let layer = |kind, path| Layer { kind, path };
+        let mut layers = vec![layer(LayerKind::User, dirs::config_file())];
+        if let Some(root) = repo_root(cwd) {
+            layers.push(layer(LayerKind::Repository, root.join(REPO_FILE)));
         }
+        let explicit = match explicit {
+            Some(p) => Some(p.to_path_buf()),
+            None => std::env::var_os(CONFIG_ENV)
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+        };
+        layers.extend(explicit.map(|p| layer(LayerKind::Explicit, p)));
+        layers
+    }
+
+    fn apply(&mut self, file: ConfigFile, base: &Path, layer: &Layer) {
+        let mut m = Merge::new(layer, &mut self.sources);
+        m.set("text_bytes", &mut self.text_bytes, file.text_bytes);
         if let Some(stop) = file.stop {
-            self.max_blocks_per_judge = stop
-                .max_blocks_per_judge
-                .unwrap_or(self.max_blocks_per_judge);
-            self.max_blocks_per_prompt = stop
-                .max_blocks_per_prompt
-                .unwrap_or(self.max_blocks_per_prompt);
+            m.set(
+                "stop.max_blocks_per_judge",
+                &mut self.max_blocks_per_judge,
+                stop.max_blocks_per_judge,
+            );
+            m.set(
+                "stop.max_blocks_per_prompt",
+                &mut self.max_blocks_per_prompt,
+                stop.max_blocks_per_prompt,
+            );
         }
         if let Some(log) = file.log {
-            if let Some(dir) = log.dir {
-                self.log_dir = base.join(dir);
-            }
-            self.log_text = log.text.unwrap_or(self.log_text);
-            self.log_retention_days = log.retention_days.unwrap_or(self.log_retention_days);
+            m.set("log.dir", &mut self.log_dir, log.dir.map(|d| base.join(d)));
+            m.set("log.text", &mut self.log_text, log.text);
+            m.set(
+                "log.retention_days",
+                &mut self.log_retention_days,
+                log.retention_days,
+            );
         }
         if let Some(t) = file.transcript {
-            self.transcript.max_scan_bytes =
-                t.max_scan_bytes.unwrap_or(self.transcript.max_scan_bytes);
-            self.transcript.max_line_bytes =
-                t.max_line_bytes.unwrap_or(self.transcript.max_line_bytes);
+            let o = &mut self.transcript;
+            m.set(
+                "transcript.max_scan_bytes",
+                &mut o.max_scan_bytes,
+                t.max_scan_bytes,
+            );
+            m.set(
+                "transcript.max_line_bytes",
+                &mut o.max_line_bytes,
+                t.max_line_bytes,
+            );
         }
         if let Some(llm) = file.llm {
             let s = &mut self.llm;
-            s.provider = llm.provider.unwrap_or(s.provider);
-            s.base_url = llm.base_url.or(s.base_url.take());
-            s.model = llm.model.or(s.model.take());
-            s.api_key_env = llm.api_key_env.or(s.api_key_env.take());
-            s.command = llm.command.or(s.command.take());
-            s.timeout_ms = llm.timeout_ms.unwrap_or(s.timeout_ms);
-            s.cache_seconds = llm.cache_seconds.unwrap_or(s.cache_seconds);
-            s.response_format = llm.response_format.or(s.response_format);
+            m.set("llm.provider", &mut s.provider, llm.provider);
+            m.set("llm.base_url", &mut s.base_url, llm.base_url.map(Some));
+            m.set("llm.model", &mut s.model, llm.model.map(Some));
+            m.set(
+                "llm.api_key_env",
+                &mut s.api_key_env,
+                llm.api_key_env.map(Some),
+            );
+            m.set("llm.command", &mut s.command, llm.command.map(Some));
+            m.set("llm.timeout_ms", &mut s.timeout_ms, llm.timeout_ms);
+            m.set("llm.cache_seconds", &mut s.cache_seconds, llm.cache_seconds);
+            m.set(
+                "llm.response_format",
+                &mut s.response_format,
+                llm.response_format.map(Some),
+            );
         }
         if let Some(gate) = file.gate {
             use crate::gate::classify::Class;
@@ -317,25 +370,50 @@ impl Settings {
                 if let Some(policy) = policy {
                     g.policies.retain(|(c, _)| *c != class);
                     g.policies.push((class, policy));
+                    m.mark(&format!("gate.{}", class.name()));
                 }
             }
-            if let Some(b) = gate.protected_branches {
-                g.protected_branches = b;
+            m.set(
+                "gate.protected_branches",
+                &mut g.protected_branches,
+                gate.protected_branches,
+            );
+            m.set("gate.artifacts", &mut g.artifacts, gate.artifacts);
+            if let Some(more) = gate.add_artifacts {
+                g.artifacts.extend(more);
+                m.mark("gate.artifacts");
             }
-            if let Some(a) = gate.artifacts {
-                g.artifacts = a;
+            m.set(
+                "gate.test_commands",
+                &mut g.test_commands,
+                gate.test_commands,
+            );
+            if let Some(commands) = gate.deploy_commands {
+                for command in commands {
+                    let words = shell_words::split(&command).unwrap_or_else(|_| vec![command]);
+                    g.deploy_commands.push(words);
+                }
+                m.mark("gate.deploy_commands");
             }
-            g.artifacts.extend(gate.add_artifacts.unwrap_or_default());
-            if let Some(t) = gate.test_commands {
-                g.test_commands = t;
-            }
-            for command in gate.deploy_commands.unwrap_or_default() {
-                g.deploy_commands
-                    .push(shell_words::split(&command).unwrap_or_else(|_| vec![command.clone()]));
-            }
-            g.timeout_ms = gate.timeout_ms.unwrap_or(g.timeout_ms);
+            m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
         }
-        self.judge_layers.extend(file.judges.unwrap_or_default());
+        let judges = file.judges.unwrap_or_default();
+        let builtin = if judges.is_empty() {
+            Vec::new()
+        } else {
+            judge::builtin_specs()
+        };
+        for (name, spec) in judges {
+            let new = !builtin.iter().any(|(n, _)| *n == name)
+                && !self.judge_layers.iter().any(|(n, _)| *n == name);
+            if new || spec.enabled.is_some() {
+                m.mark(&format!("judges.{name}.enabled"));
+            }
+            if new || spec.triggers.is_some() || spec.add_triggers.is_some() {
+                m.mark(&format!("judges.{name}.triggers"));
+            }
+            self.judge_layers.push((name, spec));
+        }
     }
 
     /// Judge specs after merging every layer onto the built-ins, in order: built-ins first,
@@ -442,10 +520,6 @@ pub fn parse(text: &str) -> Result<ConfigFile, String> {
     })?;
     de.end().map_err(|e| e.to_string())?;
     Ok(file)
-}
-
-fn is_explicit(path: &Path, explicit: Option<&Path>) -> bool {
-    explicit == Some(path) || std::env::var_os(CONFIG_ENV).is_some_and(|p| Path::new(&p) == path)
 }
 
 /// The root of the git work tree containing `dir`, found by looking for `.git` upwards.
@@ -615,6 +689,45 @@ mod tests {
         let s = load(r#"{"judges": {"gate-verification": {"kind": "response"}}}"#);
         let err = s.gate_judge().unwrap_err().to_string();
         assert!(err.contains("`kind` must be `gate`"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_test_commands_regex_does_not_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        std::fs::write(&file, r#"{"gate": {"test_commands": "cargo (test"}}"#).unwrap();
+        let err = Settings::load(dir.path(), Some(&file)).unwrap_err();
+        assert_eq!(err.path.as_deref(), Some(file.as_path()));
+        assert!(
+            err.message
+                .starts_with("at `gate.test_commands`: not a valid regex"),
+            "{err}"
+        );
+        std::fs::write(
+            &file,
+            r#"{"gate": {"test_commands": "cargo (test|nextest)"}}"#,
+        )
+        .unwrap();
+        let s = Settings::load(dir.path(), Some(&file)).unwrap();
+        assert_eq!(s.gate.test_commands, "cargo (test|nextest)");
+    }
+
+    #[test]
+    fn an_explicit_file_is_labelled_explicit_inside_or_outside_a_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        let kinds = |cwd: &Path| -> Vec<LayerKind> {
+            Settings::layers(cwd, Some(&file))
+                .into_iter()
+                .map(|l| l.kind)
+                .collect()
+        };
+        assert_eq!(kinds(dir.path()), [LayerKind::User, LayerKind::Explicit]);
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        assert_eq!(
+            kinds(dir.path()),
+            [LayerKind::User, LayerKind::Repository, LayerKind::Explicit]
+        );
     }
 
     #[test]

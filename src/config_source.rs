@@ -1,0 +1,203 @@
+//! Where each config value comes from. Layers are merged key by key (a key a layer leaves
+//! unset keeps the value below it, as uv's `Combine` does), and [`Merge`] records the layer that
+//! set each key as it merges, so `config show` names the right file for every key without
+//! reading any file again: a layer holding `"gate": {}` sets nothing.
+
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+
+use crate::config::Settings;
+
+/// The kind of a config layer, lowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayerKind {
+    /// The user's own file (e.g. `~/.config/hookjudge/config.json`).
+    User,
+    /// `.hookjudge.json` at the repository root (see [`crate::trust`]).
+    Repository,
+    /// A file named by `--config` or `HOOKJUDGE_CONFIG`.
+    Explicit,
+}
+
+impl LayerKind {
+    /// The word `config path` shows.
+    pub fn label(self) -> &'static str {
+        match self {
+            LayerKind::User => "user",
+            LayerKind::Repository => "repository",
+            LayerKind::Explicit => "explicit",
+        }
+    }
+}
+
+/// One config layer: its kind and its file (which may not exist).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layer {
+    pub kind: LayerKind,
+    pub path: PathBuf,
+}
+
+/// Leaf key path (as `config show` prints it) -> the layer that set it last. A key no layer set
+/// holds its default.
+#[derive(Debug, Clone, Default)]
+pub struct Sources(IndexMap<String, Layer>);
+
+impl Sources {
+    /// The layer that set `key` last, or `None` for a default.
+    pub fn of(&self, key: &str) -> Option<&Layer> {
+        self.0.get(key)
+    }
+
+    /// Every key set by some layer, with that layer's file.
+    pub fn files(&self) -> IndexMap<&str, &PathBuf> {
+        self.0.iter().map(|(k, l)| (k.as_str(), &l.path)).collect()
+    }
+}
+
+/// One layer being merged into the settings: each value it sets replaces the one below and is
+/// recorded as coming from this layer.
+pub struct Merge<'a> {
+    layer: &'a Layer,
+    sources: &'a mut Sources,
+}
+
+impl<'a> Merge<'a> {
+    pub fn new(layer: &'a Layer, sources: &'a mut Sources) -> Merge<'a> {
+        Merge { layer, sources }
+    }
+
+    /// Sets `slot` to `value` when the layer has one.
+    pub fn set<T>(&mut self, key: &str, slot: &mut T, value: Option<T>) {
+        if let Some(value) = value {
+            *slot = value;
+            self.mark(key);
+        }
+    }
+
+    /// Records that this layer changed `key` (a list it extended, a judge it changed).
+    pub fn mark(&mut self, key: &str) {
+        self.sources.0.insert(key.to_owned(), self.layer.clone());
+    }
+}
+
+/// The effective settings as the config file keys name them.
+pub fn effective(s: &Settings) -> Value {
+    let specs = s.judge_specs();
+    let judges: IndexMap<&str, Value> = specs
+        .iter()
+        .map(|(name, spec)| {
+            let triggers = spec.triggers.as_ref().map(Vec::len).unwrap_or(0)
+                + spec.add_triggers.as_ref().map(Vec::len).unwrap_or(0);
+            let enabled = spec.enabled.unwrap_or(true);
+            (
+                name.as_str(),
+                json!({"enabled": enabled, "triggers": triggers}),
+            )
+        })
+        .collect();
+    let g = &s.gate;
+    let deploy: Vec<String> = g.deploy_commands.iter().map(|d| d.join(" ")).collect();
+    let mut gate = json!({
+        "protected_branches": g.protected_branches, "artifacts": g.artifacts,
+        "test_commands": g.test_commands, "deploy_commands": deploy, "timeout_ms": g.timeout_ms,
+    });
+    for (class, policy) in &g.policies {
+        gate[class.name()] = json!(policy);
+    }
+    let llm = &s.llm;
+    json!({
+        "text_bytes": s.text_bytes,
+        "stop": {"max_blocks_per_judge": s.max_blocks_per_judge, "max_blocks_per_prompt": s.max_blocks_per_prompt},
+        "log": {"dir": s.log_dir, "text": s.log_text, "retention_days": s.log_retention_days},
+        "transcript": {"max_scan_bytes": s.transcript.max_scan_bytes, "max_line_bytes": s.transcript.max_line_bytes},
+        "llm": {"provider": llm.provider, "base_url": llm.base_url, "model": llm.model, "api_key_env": llm.api_key_env,
+                "command": llm.command, "timeout_ms": llm.timeout_ms, "cache_seconds": llm.cache_seconds,
+                "response_format": llm.response_format},
+        "gate": gate,
+        "judges": judges,
+    })
+}
+
+/// The leaves of `v` with their dotted paths, in order.
+pub fn flatten(v: &Value) -> Vec<(String, Value)> {
+    fn walk(prefix: &str, v: &Value, out: &mut Vec<(String, Value)>) {
+        match v {
+            Value::Object(map) if !map.is_empty() => {
+                for (k, v) in map {
+                    let key = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    walk(&key, v, out);
+                }
+            }
+            _ => out.push((prefix.to_owned(), v.clone())),
+        }
+    }
+    let mut out = Vec::new();
+    walk("", v, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(user: &str, explicit: &str) -> (Settings, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().unwrap().keep();
+        let lower = dir.join("lower.json");
+        let upper = dir.join("upper.json");
+        std::fs::write(&lower, user).unwrap();
+        std::fs::write(&upper, explicit).unwrap();
+        let layers = [
+            Layer {
+                kind: LayerKind::User,
+                path: lower.clone(),
+            },
+            Layer {
+                kind: LayerKind::Explicit,
+                path: upper.clone(),
+            },
+        ];
+        let settings = Settings::load_layers(&layers).unwrap();
+        (settings, lower, upper)
+    }
+
+    #[test]
+    fn an_empty_section_is_the_source_of_nothing() {
+        let (s, lower, upper) = load(
+            r#"{"gate": {"push": "ask", "timeout_ms": 5}, "judges": {"commit": {"enabled": false}}}"#,
+            r#"{"gate": {}, "judges": {"commit": {}}, "text_bytes": 7}"#,
+        );
+        let from = |key: &str| s.sources.of(key).map(|l| l.path.clone());
+        assert_eq!(from("gate.push"), Some(lower.clone()));
+        assert_eq!(from("gate.timeout_ms"), Some(lower.clone()));
+        assert_eq!(from("gate.commit"), None, "a default");
+        assert_eq!(from("judges.commit.enabled"), Some(lower));
+        assert_eq!(from("judges.commit.triggers"), None);
+        assert_eq!(from("text_bytes"), Some(upper));
+        let keys: Vec<String> = flatten(&effective(&s))
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
+        for key in s.sources.files().keys() {
+            assert!(keys.iter().any(|k| k == key), "`{key}` is not shown");
+        }
+    }
+
+    #[test]
+    fn lists_extended_and_new_judges_are_sourced() {
+        let (s, lower, upper) = load(
+            r#"{"gate": {"add_artifacts": ["a.xml"]}}"#,
+            r#"{"gate": {"deploy_commands": ["make ship"]}, "judges": {"mine": {"prompt": "p", "fields": {"x": "y"}, "block_when": "x"}}}"#,
+        );
+        let from = |key: &str| s.sources.of(key).map(|l| l.path.clone());
+        assert_eq!(from("gate.artifacts"), Some(lower));
+        assert_eq!(from("gate.deploy_commands"), Some(upper.clone()));
+        assert_eq!(from("judges.mine.enabled"), Some(upper.clone()));
+        assert_eq!(from("judges.mine.triggers"), Some(upper));
+    }
+}
