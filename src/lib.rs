@@ -19,6 +19,7 @@ pub mod config_check;
 pub mod config_schema;
 pub mod config_source;
 pub mod gate;
+pub mod hook;
 pub mod human;
 pub mod install;
 pub mod judge;
