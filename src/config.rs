@@ -6,12 +6,12 @@
 //! The repository file applies in full only when the user trusted its content; otherwise only
 //! what makes hookjudge stricter applies (see [`crate::trust`]).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Deserialize;
 
+pub use crate::config_error::{Error, ErrorKind, ParseError};
 use crate::config_source::Merge;
 pub use crate::config_source::{Layer, LayerKind, Sources};
 use crate::judge::{self, Judge, JudgeSpec};
@@ -246,9 +246,9 @@ impl Settings {
                     settings.repo_report = filtered.report;
                 }
                 Ok(text) => {
-                    let file = parse(&text).map_err(|message| Error {
+                    let file = parse(&text).map_err(|e| Error {
                         path: Some(path.clone()),
-                        message,
+                        kind: ErrorKind::Parse(e),
                     })?;
                     settings.apply(file, base, layer);
                     settings.files.push(path.clone());
@@ -257,7 +257,7 @@ impl Settings {
                 Err(e) => {
                     return Err(Error {
                         path: Some(path.clone()),
-                        message: format!("cannot read it: {e}"),
+                        kind: ErrorKind::Read(e),
                     });
                 }
             }
@@ -274,9 +274,10 @@ impl Settings {
         {
             return Err(Error {
                 path: Some(layer.path.clone()),
-                message: format!(
-                    "at `gate.test_commands`: not a valid regex, so no test run would be recognised: {e}"
-                ),
+                kind: ErrorKind::Invalid {
+                    key: "gate.test_commands",
+                    message: format!("not a valid regex, so no test run would be recognised: {e}"),
+                },
             });
         }
         Ok(())
@@ -441,18 +442,13 @@ impl Settings {
             .iter()
             .find(|n| !specs.iter().any(|(name, _)| name == *n))
         {
-            let known: Vec<&str> = specs.iter().map(|(n, _)| n.as_str()).collect();
-            let gate = if *unknown == judge::GATE_JUDGE {
-                " (`gate-verification` judges session activity for the gate, not a response)"
-            } else {
-                ""
-            };
             return Err(Error {
                 path: None,
-                message: format!(
-                    "there is no judge `{unknown}`{gate} (judges: {})",
-                    known.join(", ")
-                ),
+                kind: ErrorKind::UnknownJudge {
+                    name: unknown.clone(),
+                    known: specs.iter().map(|(n, _)| n.clone()).collect(),
+                    gate: *unknown == judge::GATE_JUDGE,
+                },
             });
         }
         let mut judges = Vec::new();
@@ -482,22 +478,14 @@ impl Settings {
         Judge::from_spec(name, spec).map_err(|e| self.judge_error(e))
     }
 
-    fn judge_error(&self, e: judge::Error) -> Error {
-        let path = if self.files.is_empty() {
-            None
-        } else {
-            self.files.last().cloned()
-        };
-        let mut message = e.to_string();
-        if self.files.len() > 1 {
-            let files: Vec<String> = self
-                .files
-                .iter()
-                .map(|f| format!("`{}`", f.display()))
-                .collect();
-            message.push_str(&format!(" (merged from {})", files.join(", ")));
+    fn judge_error(&self, error: judge::Error) -> Error {
+        Error {
+            path: self.files.last().cloned(),
+            kind: ErrorKind::Judge {
+                error: Box::new(error),
+                files: self.files.clone(),
+            },
         }
-        Error { path, message }
     }
 }
 
@@ -507,18 +495,18 @@ pub fn default_log_dir() -> PathBuf {
 }
 
 /// Parses one config file, naming the key path of any error.
-pub fn parse(text: &str) -> Result<ConfigFile, String> {
+pub fn parse(text: &str) -> Result<ConfigFile, ParseError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path.is_empty() || path == "." {
-            inner.to_string()
-        } else {
-            format!("at `{path}`: {inner}")
-        }
+        let message = e.into_inner().to_string();
+        let key = (!path.is_empty() && path != ".").then_some(path);
+        ParseError { key, message }
     })?;
-    de.end().map_err(|e| e.to_string())?;
+    de.end().map_err(|e| ParseError {
+        key: None,
+        message: e.to_string(),
+    })?;
     Ok(file)
 }
 
@@ -528,25 +516,6 @@ pub fn repo_root(dir: &Path) -> Option<PathBuf> {
         .find(|d| d.join(".git").exists())
         .map(Path::to_path_buf)
 }
-
-/// A config that cannot be used.
-#[derive(Debug, Clone)]
-pub struct Error {
-    /// The file at fault, when one is.
-    pub path: Option<PathBuf>,
-    pub message: String,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(path) => write!(f, "invalid config `{}`: {}", path.display(), self.message),
-            None => write!(f, "{}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Where hookjudge keeps its files on this platform.
 pub mod dirs {
@@ -586,15 +555,18 @@ mod tests {
 
     #[test]
     fn unknown_keys_name_their_path() {
-        let err = parse(r#"{"judges": {"commit": {"trigers": ["x"]}}}"#).unwrap_err();
+        let err = parse(r#"{"judges": {"commit": {"trigers": ["x"]}}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("at `judges.commit.trigers`") && err.contains("unknown field `trigers`"),
             "{err}"
         );
         let err = parse(r#"{"stop": {"max_blocks": 3}}"#).unwrap_err();
-        assert!(err.contains("at `stop.max_blocks`"), "{err}");
+        assert_eq!(err.key.as_deref(), Some("stop.max_blocks"), "{err}");
         let err = parse(r#"{"llm": {"provider": "nonesuch"}}"#).unwrap_err();
-        assert!(err.contains("llm.provider"), "{err}");
+        assert_eq!(err.key.as_deref(), Some("llm.provider"), "{err}");
+        assert_eq!(parse("{} x").unwrap_err().key, None);
         assert!(parse("{").is_err());
         assert!(parse(r#"{"llm": {"provider": "none"}, "$schema": "x"}"#).is_ok());
     }
@@ -650,7 +622,7 @@ mod tests {
         assert!(
             s.judges(&["nonesuch".into()])
                 .unwrap_err()
-                .message
+                .to_string()
                 .contains("no judge `nonesuch`")
         );
     }
@@ -675,7 +647,10 @@ mod tests {
             judge::GATE_JUDGE,
             "disabling the Stop `commit` judge leaves the gate's judge"
         );
-        let err = s.judges(&[judge::GATE_JUDGE.into()]).unwrap_err().message;
+        let err = s
+            .judges(&[judge::GATE_JUDGE.into()])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("session activity for the gate"), "{err}");
 
         let s = load(r#"{"judges": {"gate-verification": {"enabled": false}}}"#);
@@ -698,8 +673,9 @@ mod tests {
         std::fs::write(&file, r#"{"gate": {"test_commands": "cargo (test"}}"#).unwrap();
         let err = Settings::load(dir.path(), Some(&file)).unwrap_err();
         assert_eq!(err.path.as_deref(), Some(file.as_path()));
+        assert_eq!(err.key(), Some("gate.test_commands"));
         assert!(
-            err.message
+            err.detail()
                 .starts_with("at `gate.test_commands`: not a valid regex"),
             "{err}"
         );

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod config_check;
+pub mod config_error;
 pub mod config_schema;
 pub mod config_source;
 pub mod gate;

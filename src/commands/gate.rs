@@ -199,7 +199,7 @@ fn run(
     stdin: &[u8],
     started: Instant,
 ) -> Result<Outcome, String> {
-    let input = HookInput::parse(stdin)?;
+    let input = HookInput::parse(stdin).map_err(|e| e.to_string())?;
     let agent = agent_hint
         .or_else(|| input.detect_agent())
         .unwrap_or(Agent::Claude);

@@ -219,7 +219,14 @@ fn run(
     };
     let input = match HookInput::parse(stdin) {
         Ok(input) => input,
-        Err(e) => return fail(record, log_dir, e, "could not read the hook input"),
+        Err(e) => {
+            return fail(
+                record,
+                log_dir,
+                e.to_string(),
+                "could not read the hook input",
+            );
+        }
     };
     let agent = args
         .agent

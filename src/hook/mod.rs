@@ -55,6 +55,10 @@ pub enum InputError {
     TooLarge { limit: u64 },
     /// Reading stdin failed.
     Read(io::Error),
+    /// Nothing but whitespace arrived.
+    Empty,
+    /// What arrived is not the JSON object an agent sends.
+    NotJson(serde_json::Error),
 }
 
 impl fmt::Display for InputError {
@@ -62,11 +66,25 @@ impl fmt::Display for InputError {
         match self {
             InputError::TooLarge { limit } => write!(f, "hook input is larger than {limit} bytes"),
             InputError::Read(e) => write!(f, "cannot read stdin: {e}"),
+            InputError::Empty => {
+                write!(f, "no hook input on stdin (expected the agent's hook JSON)")
+            }
+            InputError::NotJson(e) => {
+                write!(f, "hook input is not the JSON object an agent sends: {e}")
+            }
         }
     }
 }
 
-impl std::error::Error for InputError {}
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Read(e) => Some(e),
+            InputError::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 /// A panic caught in a hook, with its message and location.
 #[derive(Debug, Clone, PartialEq, Eq)]
