@@ -209,7 +209,7 @@ fn changes(
                 after.push_str(" (would block)");
             }
             changes.push(
-                json!({"ts": record.ts, "session": record.session, "judge": outcome.judge,
+                json!({"ts": record.origin.ts, "session": record.origin.session, "judge": outcome.judge,
                 "before": before, "after": after, "pattern": outcome.pattern, "text": text}),
             );
         }

@@ -198,34 +198,15 @@ fn run(
             log_dir,
         }
     };
-    let stdin = match stdin {
-        Ok(bytes) => bytes,
-        Err(e @ hook::InputError::TooLarge { .. }) => {
-            return fail(
-                record,
-                log_dir,
-                e.to_string(),
-                "hook input too large to judge",
-            );
-        }
-        Err(e) => {
-            return fail(
-                record,
-                log_dir,
-                e.to_string(),
-                "could not read the hook input",
-            );
-        }
-    };
-    let input = match HookInput::parse(stdin) {
+    let input = match stdin.and_then(HookInput::parse) {
         Ok(input) => input,
+        Err(e @ hook::InputError::TooLarge { .. }) => {
+            let error = e.to_string();
+            return fail(record, log_dir, error, "hook input too large to judge");
+        }
         Err(e) => {
-            return fail(
-                record,
-                log_dir,
-                e.to_string(),
-                "could not read the hook input",
-            );
+            let error = e.to_string();
+            return fail(record, log_dir, error, "could not read the hook input");
         }
     };
     let agent = args

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 mod record;
 
 pub use record::{
-    CheckRecord, GateRecord, JudgeEntry, Layer2Entry, Record, RulingEntry, StopRecord, Timings,
+    GateRecord, JudgeEntry, Layer2Entry, Origin, Record, RulingEntry, StopRecord, Timings,
 };
 
 use crate::time::Timestamp;

@@ -14,13 +14,13 @@ pub enum Record {
     Stop(StopRecord),
     /// A gated command (the PreToolUse hook).
     Gate(GateRecord),
-    /// `hookjudge check` or the pre-push hook.
-    Check(CheckRecord),
+    /// `hookjudge check` or the pre-push hook: the fields of a gated command.
+    Check(GateRecord),
 }
 
-/// What the Stop hook logged.
+/// When and where a record was written, and for which agent and session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StopRecord {
+pub struct Origin {
     pub ts: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
@@ -28,6 +28,13 @@ pub struct StopRecord {
     pub session: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+}
+
+/// What the Stop hook logged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StopRecord {
+    #[serde(flatten)]
+    pub origin: Origin,
     /// `allow`, `block`, `release` or `fail-open`.
     pub action: String,
     #[serde(default)]
@@ -96,37 +103,19 @@ pub struct Layer2Entry {
     pub rest: Map<String, Value>,
 }
 
-/// What the gate logged.
+/// What the gate (or `check`) logged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GateRecord {
-    pub ts: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
+    #[serde(flatten)]
+    pub origin: Origin,
     pub command: String,
     /// `silent`, `deny` or `ask`.
     pub action: String,
     #[serde(default)]
     pub rulings: Vec<RulingEntry>,
-    #[serde(default)]
+    /// `check` logs none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
-    #[serde(flatten)]
-    pub rest: Map<String, Value>,
-}
-
-/// What `check` logged.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CheckRecord {
-    pub ts: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
-    pub command: String,
-    pub action: String,
-    #[serde(default)]
-    pub rulings: Vec<RulingEntry>,
     #[serde(flatten)]
     pub rest: Map<String, Value>,
 }
@@ -152,45 +141,39 @@ impl Record {
         }
     }
 
-    pub fn ts(&self) -> &str {
+    /// When and where it was written.
+    pub fn origin(&self) -> &Origin {
         match self {
-            Record::Stop(r) => &r.ts,
-            Record::Gate(r) => &r.ts,
-            Record::Check(r) => &r.ts,
+            Record::Stop(r) => &r.origin,
+            Record::Gate(r) | Record::Check(r) => &r.origin,
         }
+    }
+
+    pub fn ts(&self) -> &str {
+        &self.origin().ts
     }
 
     /// The logged action (see [`crate::outcome::word`] for the word shown).
     pub fn action(&self) -> &str {
         match self {
             Record::Stop(r) => &r.action,
-            Record::Gate(r) => &r.action,
-            Record::Check(r) => &r.action,
+            Record::Gate(r) | Record::Check(r) => &r.action,
         }
     }
 
     pub fn agent(&self) -> Option<&str> {
-        match self {
-            Record::Stop(r) => r.agent.as_deref(),
-            Record::Gate(r) => r.agent.as_deref(),
-            Record::Check(_) => None,
-        }
+        self.origin().agent.as_deref()
     }
 
     pub fn cwd(&self) -> Option<&str> {
-        match self {
-            Record::Stop(r) => r.cwd.as_deref(),
-            Record::Gate(r) => r.cwd.as_deref(),
-            Record::Check(r) => r.cwd.as_deref(),
-        }
+        self.origin().cwd.as_deref()
     }
 
     /// The judged text, or the gated command.
     pub fn subject(&self) -> &str {
         match self {
             Record::Stop(r) => r.text.as_deref().unwrap_or(""),
-            Record::Gate(r) => &r.command,
-            Record::Check(r) => &r.command,
+            Record::Gate(r) | Record::Check(r) => &r.command,
         }
     }
 
@@ -205,8 +188,7 @@ impl Record {
     /// The rulings of a gate or check record (none for Stop).
     pub fn rulings(&self) -> &[RulingEntry] {
         match self {
-            Record::Gate(r) => &r.rulings,
-            Record::Check(r) => &r.rulings,
+            Record::Gate(r) | Record::Check(r) => &r.rulings,
             Record::Stop(_) => &[],
         }
     }
@@ -214,8 +196,7 @@ impl Record {
     pub fn errors(&self) -> &[String] {
         match self {
             Record::Stop(r) => &r.errors,
-            Record::Gate(r) => &r.errors,
-            Record::Check(_) => &[],
+            Record::Gate(r) | Record::Check(r) => &r.errors,
         }
     }
 }

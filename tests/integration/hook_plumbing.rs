@@ -20,34 +20,34 @@ fn oversized(json: &str) -> Vec<u8> {
     bytes
 }
 
-fn stop_answer(home: &Home, stdin: Vec<u8>, panic: bool) -> (Value, Value) {
-    let mut cmd = home.cmd(&["stop"]);
+/// Runs `hook` (`stop` or `gate`) on `stdin`, forced to panic when `panic`, and returns its
+/// answer and the record it logged.
+fn run(home: &Home, hook: &str, stdin: Vec<u8>, panic: bool) -> (Value, Value) {
+    let mut cmd = home.cmd(&[hook]);
     if panic {
-        cmd = cmd.env("HOOKJUDGE_DEBUG_PANIC", "stop");
+        cmd = cmd.env("HOOKJUDGE_DEBUG_PANIC", hook);
     }
     let out = cmd.stdin(stdin).output();
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let answer = out.json();
+    (out.json(), home.last_log())
+}
+
+/// The Stop hook fails open: no block.
+fn stop_answer(home: &Home, stdin: Vec<u8>, panic: bool) -> (Value, Value) {
+    let (answer, record) = run(home, "stop", stdin, panic);
     assert!(
         answer.get("decision").is_none(),
         "Stop fails open: {answer}"
     );
-    (answer, home.last_log())
+    (answer, record)
 }
 
+/// The gate fails safe: a human decides.
 fn gate_answer(home: &Home, stdin: Vec<u8>, panic: bool) -> (Value, Value) {
-    let mut cmd = home.cmd(&["gate"]);
-    if panic {
-        cmd = cmd.env("HOOKJUDGE_DEBUG_PANIC", "gate");
-    }
-    let out = cmd.stdin(stdin).output();
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let answer = out.json();
-    assert_eq!(
-        answer["hookSpecificOutput"]["permissionDecision"], "ask",
-        "the gate fails safe: {answer}"
-    );
-    (answer, home.last_log())
+    let (answer, record) = run(home, "gate", stdin, panic);
+    let decision = &answer["hookSpecificOutput"]["permissionDecision"];
+    assert_eq!(decision, "ask", "the gate fails safe: {answer}");
+    (answer, record)
 }
 
 #[test]
