@@ -12,7 +12,6 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 
 pub use crate::config_error::{Error, ErrorKind, ParseError};
-use crate::config_source::Merge;
 pub use crate::config_source::{Layer, LayerKind, Sources};
 use crate::judge::{self, Judge, JudgeSpec};
 use crate::llm::{LlmSettings, ProviderKind, ResponseFormat};
@@ -23,14 +22,15 @@ pub const REPO_FILE: &str = ".hookjudge.json";
 /// The environment variable naming an explicit config file (as `--config` does).
 pub const CONFIG_ENV: &str = "HOOKJUDGE_CONFIG";
 
-/// One config file as written. Every key is optional.
+/// One config file as written. Every key is optional; the defaults are those of
+/// [`Settings::defaults`], which `config schema` shows next to each key's description.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     /// Editors' schema pointer; ignored.
     #[serde(rename = "$schema")]
     pub schema: Option<String>,
-    /// Bytes of the response (its end) that the judges read. By default, 4000.
+    /// Bytes of the response (its end) that the judges read.
     pub text_bytes: Option<usize>,
     pub stop: Option<StopFile>,
     pub log: Option<LogFile>,
@@ -44,9 +44,9 @@ pub struct ConfigFile {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StopFile {
-    /// Blocks one judge may give per user prompt before the loop breaker releases. By default, 1.
+    /// Blocks one judge may give per user prompt before the loop breaker releases.
     pub max_blocks_per_judge: Option<u32>,
-    /// Blocks all judges together may give per user prompt. By default, 2.
+    /// Blocks all judges together may give per user prompt.
     pub max_blocks_per_prompt: Option<u32>,
 }
 
@@ -55,18 +55,18 @@ pub struct StopFile {
 pub struct LogFile {
     /// Where the decision log goes. By default, the platform data dir's `logs`.
     pub dir: Option<PathBuf>,
-    /// Whether the (redacted) judged text is logged. By default, true.
+    /// Whether the (redacted) judged text is logged.
     pub text: Option<bool>,
-    /// Days of day files to keep; older ones are deleted once a day. By default 30; 0 keeps all.
+    /// Days of day files to keep; older ones are deleted once a day. 0 keeps all.
     pub retention_days: Option<u32>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TranscriptFile {
-    /// Bytes of a transcript read from its end at most. By default, 32 MiB.
+    /// Bytes of a transcript read from its end at most.
     pub max_scan_bytes: Option<u64>,
-    /// Lines longer than this are not parsed for text. By default, 1 MiB.
+    /// Lines longer than this are not parsed for text.
     pub max_line_bytes: Option<usize>,
 }
 
@@ -122,7 +122,7 @@ pub struct GateFile {
     pub test_commands: Option<String>,
     /// Command prefixes that deploy (e.g. `./scripts/deploy.sh`, `make deploy`).
     pub deploy_commands: Option<Vec<String>>,
-    /// The deadline of the gate's own judge call. By default, 8000 ms.
+    /// The deadline of the gate's own judge call.
     pub timeout_ms: Option<u64>,
 }
 
@@ -298,123 +298,6 @@ impl Settings {
         };
         layers.extend(explicit.map(|p| layer(LayerKind::Explicit, p)));
         layers
-    }
-
-    fn apply(&mut self, file: ConfigFile, base: &Path, layer: &Layer) {
-        let mut m = Merge::new(layer, &mut self.sources);
-        m.set("text_bytes", &mut self.text_bytes, file.text_bytes);
-        if let Some(stop) = file.stop {
-            m.set(
-                "stop.max_blocks_per_judge",
-                &mut self.max_blocks_per_judge,
-                stop.max_blocks_per_judge,
-            );
-            m.set(
-                "stop.max_blocks_per_prompt",
-                &mut self.max_blocks_per_prompt,
-                stop.max_blocks_per_prompt,
-            );
-        }
-        if let Some(log) = file.log {
-            m.set("log.dir", &mut self.log_dir, log.dir.map(|d| base.join(d)));
-            m.set("log.text", &mut self.log_text, log.text);
-            m.set(
-                "log.retention_days",
-                &mut self.log_retention_days,
-                log.retention_days,
-            );
-        }
-        if let Some(t) = file.transcript {
-            let o = &mut self.transcript;
-            m.set(
-                "transcript.max_scan_bytes",
-                &mut o.max_scan_bytes,
-                t.max_scan_bytes,
-            );
-            m.set(
-                "transcript.max_line_bytes",
-                &mut o.max_line_bytes,
-                t.max_line_bytes,
-            );
-        }
-        if let Some(llm) = file.llm {
-            let s = &mut self.llm;
-            m.set("llm.provider", &mut s.provider, llm.provider);
-            m.set("llm.base_url", &mut s.base_url, llm.base_url.map(Some));
-            m.set("llm.model", &mut s.model, llm.model.map(Some));
-            m.set(
-                "llm.api_key_env",
-                &mut s.api_key_env,
-                llm.api_key_env.map(Some),
-            );
-            m.set("llm.command", &mut s.command, llm.command.map(Some));
-            m.set("llm.timeout_ms", &mut s.timeout_ms, llm.timeout_ms);
-            m.set("llm.cache_seconds", &mut s.cache_seconds, llm.cache_seconds);
-            m.set(
-                "llm.response_format",
-                &mut s.response_format,
-                llm.response_format.map(Some),
-            );
-        }
-        if let Some(gate) = file.gate {
-            use crate::gate::classify::Class;
-            let g = &mut self.gate;
-            for (class, policy) in [
-                (Class::Commit, gate.commit),
-                (Class::Push, gate.push),
-                (Class::Publish, gate.publish),
-                (Class::Deploy, gate.deploy),
-                (Class::HookBypass, gate.hook_bypass),
-                (Class::Destructive, gate.destructive),
-                (Class::Unparsed, gate.unparsed),
-            ] {
-                if let Some(policy) = policy {
-                    g.policies.retain(|(c, _)| *c != class);
-                    g.policies.push((class, policy));
-                    m.mark(&format!("gate.{}", class.name()));
-                }
-            }
-            m.set(
-                "gate.protected_branches",
-                &mut g.protected_branches,
-                gate.protected_branches,
-            );
-            m.set("gate.artifacts", &mut g.artifacts, gate.artifacts);
-            if let Some(more) = gate.add_artifacts {
-                g.artifacts.extend(more);
-                m.mark("gate.artifacts");
-            }
-            m.set(
-                "gate.test_commands",
-                &mut g.test_commands,
-                gate.test_commands,
-            );
-            if let Some(commands) = gate.deploy_commands {
-                for command in commands {
-                    let words = shell_words::split(&command).unwrap_or_else(|_| vec![command]);
-                    g.deploy_commands.push(words);
-                }
-                m.mark("gate.deploy_commands");
-            }
-            m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
-        }
-        let judges = file.judges.unwrap_or_default();
-        let builtin = if judges.is_empty() {
-            Vec::new()
-        } else {
-            judge::builtin_specs()
-        };
-        for (name, spec) in judges {
-            let new = !builtin.iter().any(|(n, _)| *n == name)
-                && !self.judge_layers.iter().any(|(n, _)| *n == name);
-            if new || spec.enabled.is_some() {
-                m.mark(&format!("judges.{name}.enabled"));
-            }
-            if new || spec.triggers.is_some() || spec.add_triggers.is_some() {
-                m.mark(&format!("judges.{name}.triggers"));
-            }
-            self.judge_layers.push((name, spec));
-        }
     }
 
     /// Judge specs after merging every layer onto the built-ins, in order: built-ins first,

@@ -3,12 +3,13 @@
 //! set each key as it merges, so `config show` names the right file for every key without
 //! reading any file again: a layer holding `"gate": {}` sets nothing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 
-use crate::config::Settings;
+use crate::config::{ConfigFile, Settings};
+use crate::judge;
 
 /// The kind of a config layer, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +80,127 @@ impl<'a> Merge<'a> {
     /// Records that this layer changed `key` (a list it extended, a judge it changed).
     pub fn mark(&mut self, key: &str) {
         self.sources.0.insert(key.to_owned(), self.layer.clone());
+    }
+}
+
+impl Settings {
+    /// Merges one layer's `file` (whose relative paths are relative to `base`) onto these
+    /// settings, recording the keys it sets.
+    pub(crate) fn apply(&mut self, file: ConfigFile, base: &Path, layer: &Layer) {
+        let mut m = Merge::new(layer, &mut self.sources);
+        m.set("text_bytes", &mut self.text_bytes, file.text_bytes);
+        if let Some(stop) = file.stop {
+            m.set(
+                "stop.max_blocks_per_judge",
+                &mut self.max_blocks_per_judge,
+                stop.max_blocks_per_judge,
+            );
+            m.set(
+                "stop.max_blocks_per_prompt",
+                &mut self.max_blocks_per_prompt,
+                stop.max_blocks_per_prompt,
+            );
+        }
+        if let Some(log) = file.log {
+            m.set("log.dir", &mut self.log_dir, log.dir.map(|d| base.join(d)));
+            m.set("log.text", &mut self.log_text, log.text);
+            m.set(
+                "log.retention_days",
+                &mut self.log_retention_days,
+                log.retention_days,
+            );
+        }
+        if let Some(t) = file.transcript {
+            let o = &mut self.transcript;
+            m.set(
+                "transcript.max_scan_bytes",
+                &mut o.max_scan_bytes,
+                t.max_scan_bytes,
+            );
+            m.set(
+                "transcript.max_line_bytes",
+                &mut o.max_line_bytes,
+                t.max_line_bytes,
+            );
+        }
+        if let Some(llm) = file.llm {
+            let s = &mut self.llm;
+            m.set("llm.provider", &mut s.provider, llm.provider);
+            m.set("llm.base_url", &mut s.base_url, llm.base_url.map(Some));
+            m.set("llm.model", &mut s.model, llm.model.map(Some));
+            m.set(
+                "llm.api_key_env",
+                &mut s.api_key_env,
+                llm.api_key_env.map(Some),
+            );
+            m.set("llm.command", &mut s.command, llm.command.map(Some));
+            m.set("llm.timeout_ms", &mut s.timeout_ms, llm.timeout_ms);
+            m.set("llm.cache_seconds", &mut s.cache_seconds, llm.cache_seconds);
+            m.set(
+                "llm.response_format",
+                &mut s.response_format,
+                llm.response_format.map(Some),
+            );
+        }
+        if let Some(gate) = file.gate {
+            use crate::gate::classify::Class;
+            let g = &mut self.gate;
+            for (class, policy) in [
+                (Class::Commit, gate.commit),
+                (Class::Push, gate.push),
+                (Class::Publish, gate.publish),
+                (Class::Deploy, gate.deploy),
+                (Class::HookBypass, gate.hook_bypass),
+                (Class::Destructive, gate.destructive),
+                (Class::Unparsed, gate.unparsed),
+            ] {
+                if let Some(policy) = policy {
+                    g.policies.retain(|(c, _)| *c != class);
+                    g.policies.push((class, policy));
+                    m.mark(&format!("gate.{}", class.name()));
+                }
+            }
+            m.set(
+                "gate.protected_branches",
+                &mut g.protected_branches,
+                gate.protected_branches,
+            );
+            m.set("gate.artifacts", &mut g.artifacts, gate.artifacts);
+            if let Some(more) = gate.add_artifacts {
+                g.artifacts.extend(more);
+                m.mark("gate.artifacts");
+            }
+            m.set(
+                "gate.test_commands",
+                &mut g.test_commands,
+                gate.test_commands,
+            );
+            if let Some(commands) = gate.deploy_commands {
+                for command in commands {
+                    let words = shell_words::split(&command).unwrap_or_else(|_| vec![command]);
+                    g.deploy_commands.push(words);
+                }
+                m.mark("gate.deploy_commands");
+            }
+            m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
+        }
+        let judges = file.judges.unwrap_or_default();
+        let builtin = if judges.is_empty() {
+            Vec::new()
+        } else {
+            judge::builtin_specs()
+        };
+        for (name, spec) in judges {
+            let new = !builtin.iter().any(|(n, _)| *n == name)
+                && !self.judge_layers.iter().any(|(n, _)| *n == name);
+            if new || spec.enabled.is_some() {
+                m.mark(&format!("judges.{name}.enabled"));
+            }
+            if new || spec.triggers.is_some() || spec.add_triggers.is_some() {
+                m.mark(&format!("judges.{name}.triggers"));
+            }
+            self.judge_layers.push((name, spec));
+        }
     }
 }
 
