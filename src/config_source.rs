@@ -50,11 +50,27 @@ impl Sources {
     pub fn of(&self, key: &str) -> Option<&Layer> {
         self.0.get(key)
     }
+}
 
-    /// Every key set by some layer, with that layer's file.
-    pub fn files(&self) -> IndexMap<&str, &PathBuf> {
-        self.0.iter().map(|(k, l)| (k.as_str(), &l.path)).collect()
-    }
+/// Every key of the effective settings with its value and the layer it comes from (`None`
+/// for a default), in the order `config show` prints them.
+pub fn sourced(s: &Settings) -> Vec<(String, Value, Option<&Layer>)> {
+    let builtin: Vec<String> = judge::builtin_specs().into_iter().map(|(n, _)| n).collect();
+    let judge_layer = |key: &str| {
+        let (name, _) = key.strip_prefix("judges.")?.rsplit_once('.')?;
+        // A new judge's keys are its definition's unless a later layer set them.
+        if builtin.iter().any(|b| b == name) {
+            return None;
+        }
+        s.sources.of(&format!("judges.{name}"))
+    };
+    flatten(&effective(s))
+        .into_iter()
+        .map(|(key, value)| {
+            let layer = s.sources.of(&key).or_else(|| judge_layer(&key));
+            (key, value, layer)
+        })
+        .collect()
 }
 
 /// One layer being merged into the settings: each value it sets replaces the one below and is
@@ -80,6 +96,13 @@ impl<'a> Merge<'a> {
     /// Records that this layer changed `key` (a list it extended, a judge it changed).
     pub fn mark(&mut self, key: &str) {
         self.sources.0.insert(key.to_owned(), self.layer.clone());
+    }
+
+    /// Records this layer for `key` unless a lower layer already did (a judge's definition).
+    pub fn mark_first(&mut self, key: &str) {
+        if !self.sources.0.contains_key(key) {
+            self.mark(key);
+        }
     }
 }
 
@@ -184,19 +207,15 @@ impl Settings {
             }
             m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
         }
-        let judges = file.judges.unwrap_or_default();
-        let builtin = if judges.is_empty() {
-            Vec::new()
-        } else {
-            judge::builtin_specs()
-        };
-        for (name, spec) in judges {
-            let new = !builtin.iter().any(|(n, _)| *n == name)
-                && !self.judge_layers.iter().any(|(n, _)| *n == name);
-            if new || spec.enabled.is_some() {
+        // Which judges are built in is known only where sources are shown (the built-ins are
+        // not parsed on the gate's quiet path): a new judge's keys come from the layer that
+        // first defined it unless a later one sets them (see [`sourced`]).
+        for (name, spec) in file.judges.unwrap_or_default() {
+            m.mark_first(&format!("judges.{name}"));
+            if spec.enabled.is_some() {
                 m.mark(&format!("judges.{name}.enabled"));
             }
-            if new || spec.triggers.is_some() || spec.add_triggers.is_some() {
+            if spec.triggers.is_some() || spec.add_triggers.is_some() {
                 m.mark(&format!("judges.{name}.triggers"));
             }
             self.judge_layers.push((name, spec));
@@ -298,16 +317,16 @@ mod tests {
         assert_eq!(from("gate.push"), Some(lower.clone()));
         assert_eq!(from("gate.timeout_ms"), Some(lower.clone()));
         assert_eq!(from("gate.commit"), None, "a default");
-        assert_eq!(from("judges.commit.enabled"), Some(lower));
+        assert_eq!(from("judges.commit.enabled"), Some(lower.clone()));
         assert_eq!(from("judges.commit.triggers"), None);
-        assert_eq!(from("text_bytes"), Some(upper));
-        let keys: Vec<String> = flatten(&effective(&s))
+        assert_eq!(from("text_bytes"), Some(upper.clone()));
+        let shown: Vec<(String, Option<PathBuf>)> = sourced(&s)
             .into_iter()
-            .map(|(k, _)| k)
+            .map(|(k, _, l)| (k, l.map(|l| l.path.clone())))
             .collect();
-        for key in s.sources.files().keys() {
-            assert!(keys.iter().any(|k| k == key), "`{key}` is not shown");
-        }
+        assert!(shown.contains(&("text_bytes".into(), Some(upper))));
+        assert!(shown.contains(&("gate.push".into(), Some(lower))));
+        assert!(shown.contains(&("judges.commit.triggers".into(), None)));
     }
 
     #[test]
@@ -316,10 +335,15 @@ mod tests {
             r#"{"gate": {"add_artifacts": ["a.xml"]}}"#,
             r#"{"gate": {"deploy_commands": ["make ship"]}, "judges": {"mine": {"prompt": "p", "fields": {"x": "y"}, "block_when": "x"}}}"#,
         );
-        let from = |key: &str| s.sources.of(key).map(|l| l.path.clone());
+        let shown = sourced(&s);
+        let from = |key: &str| {
+            let (_, _, layer) = shown.iter().find(|(k, _, _)| k == key).unwrap();
+            layer.map(|l| l.path.clone())
+        };
         assert_eq!(from("gate.artifacts"), Some(lower));
         assert_eq!(from("gate.deploy_commands"), Some(upper.clone()));
         assert_eq!(from("judges.mine.enabled"), Some(upper.clone()));
         assert_eq!(from("judges.mine.triggers"), Some(upper));
+        assert_eq!(from("judges.commit.enabled"), None, "a built-in's default");
     }
 }

@@ -4,13 +4,14 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use indexmap::IndexMap;
 use serde_json::json;
 
 use super::{ExitStatus, UserError};
 use crate::cli::{ConfigArgs, ConfigCommand};
 use crate::config::Settings;
 use crate::config_schema::schema;
-use crate::config_source::{effective, flatten};
+use crate::config_source::{effective, sourced};
 
 pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
@@ -54,9 +55,13 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         ConfigCommand::Show { json } => {
             let settings = Settings::load(&cwd, explicit)?;
             problems = crate::config_check::problems(&settings);
-            let sources = settings.sources.files();
-            let effective = effective(&settings);
+            let sourced = sourced(&settings);
             if *json {
+                let sources: IndexMap<&str, &Path> = sourced
+                    .iter()
+                    .filter_map(|(k, _, l)| Some((k.as_str(), l.as_ref()?.path.as_path())))
+                    .collect();
+                let effective = effective(&settings);
                 writeln!(
                     out,
                     "{}",
@@ -64,8 +69,8 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
                 )
             } else {
                 let mut r = Ok(());
-                for (key, value) in flatten(&effective) {
-                    let from = match settings.sources.of(&key) {
+                for (key, value, layer) in &sourced {
+                    let from = match layer {
                         Some(layer) => layer.path.display().to_string(),
                         None => "default".into(),
                     };
