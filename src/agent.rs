@@ -64,12 +64,11 @@ pub struct HookInput {
 
 impl HookInput {
     /// Parses hook stdin, saying what is wrong in terms a user can check.
-    pub fn parse(stdin: &[u8]) -> Result<HookInput, String> {
+    pub fn parse(stdin: &[u8]) -> Result<HookInput, crate::hook::InputError> {
         if stdin.iter().all(u8::is_ascii_whitespace) {
-            return Err("no hook input on stdin (expected the agent's hook JSON)".into());
+            return Err(crate::hook::InputError::Empty);
         }
-        serde_json::from_slice(stdin)
-            .map_err(|e| format!("hook input is not the JSON object an agent sends: {e}"))
+        serde_json::from_slice(stdin).map_err(crate::hook::InputError::NotJson)
     }
 
     /// Which agent sent this, from the event name and the fields only one agent sends.
@@ -253,18 +252,14 @@ mod tests {
 
     #[test]
     fn bad_stdin_is_explained() {
-        assert!(HookInput::parse(b"").unwrap_err().contains("no hook input"));
-        assert!(
-            HookInput::parse(b"  \n")
-                .unwrap_err()
-                .contains("no hook input")
-        );
-        assert!(
-            HookInput::parse(b"not json")
-                .unwrap_err()
-                .contains("not the JSON object")
-        );
-        assert!(HookInput::parse(b"[1]").is_err());
+        use crate::hook::InputError;
+        let err = |bytes: &[u8]| HookInput::parse(bytes).unwrap_err();
+        assert!(matches!(err(b""), InputError::Empty));
+        assert!(matches!(err(b"  \n"), InputError::Empty));
+        assert!(err(b"").to_string().contains("no hook input"));
+        assert!(matches!(err(b"not json"), InputError::NotJson(_)));
+        assert!(err(b"not json").to_string().contains("not the JSON object"));
+        assert!(matches!(err(b"[1]"), InputError::NotJson(_)));
     }
 
     #[test]

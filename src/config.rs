@@ -6,12 +6,13 @@
 //! The repository file applies in full only when the user trusted its content; otherwise only
 //! what makes hookjudge stricter applies (see [`crate::trust`]).
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Deserialize;
 
+pub use crate::config_error::{Error, ErrorKind, ParseError};
+pub use crate::config_source::{Layer, LayerKind, Sources};
 use crate::judge::{self, Judge, JudgeSpec};
 use crate::llm::{LlmSettings, ProviderKind, ResponseFormat};
 use crate::transcript;
@@ -21,14 +22,15 @@ pub const REPO_FILE: &str = ".hookjudge.json";
 /// The environment variable naming an explicit config file (as `--config` does).
 pub const CONFIG_ENV: &str = "HOOKJUDGE_CONFIG";
 
-/// One config file as written. Every key is optional.
+/// One config file as written. Every key is optional; the defaults are those of
+/// [`Settings::defaults`], which `config schema` shows next to each key's description.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     /// Editors' schema pointer; ignored.
     #[serde(rename = "$schema")]
     pub schema: Option<String>,
-    /// Bytes of the response (its end) that the judges read. By default, 4000.
+    /// Bytes of the response (its end) that the judges read.
     pub text_bytes: Option<usize>,
     pub stop: Option<StopFile>,
     pub log: Option<LogFile>,
@@ -42,9 +44,9 @@ pub struct ConfigFile {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StopFile {
-    /// Blocks one judge may give per user prompt before the loop breaker releases. By default, 1.
+    /// Blocks one judge may give per user prompt before the loop breaker releases.
     pub max_blocks_per_judge: Option<u32>,
-    /// Blocks all judges together may give per user prompt. By default, 2.
+    /// Blocks all judges together may give per user prompt.
     pub max_blocks_per_prompt: Option<u32>,
 }
 
@@ -53,18 +55,18 @@ pub struct StopFile {
 pub struct LogFile {
     /// Where the decision log goes. By default, the platform data dir's `logs`.
     pub dir: Option<PathBuf>,
-    /// Whether the (redacted) judged text is logged. By default, true.
+    /// Whether the (redacted) judged text is logged.
     pub text: Option<bool>,
-    /// Days of day files to keep; older ones are deleted once a day. By default 30; 0 keeps all.
+    /// Days of day files to keep; older ones are deleted once a day. 0 keeps all.
     pub retention_days: Option<u32>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TranscriptFile {
-    /// Bytes of a transcript read from its end at most. By default, 32 MiB.
+    /// Bytes of a transcript read from its end at most.
     pub max_scan_bytes: Option<u64>,
-    /// Lines longer than this are not parsed for text. By default, 1 MiB.
+    /// Lines longer than this are not parsed for text.
     pub max_line_bytes: Option<usize>,
 }
 
@@ -124,7 +126,7 @@ pub struct GateFile {
     pub deploy_commands: Option<Vec<String>>,
     /// Command prefixes that publish (e.g. `./scripts/release.sh`, `make release`).
     pub publish_commands: Option<Vec<String>>,
-    /// The deadline of the gate's own judge call. By default, 8000 ms.
+    /// The deadline of the gate's own judge call.
     pub timeout_ms: Option<u64>,
 }
 
@@ -197,6 +199,8 @@ pub struct Settings {
     pub files: Vec<PathBuf>,
     /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
     pub repo_report: Option<crate::trust::Report>,
+    /// The layer that set each key (see [`Sources`]).
+    pub sources: Sources,
 }
 
 impl Settings {
@@ -215,139 +219,92 @@ impl Settings {
             judge_layers: Vec::new(),
             files: Vec::new(),
             repo_report: None,
+            sources: Sources::default(),
         }
     }
 
     /// Loads every layer that applies to work in `cwd`. `explicit` is `--config`, else
     /// `HOOKJUDGE_CONFIG` is read.
     pub fn load(cwd: &Path, explicit: Option<&Path>) -> Result<Settings, Error> {
+        Settings::load_layers(&Settings::layers(cwd, explicit))
+    }
+
+    /// Merges `layers`, lowest first, onto the defaults. A missing file is skipped unless it
+    /// was named explicitly; a repository file that is not named explicitly too passes the
+    /// trust filter first (see [`crate::trust`]).
+    pub fn load_layers(layers: &[Layer]) -> Result<Settings, Error> {
         let mut settings = Settings::defaults();
-        let repo_file = repo_root(cwd).map(|root| root.join(REPO_FILE));
-        for path in Settings::layer_paths(cwd, explicit) {
-            match std::fs::read_to_string(&path) {
+        let named = |path: &Path| {
+            layers
+                .iter()
+                .any(|l| l.kind == LayerKind::Explicit && l.path == path)
+        };
+        for layer in layers {
+            let path = &layer.path;
+            let base = path.parent().unwrap_or(Path::new("."));
+            match std::fs::read_to_string(path) {
                 // Someone else's text until the user trusts it (see `trust`).
-                Ok(text) if repo_file.as_ref() == Some(&path) && !is_explicit(&path, explicit) => {
-                    let layer = crate::trust::repo_layer(&path, &text, &settings);
-                    if let Some(file) = layer.file {
-                        settings.apply(file, path.parent().unwrap_or(Path::new(".")));
-                        settings.files.push(path);
+                Ok(text) if layer.kind == LayerKind::Repository && !named(path) => {
+                    let filtered = crate::trust::repo_layer(path, &text, &settings);
+                    if let Some(file) = filtered.file {
+                        settings.apply(file, base, layer);
+                        settings.files.push(path.clone());
                     }
-                    settings.repo_report = layer.report;
+                    settings.repo_report = filtered.report;
                 }
                 Ok(text) => {
-                    let file = parse(&text).map_err(|message| Error {
+                    let file = parse(&text).map_err(|e| Error {
                         path: Some(path.clone()),
-                        message,
+                        kind: ErrorKind::Parse(e),
                     })?;
-                    settings.apply(file, path.parent().unwrap_or(Path::new(".")));
-                    settings.files.push(path);
+                    settings.apply(file, base, layer);
+                    settings.files.push(path.clone());
                 }
-                Err(e)
-                    if e.kind() == std::io::ErrorKind::NotFound
-                        && !is_explicit(&path, explicit) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named(path) => {}
                 Err(e) => {
                     return Err(Error {
-                        path: Some(path),
-                        message: format!("cannot read it: {e}"),
+                        path: Some(path.clone()),
+                        kind: ErrorKind::Read(e),
                     });
                 }
             }
         }
+        settings.validate()?;
         Ok(settings)
     }
 
-    /// The config files consulted for `cwd`, lowest layer first (they may not exist).
-    pub fn layer_paths(cwd: &Path, explicit: Option<&Path>) -> Vec<PathBuf> {
-        let mut paths = vec![dirs::config_file()];
-        if let Some(root) = repo_root(cwd) {
-            paths.push(root.join(REPO_FILE));
+    /// Checks the values no parser checks, naming the key and the file that set it. Only a
+    /// value some layer set is checked: the defaults are known good.
+    fn validate(&self) -> Result<(), Error> {
+        if let Some(layer) = self.sources.of("gate.test_commands")
+            && let Err(e) = regex::Regex::new(&self.gate.test_commands)
+        {
+            return Err(Error {
+                path: Some(layer.path.clone()),
+                kind: ErrorKind::Invalid {
+                    key: "gate.test_commands",
+                    message: format!("not a valid regex, so no test run would be recognised: {e}"),
+                },
+            });
         }
-        match explicit {
-            Some(p) => paths.push(p.to_path_buf()),
-            None => {
-                if let Some(p) = std::env::var_os(CONFIG_ENV).filter(|p| !p.is_empty()) {
-                    paths.push(PathBuf::from(p));
-                }
-            }
-        }
-        paths
+        Ok(())
     }
 
-    fn apply(&mut self, file: ConfigFile, base: &Path) {
-        if let Some(n) = file.text_bytes {
-            self.text_bytes = n;
+    /// The config layers consulted for `cwd`, lowest first (their files may not exist).
+    pub fn layers(cwd: &Path, explicit: Option<&Path>) -> Vec<Layer> {
+        let layer = |kind, path| Layer { kind, path };
+        let mut layers = vec![layer(LayerKind::User, dirs::config_file())];
+        if let Some(root) = repo_root(cwd) {
+            layers.push(layer(LayerKind::Repository, root.join(REPO_FILE)));
         }
-        if let Some(stop) = file.stop {
-            self.max_blocks_per_judge = stop
-                .max_blocks_per_judge
-                .unwrap_or(self.max_blocks_per_judge);
-            self.max_blocks_per_prompt = stop
-                .max_blocks_per_prompt
-                .unwrap_or(self.max_blocks_per_prompt);
-        }
-        if let Some(log) = file.log {
-            if let Some(dir) = log.dir {
-                self.log_dir = base.join(dir);
-            }
-            self.log_text = log.text.unwrap_or(self.log_text);
-            self.log_retention_days = log.retention_days.unwrap_or(self.log_retention_days);
-        }
-        if let Some(t) = file.transcript {
-            self.transcript.max_scan_bytes =
-                t.max_scan_bytes.unwrap_or(self.transcript.max_scan_bytes);
-            self.transcript.max_line_bytes =
-                t.max_line_bytes.unwrap_or(self.transcript.max_line_bytes);
-        }
-        if let Some(llm) = file.llm {
-            let s = &mut self.llm;
-            s.provider = llm.provider.unwrap_or(s.provider);
-            s.base_url = llm.base_url.or(s.base_url.take());
-            s.model = llm.model.or(s.model.take());
-            s.api_key_env = llm.api_key_env.or(s.api_key_env.take());
-            s.command = llm.command.or(s.command.take());
-            s.timeout_ms = llm.timeout_ms.unwrap_or(s.timeout_ms);
-            s.cache_seconds = llm.cache_seconds.unwrap_or(s.cache_seconds);
-            s.response_format = llm.response_format.or(s.response_format);
-        }
-        if let Some(gate) = file.gate {
-            use crate::gate::classify::Class;
-            let g = &mut self.gate;
-            for (class, policy) in [
-                (Class::Commit, gate.commit),
-                (Class::Push, gate.push),
-                (Class::Publish, gate.publish),
-                (Class::Deploy, gate.deploy),
-                (Class::HookBypass, gate.hook_bypass),
-                (Class::Destructive, gate.destructive),
-                (Class::Catastrophic, gate.catastrophic),
-                (Class::Unparsed, gate.unparsed),
-            ] {
-                if let Some(policy) = policy {
-                    g.policies.retain(|(c, _)| *c != class);
-                    g.policies.push((class, policy));
-                }
-            }
-            if let Some(b) = gate.protected_branches {
-                g.protected_branches = b;
-            }
-            if let Some(a) = gate.artifacts {
-                g.artifacts = a;
-            }
-            g.artifacts.extend(gate.add_artifacts.unwrap_or_default());
-            if let Some(t) = gate.test_commands {
-                g.test_commands = t;
-            }
-            for command in gate.deploy_commands.unwrap_or_default() {
-                g.deploy_commands
-                    .push(shell_words::split(&command).unwrap_or_else(|_| vec![command.clone()]));
-            }
-            for command in gate.publish_commands.unwrap_or_default() {
-                g.publish_commands
-                    .push(shell_words::split(&command).unwrap_or_else(|_| vec![command.clone()]));
-            }
-            g.timeout_ms = gate.timeout_ms.unwrap_or(g.timeout_ms);
-        }
-        self.judge_layers.extend(file.judges.unwrap_or_default());
+        let explicit = match explicit {
+            Some(p) => Some(p.to_path_buf()),
+            None => std::env::var_os(CONFIG_ENV)
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+        };
+        layers.extend(explicit.map(|p| layer(LayerKind::Explicit, p)));
+        layers
     }
 
     /// Judge specs after merging every layer onto the built-ins, in order: built-ins first,
@@ -375,18 +332,13 @@ impl Settings {
             .iter()
             .find(|n| !specs.iter().any(|(name, _)| name == *n))
         {
-            let known: Vec<&str> = specs.iter().map(|(n, _)| n.as_str()).collect();
-            let gate = if *unknown == judge::GATE_JUDGE {
-                " (`gate-verification` judges session activity for the gate, not a response)"
-            } else {
-                ""
-            };
             return Err(Error {
                 path: None,
-                message: format!(
-                    "there is no judge `{unknown}`{gate} (judges: {})",
-                    known.join(", ")
-                ),
+                kind: ErrorKind::UnknownJudge {
+                    name: unknown.clone(),
+                    known: specs.iter().map(|(n, _)| n.clone()).collect(),
+                    gate: *unknown == judge::GATE_JUDGE,
+                },
             });
         }
         let mut judges = Vec::new();
@@ -416,22 +368,14 @@ impl Settings {
         Judge::from_spec(name, spec).map_err(|e| self.judge_error(e))
     }
 
-    fn judge_error(&self, e: judge::Error) -> Error {
-        let path = if self.files.is_empty() {
-            None
-        } else {
-            self.files.last().cloned()
-        };
-        let mut message = e.to_string();
-        if self.files.len() > 1 {
-            let files: Vec<String> = self
-                .files
-                .iter()
-                .map(|f| format!("`{}`", f.display()))
-                .collect();
-            message.push_str(&format!(" (merged from {})", files.join(", ")));
+    fn judge_error(&self, error: judge::Error) -> Error {
+        Error {
+            path: self.files.last().cloned(),
+            kind: ErrorKind::Judge {
+                error: Box::new(error),
+                files: self.files.clone(),
+            },
         }
-        Error { path, message }
     }
 }
 
@@ -441,23 +385,19 @@ pub fn default_log_dir() -> PathBuf {
 }
 
 /// Parses one config file, naming the key path of any error.
-pub fn parse(text: &str) -> Result<ConfigFile, String> {
+pub fn parse(text: &str) -> Result<ConfigFile, ParseError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path.is_empty() || path == "." {
-            inner.to_string()
-        } else {
-            format!("at `{path}`: {inner}")
-        }
+        let message = e.into_inner().to_string();
+        let key = (!path.is_empty() && path != ".").then_some(path);
+        ParseError { key, message }
     })?;
-    de.end().map_err(|e| e.to_string())?;
+    de.end().map_err(|e| ParseError {
+        key: None,
+        message: e.to_string(),
+    })?;
     Ok(file)
-}
-
-fn is_explicit(path: &Path, explicit: Option<&Path>) -> bool {
-    explicit == Some(path) || std::env::var_os(CONFIG_ENV).is_some_and(|p| Path::new(&p) == path)
 }
 
 /// The root of the git work tree containing `dir`, found by looking for `.git` upwards.
@@ -466,25 +406,6 @@ pub fn repo_root(dir: &Path) -> Option<PathBuf> {
         .find(|d| d.join(".git").exists())
         .map(Path::to_path_buf)
 }
-
-/// A config that cannot be used.
-#[derive(Debug, Clone)]
-pub struct Error {
-    /// The file at fault, when one is.
-    pub path: Option<PathBuf>,
-    pub message: String,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.path {
-            Some(path) => write!(f, "invalid config `{}`: {}", path.display(), self.message),
-            None => write!(f, "{}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Where hookjudge keeps its files on this platform.
 pub mod dirs {
@@ -524,15 +445,18 @@ mod tests {
 
     #[test]
     fn unknown_keys_name_their_path() {
-        let err = parse(r#"{"judges": {"commit": {"trigers": ["x"]}}}"#).unwrap_err();
+        let err = parse(r#"{"judges": {"commit": {"trigers": ["x"]}}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("at `judges.commit.trigers`") && err.contains("unknown field `trigers`"),
             "{err}"
         );
         let err = parse(r#"{"stop": {"max_blocks": 3}}"#).unwrap_err();
-        assert!(err.contains("at `stop.max_blocks`"), "{err}");
+        assert_eq!(err.key.as_deref(), Some("stop.max_blocks"), "{err}");
         let err = parse(r#"{"llm": {"provider": "nonesuch"}}"#).unwrap_err();
-        assert!(err.contains("llm.provider"), "{err}");
+        assert_eq!(err.key.as_deref(), Some("llm.provider"), "{err}");
+        assert_eq!(parse("{} x").unwrap_err().key, None);
         assert!(parse("{").is_err());
         assert!(parse(r#"{"llm": {"provider": "none"}, "$schema": "x"}"#).is_ok());
     }
@@ -588,7 +512,7 @@ mod tests {
         assert!(
             s.judges(&["nonesuch".into()])
                 .unwrap_err()
-                .message
+                .to_string()
                 .contains("no judge `nonesuch`")
         );
     }
@@ -613,7 +537,10 @@ mod tests {
             judge::GATE_JUDGE,
             "disabling the Stop `commit` judge leaves the gate's judge"
         );
-        let err = s.judges(&[judge::GATE_JUDGE.into()]).unwrap_err().message;
+        let err = s
+            .judges(&[judge::GATE_JUDGE.into()])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("session activity for the gate"), "{err}");
 
         let s = load(r#"{"judges": {"gate-verification": {"enabled": false}}}"#);
@@ -627,6 +554,46 @@ mod tests {
         let s = load(r#"{"judges": {"gate-verification": {"kind": "response"}}}"#);
         let err = s.gate_judge().unwrap_err().to_string();
         assert!(err.contains("`kind` must be `gate`"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_test_commands_regex_does_not_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        std::fs::write(&file, r#"{"gate": {"test_commands": "cargo (test"}}"#).unwrap();
+        let err = Settings::load(dir.path(), Some(&file)).unwrap_err();
+        assert_eq!(err.path.as_deref(), Some(file.as_path()));
+        assert_eq!(err.key(), Some("gate.test_commands"));
+        assert!(
+            err.detail()
+                .starts_with("at `gate.test_commands`: not a valid regex"),
+            "{err}"
+        );
+        std::fs::write(
+            &file,
+            r#"{"gate": {"test_commands": "cargo (test|nextest)"}}"#,
+        )
+        .unwrap();
+        let s = Settings::load(dir.path(), Some(&file)).unwrap();
+        assert_eq!(s.gate.test_commands, "cargo (test|nextest)");
+    }
+
+    #[test]
+    fn an_explicit_file_is_labelled_explicit_inside_or_outside_a_repository() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        let kinds = |cwd: &Path| -> Vec<LayerKind> {
+            Settings::layers(cwd, Some(&file))
+                .into_iter()
+                .map(|l| l.kind)
+                .collect()
+        };
+        assert_eq!(kinds(dir.path()), [LayerKind::User, LayerKind::Explicit]);
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        assert_eq!(
+            kinds(dir.path()),
+            [LayerKind::User, LayerKind::Repository, LayerKind::Explicit]
+        );
     }
 
     #[test]

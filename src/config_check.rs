@@ -1,5 +1,5 @@
 //! Checks of a loaded config that parsing does not make: judge patterns that are not regexes,
-//! `gate.test_commands` that is not one, artifact globs that are not globs. Each problem names
+//! artifact globs that are not globs (a `gate.test_commands` that is not a regex does not load). Each problem names
 //! the exact key (`judges.commit.add_triggers[1]`), the file that sets it, and what to run next,
 //! so that every command that reads the config can report it the same way.
 
@@ -105,17 +105,6 @@ pub fn problems(settings: &Settings) -> Vec<Problem> {
             message: e.to_string(),
         });
     }
-    if let Err(e) = regex::Regex::new(&settings.gate.test_commands) {
-        found.push(Problem {
-            key: "gate.test_commands".into(),
-            file: files
-                .iter()
-                .rev()
-                .find(|(_, v)| v["gate"]["test_commands"].is_string())
-                .map(|(f, _)| f.clone()),
-            message: format!("not a valid regex, so no test run is recognised:\n{e}"),
-        });
-    }
     for glob in &settings.gate.artifacts {
         if let Err(e) = crate::gate::glob::check(glob) {
             let (key, file) = locate(&files, &["gate"], &["artifacts", "add_artifacts"], glob)
@@ -142,7 +131,7 @@ mod tests {
         let file = dir.path().join("explicit.json");
         std::fs::write(
             &file,
-            r#"{"judges": {"commit": {"add_triggers": ["fine", "(unclosed"]}}, "gate": {"test_commands": "[", "add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
+            r#"{"judges": {"commit": {"add_triggers": ["fine", "(unclosed"]}}, "gate": {"add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
         )
         .unwrap();
         let settings = Settings::load(dir.path(), Some(&file)).unwrap();
@@ -150,11 +139,7 @@ mod tests {
         let keys: Vec<&str> = found.iter().map(|p| p.key.as_str()).collect();
         assert_eq!(
             keys,
-            [
-                "judges.commit.add_triggers[1]",
-                "gate.test_commands",
-                "gate.add_artifacts[1]"
-            ]
+            ["judges.commit.add_triggers[1]", "gate.add_artifacts[1]"]
         );
         assert!(
             found

@@ -5,7 +5,7 @@
 //! everything shown to a person goes through [`word`], so the same outcome has one name
 //! everywhere.
 
-use serde_json::Value;
+use crate::log::Record;
 
 /// Every outcome word, what it means, and the logged `action` values it covers.
 pub const OUTCOMES: [(&str, &str, &[&str]); 6] = [
@@ -46,8 +46,8 @@ pub fn word(action: &str) -> &str {
 }
 
 /// The outcome word of a log record.
-pub fn of(record: &Value) -> &str {
-    word(record["action"].as_str().unwrap_or("-"))
+pub fn of(record: &Record) -> &str {
+    word(record.action())
 }
 
 /// LLM failure kinds as logged (`layer2.failure`) -> the cause as counted and shown.
@@ -81,34 +81,28 @@ const HOOK_CAUSES: [(&str, &str); 6] = [
 
 /// Why a fail-open happened: a short cause for counting (`deadline`) and the logged detail
 /// (`commit: the LLM did not answer before the deadline`). `None` unless `record` is one.
-pub fn fail_open_cause(record: &Value) -> Option<(&'static str, String)> {
-    if record["action"] != "fail-open" {
+pub fn fail_open_cause(record: &Record) -> Option<(&'static str, String)> {
+    if record.action() != "fail-open" {
         return None;
     }
-    let failed = record["judges"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|j| j["verdict"] == "fail");
+    let failed = record
+        .judges()
+        .iter()
+        .find(|j| j.verdict.as_deref() == Some("fail"));
     if let Some(judge) = failed {
-        let kind = judge["layer2"]["failure"].as_str();
+        let kind = judge.layer2.as_ref().and_then(|l| l.failure.as_deref());
         let cause = match kind {
             Some(kind) => llm_cause(kind),
             // A judge that failed without an LLM call failed in Layer 1: its pattern.
             None => "bad pattern",
         };
-        let detail = format!(
-            "{}: {}",
-            judge["judge"].as_str().unwrap_or("?"),
-            judge["reason"].as_str().unwrap_or("no reason logged")
-        );
-        return Some((cause, detail));
+        let reason = judge.reason.as_deref().unwrap_or("no reason logged");
+        return Some((cause, format!("{}: {reason}", judge.judge)));
     }
-    let error = record["errors"]
-        .as_array()
-        .and_then(|e| e.first())
-        .and_then(Value::as_str)
-        .unwrap_or("no cause logged");
+    let error = record
+        .errors()
+        .first()
+        .map_or("no cause logged", String::as_str);
     let cause = HOOK_CAUSES
         .iter()
         .find(|(start, _)| error.starts_with(start))
@@ -136,10 +130,15 @@ mod tests {
 
     #[test]
     fn fail_open_causes_come_from_the_judge_or_the_hook() {
-        let timeout = json!({"action": "fail-open", "judges": [
+        let stop = |mut v: serde_json::Value| -> Record {
+            v["kind"] = json!("stop");
+            v["ts"] = json!("2026-12-01T10:00:00Z");
+            serde_json::from_value(v).unwrap()
+        };
+        let timeout = stop(json!({"action": "fail-open", "judges": [
             {"judge": "scope-check", "verdict": "allow"},
             {"judge": "commit", "verdict": "fail", "reason": "the LLM did not answer before the deadline",
-             "layer2": {"failure": "timeout"}}]});
+             "layer2": {"failure": "timeout"}}]}));
         assert_eq!(
             fail_open_cause(&timeout),
             Some((
@@ -148,11 +147,11 @@ mod tests {
             ))
         );
         let panic =
-            json!({"action": "fail-open", "judges": [], "errors": ["internal error: boom"]});
+            stop(json!({"action": "fail-open", "judges": [], "errors": ["internal error: boom"]}));
         assert_eq!(fail_open_cause(&panic).unwrap().0, "internal error");
         let config =
-            json!({"action": "fail-open", "errors": ["`.hookjudge.json`: unknown key `x`"]});
+            stop(json!({"action": "fail-open", "errors": ["`.hookjudge.json`: unknown key `x`"]}));
         assert_eq!(fail_open_cause(&config).unwrap().0, "config");
-        assert_eq!(fail_open_cause(&json!({"action": "block"})), None);
+        assert_eq!(fail_open_cause(&stop(json!({"action": "block"}))), None);
     }
 }

@@ -201,7 +201,7 @@ fn pre_push_specs(args: &CheckArgs) -> Result<Vec<PushSpec>, UserError> {
 fn report(repo: &Repo, settings: &Settings, rulings: &[Ruling]) -> Value {
     let changes = repo.changes().ok();
     let root = repo.work_tree.clone();
-    let recent: Vec<Value> = crate::log::read(
+    let recent: Vec<crate::log::Record> = crate::log::read(
         &settings.log_dir,
         Some(Timestamp {
             millis: Timestamp::now().millis - 7 * 86_400_000,
@@ -210,13 +210,10 @@ fn report(repo: &Repo, settings: &Settings, rulings: &[Ruling]) -> Value {
     .map(|r| r.records)
     .unwrap_or_default()
     .into_iter()
-    .filter(|r| r["kind"] != "check")
+    .filter(|r| r.kind() != "check")
     .filter(|r| {
-        root.as_ref().is_some_and(|root| {
-            r["cwd"]
-                .as_str()
-                .is_some_and(|c| Path::new(c).starts_with(root))
-        })
+        root.as_ref()
+            .is_some_and(|root| r.cwd().is_some_and(|c| Path::new(c).starts_with(root)))
     })
     .rev()
     .take(5)
@@ -308,26 +305,18 @@ fn write_report(
         };
         writeln!(out, "  evidence     {line}")?;
     }
-    let recent = report["recent_decisions"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+    let recent: Vec<crate::log::Record> =
+        serde_json::from_value(report["recent_decisions"].clone()).unwrap_or_default();
     if !recent.is_empty() {
         writeln!(out, "  recent       (newest first)")?;
         for r in recent {
-            let ts = r["ts"].as_str().unwrap_or("");
-            let text: String = r["command"]
-                .as_str()
-                .or(r["text"].as_str())
-                .unwrap_or("")
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let ts = r.ts();
+            let text: String = r.subject().split_whitespace().collect::<Vec<_>>().join(" ");
             writeln!(
                 out,
                 "               {} {} {:<8} {}",
-                &ts[..ts.len().min(16)],
-                r["kind"].as_str().unwrap_or(""),
+                ts.get(..16).unwrap_or(ts),
+                r.kind(),
                 crate::outcome::of(&r),
                 text.chars().take(60).collect::<String>()
             )?;

@@ -6,8 +6,6 @@
 //! judge, and fails safe: when it cannot decide, a human does (`ask`; for Codex and Gemini CLI,
 //! a deny telling the agent to ask the user). It never answers an explicit `allow`.
 
-use std::io::{self, Read, Write};
-use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -21,10 +19,9 @@ use crate::cli::{AgentArg, GateArgs};
 use crate::config::{self, Settings, dirs};
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
+use crate::hook;
 use crate::llm::LlmJudge;
 use crate::time::{Timestamp, micros};
-
-const MAX_STDIN_BYTES: u64 = 16 << 20;
 
 /// One gate decision, as logged.
 #[derive(Debug, Serialize)]
@@ -49,44 +46,30 @@ struct GateRecord {
 /// Runs the gate. Always exits 0; failures ask a human.
 pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
     let started = Instant::now();
-    let mut stdin = Vec::new();
-    let read = io::stdin()
-        .lock()
-        .take(MAX_STDIN_BYTES)
-        .read_to_end(&mut stdin);
+    let (stdin, read) = hook::read_stdin();
     let agent_hint = args.agent.map(agent_from_arg);
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        if std::env::var("HOOKJUDGE_DEBUG_PANIC").as_deref() == Ok("gate") {
-            panic!("HOOKJUDGE_DEBUG_PANIC=gate was set");
-        }
-        match read {
-            Ok(_) => run(agent_hint, args.hook_timeout, config, &stdin, started),
-            Err(e) => Err(format!("cannot read stdin: {e}")),
-        }
-    }));
+    let outcome = hook::GATE.catch(|| {
+        read.map_err(|e| e.to_string())
+            .and_then(|()| run(agent_hint, args.hook_timeout, config, &stdin, started))
+    });
     let (output, record) = match outcome {
         Ok(Ok(result)) => result,
         Ok(Err(error)) => fail_safe(agent_hint, &stdin, error),
-        Err(_) => fail_safe(
-            agent_hint,
-            &stdin,
-            "internal error (panic) in the gate".into(),
-        ),
+        Err(panic) => fail_safe(agent_hint, &stdin, panic.to_string()),
     };
-    if let Some(output) = output {
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "{output}");
-    }
+    finish(output, record, started)
+}
+
+/// Answers the agent and logs the (redacted) record.
+fn finish(
+    output: Option<Value>,
+    record: Option<(GateRecord, PathBuf)>,
+    started: Instant,
+) -> ExitStatus {
+    hook::answer(output.as_ref());
     if let Some((mut record, log_dir)) = record {
         record.timings_us = micros(started.elapsed());
-        let value = redacted_record(&record);
-        if let Err(e) = crate::log::append(&log_dir, Timestamp::now(), &value) {
-            let _ = writeln!(
-                io::stderr(),
-                "hookjudge: cannot write the decision log in `{}`: {e}",
-                log_dir.display()
-            );
-        }
+        hook::write_log(&log_dir, &redacted_record(&record));
     }
     ExitStatus::Success
 }
@@ -216,7 +199,7 @@ fn run(
     stdin: &[u8],
     started: Instant,
 ) -> Result<Outcome, String> {
-    let input = HookInput::parse(stdin)?;
+    let input = HookInput::parse(stdin).map_err(|e| e.to_string())?;
     let agent = agent_hint
         .or_else(|| input.detect_agent())
         .unwrap_or(Agent::Claude);
@@ -276,7 +259,7 @@ fn run(
     let now = Timestamp::now().millis;
     let approval_repo = approval::repo_of(&cwd);
     let approved = approval::is_approved(&command, &approval_repo, now);
-    if super::stop::recursion_guard_active() {
+    if hook::recursion_guard_active() {
         // Set for an LLM CLI that hookjudge itself runs; in the gate it must never mean "allow".
         record.rulings = found.iter().map(recursion_guard_ruling).collect();
         if approved {
@@ -484,11 +467,8 @@ pub(super) fn usage_error(message: &str) -> ExitStatus {
         .next()
         .unwrap_or(message)
         .trim_start_matches("error: ");
-    let mut stdin = Vec::new();
-    let _ = io::stdin()
-        .lock()
-        .take(MAX_STDIN_BYTES)
-        .read_to_end(&mut stdin);
+    let started = Instant::now();
+    let (stdin, _) = hook::read_stdin();
     let (output, record) = fail_safe(
         None,
         &stdin,
@@ -496,11 +476,5 @@ pub(super) fn usage_error(message: &str) -> ExitStatus {
             "bad arguments for `hookjudge gate`: {first}; run `hookjudge init` to rewrite the hook entry"
         ),
     );
-    if let Some(output) = output {
-        let _ = writeln!(io::stdout().lock(), "{output}");
-    }
-    if let Some((record, dir)) = record {
-        let _ = crate::log::append(&dir, Timestamp::now(), &redacted_record(&record));
-    }
-    ExitStatus::Success
+    finish(output, record, started)
 }

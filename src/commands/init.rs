@@ -229,7 +229,7 @@ fn ignore_file(t: &Target) -> Option<PathBuf> {
 fn schema_text() -> String {
     format!(
         "{}\n",
-        serde_json::to_string_pretty(&super::config_cmd::schema()).expect("schema serialises")
+        serde_json::to_string_pretty(&crate::config_schema::schema()).expect("schema serialises")
     )
 }
 

@@ -7,11 +7,10 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use serde_json::Value;
-
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
+use crate::log::Record;
 use crate::outcome;
 use crate::term::{self, cell};
 use crate::time::{Timestamp, Zone};
@@ -31,13 +30,17 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
     let settings = Settings::load(&super::current_dir(), config)?;
     let zone = Zone::from_utc_flag(args.utc);
     let read = super::read_log(&settings, args.since.as_deref(), zone)?;
-    let selected: Vec<&Value> = read.records.iter().filter(|r| keep(r, args)).collect();
+    let selected: Vec<&Record> = read.records.iter().filter(|r| keep(r, args)).collect();
     let shown = &selected[selected.len().saturating_sub(args.limit)..];
     let mut out = io::stdout().lock();
     let result = (|| -> io::Result<()> {
         if args.json {
             for r in shown {
-                writeln!(out, "{r}")?;
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(r).map_err(io::Error::other)?
+                )?;
             }
             return Ok(());
         }
@@ -81,22 +84,20 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
     Ok(ExitStatus::Success)
 }
 
-fn keep(r: &Value, args: &LogArgs) -> bool {
+fn keep(r: &Record, args: &LogArgs) -> bool {
     if args.blocks && !matches!(outcome::of(r), "block" | "release" | "deny" | "ask") {
         return false;
     }
     if let Some(judge) = &args.judge {
-        let woke = judges(r)
-            .any(|j| j["judge"].as_str() == Some(judge) && j["layer1"].as_str() != Some("quiet"));
+        let woke = r
+            .judges()
+            .iter()
+            .any(|j| j.judge == *judge && j.layer1.as_deref() != Some("quiet"));
         if !woke {
             return false;
         }
     }
     true
-}
-
-fn judges(r: &Value) -> impl Iterator<Item = &Value> {
-    r["judges"].as_array().into_iter().flatten()
 }
 
 /// Verdicts in the order they are listed in the "judges woken" cell: what explains the
@@ -105,32 +106,30 @@ const VERDICT_ORDER: [&str; 4] = ["violation", "fail", "unjudged", "allow"];
 
 /// The "judges woken" cell: each woken judge with its verdict, or for the gate each class
 /// found with what was decided for it.
-fn woken(r: &Value) -> String {
-    let mut judged: Vec<(usize, String)> = judges(r)
-        .filter(|j| j["layer1"].as_str() != Some("quiet") || j["verdict"].as_str() == Some("fail"))
+fn woken(r: &Record) -> String {
+    let mut judged: Vec<(usize, String)> = r
+        .judges()
+        .iter()
+        .filter(|j| j.woke())
         .map(|j| {
-            let verdict = j["verdict"]
-                .as_str()
-                .unwrap_or(j["layer1"].as_str().unwrap_or("?"));
+            let verdict = j
+                .verdict
+                .as_deref()
+                .unwrap_or(j.layer1.as_deref().unwrap_or("?"));
             let rank = VERDICT_ORDER
                 .iter()
                 .position(|v| *v == verdict)
                 .unwrap_or(VERDICT_ORDER.len());
-            (
-                rank,
-                format!("{}:{verdict}", j["judge"].as_str().unwrap_or("?")),
-            )
+            (rank, format!("{}:{verdict}", j.judge))
         })
         .collect();
     judged.sort_by_key(|(rank, _)| *rank);
     let mut woken: Vec<String> = judged.into_iter().map(|(_, cell)| cell).collect();
-    woken.extend(r["rulings"].as_array().into_iter().flatten().map(|x| {
-        format!(
-            "{}:{}",
-            x["class"].as_str().unwrap_or("?"),
-            outcome::word(x["decision"].as_str().unwrap_or("?"))
-        )
-    }));
+    woken.extend(
+        r.rulings()
+            .iter()
+            .map(|x| format!("{}:{}", x.class, outcome::word(&x.decision))),
+    );
     if woken.is_empty() {
         "-".to_string()
     } else {
@@ -178,13 +177,13 @@ impl Table {
     }
 
     /// The record's row, and for a fail-open the line with its cause.
-    fn rows(&self, r: &Value, zone: Zone) -> Vec<String> {
-        let ts = r["ts"].as_str().unwrap_or("");
+    fn rows(&self, r: &Record, zone: Zone) -> Vec<String> {
+        let ts = r.ts();
         let time = Timestamp::parse(ts).map_or_else(|| ts.to_owned(), |t| t.minute_in(zone));
-        let text = r["text"].as_str().or(r["command"].as_str()).unwrap_or("");
+        let text = r.subject();
         let mut rows = vec![self.line(
             &time,
-            r["agent"].as_str().unwrap_or("-"),
+            r.agent().unwrap_or("-"),
             outcome::of(r),
             &woken(r),
             text,

@@ -211,14 +211,10 @@ pub(crate) fn warn_config_problems(settings: &crate::config::Settings) {
     }
 }
 
-/// What to do about a config that does not load: the key and file at fault (the parser names
-/// the key as "at `stop.max_block`: …"), and the commands that list the keys and check a fix.
+/// What to do about a config that does not load: the key and file at fault, and the commands
+/// that list the keys and check a fix.
 pub(crate) fn config_fix(e: &crate::config::Error) -> String {
-    let key = e
-        .message
-        .strip_prefix("at `")
-        .and_then(|rest| rest.split_once('`'))
-        .map(|(key, _)| format!("`{key}`"));
+    let key = e.key().map(|key| format!("`{key}`"));
     match (&e.path, key) {
         (Some(path), Some(key)) => format!(
             "fix {key} in `{}` (`hookjudge config schema` lists every key), then run `hookjudge config show` to check it",

@@ -13,6 +13,8 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::log::{Record, StopRecord};
+
 use super::{ExitStatus, UserError};
 use crate::cli::ReplayArgs;
 use crate::config::{Settings, dirs};
@@ -39,10 +41,13 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
     let judges = settings.judges(&args.judges)?;
     let zone = Zone::from_utc_flag(args.utc);
     let read = super::read_log(&settings, args.since.as_deref(), zone)?;
-    let with_text: Vec<&Value> = read
+    let with_text: Vec<&StopRecord> = read
         .records
         .iter()
-        .filter(|r| r["kind"] == "stop" && r["text"].is_string())
+        .filter_map(|r| match r {
+            Record::Stop(stop) if stop.text.is_some() => Some(stop),
+            _ => None,
+        })
         .collect();
     let records = &with_text[with_text.len().saturating_sub(args.limit)..];
     let mut out = io::stdout().lock();
@@ -116,7 +121,7 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
 /// Re-judges `records` with the configured LLM, `jobs` at a time, reporting progress on
 /// stderr. Changes come back in log order.
 fn rejudge_with_llm(
-    records: &[&Value],
+    records: &[&StopRecord],
     judges: &[Judge],
     settings: &Settings,
     jobs: usize,
@@ -172,20 +177,21 @@ fn rejudge_with_llm(
 
 /// The outcomes of `record` that differ under `judges` now. `layer1_only` compares the
 /// Layer 1 signals alone (the LLM's logged verdicts cannot be reproduced without one).
-fn changes(record: &Value, judges: &[Judge], layer2: &dyn Layer2, layer1_only: bool) -> Vec<Value> {
-    let text = record["text"].as_str().unwrap_or("");
+fn changes(
+    record: &StopRecord,
+    judges: &[Judge],
+    layer2: &dyn Layer2,
+    layer1_only: bool,
+) -> Vec<Value> {
+    let text = record.text.as_deref().unwrap_or("");
     let evaluation = evaluate(text, judges, layer2);
     let mut changes = Vec::new();
     for outcome in &evaluation.outcomes {
-        let old = record["judges"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|j| j["judge"] == outcome.judge.as_str());
-        let old_signal = old.map_or("absent", |j| j["layer1"].as_str().unwrap_or("?"));
+        let old = record.judges.iter().find(|j| j.judge == outcome.judge);
+        let old_signal = old.map_or("absent", |j| j.layer1.as_deref().unwrap_or("?"));
         let old_summary = old.map_or_else(
             || "absent".into(),
-            |j| summary(old_signal, j["verdict"].as_str()),
+            |j| summary(old_signal, j.verdict.as_deref()),
         );
         let name = |v: Value| v.as_str().unwrap_or("").to_owned();
         let signal = serde_json::to_value(outcome.layer1).map_or_else(|_| String::new(), name);
@@ -203,7 +209,7 @@ fn changes(record: &Value, judges: &[Judge], layer2: &dyn Layer2, layer1_only: b
                 after.push_str(" (would block)");
             }
             changes.push(
-                json!({"ts": record["ts"], "session": record["session"], "judge": outcome.judge,
+                json!({"ts": record.origin.ts, "session": record.origin.session, "judge": outcome.judge,
                 "before": before, "after": after, "pattern": outcome.pattern, "text": text}),
             );
         }

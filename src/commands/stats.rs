@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
+use crate::log::Record;
 use crate::outcome;
 use crate::term;
 use crate::time::{Timestamp, Zone};
@@ -65,36 +66,33 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
     let settings = Settings::load(&super::current_dir(), config)?;
     let zone = Zone::from_utc_flag(args.utc);
     let read = super::read_log(&settings, args.since.as_deref(), zone)?;
-    let stops: Vec<&Value> = read
+    let stops: Vec<&Record> = read
         .records
         .iter()
-        .filter(|r| r["kind"] == "stop")
+        .filter(|r| matches!(r, Record::Stop(_)))
         .collect();
     let count = |word: &str| stops.iter().filter(|r| outcome::of(r) == word).count();
     let mut per_judge: IndexMap<String, JudgeStats> = IndexMap::new();
     for r in &stops {
-        let released: Vec<&str> = r["released"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        for j in r["judges"].as_array().into_iter().flatten() {
-            let name = j["judge"].as_str().unwrap_or("?");
-            let s = per_judge.entry(name.to_owned()).or_default();
-            match j["layer1"].as_str() {
+        let released: &[String] = match r {
+            Record::Stop(stop) => &stop.released,
+            _ => &[],
+        };
+        for j in r.judges() {
+            let s = per_judge.entry(j.judge.clone()).or_default();
+            match j.layer1.as_deref() {
                 Some("trigger") => s.woken += 1,
                 Some("bypass") => s.bypassed += 1,
                 _ => {}
             }
-            match j["verdict"].as_str() {
+            match j.verdict.as_deref() {
                 Some("unjudged") => s.unjudged += 1,
                 Some("violation") => s.violations += 1,
                 Some("fail") => s.failures += 1,
                 _ => {}
             }
-            s.blocks += usize::from(j["decision"] == "block");
-            s.released += usize::from(released.contains(&name));
+            s.blocks += usize::from(j.decision.as_deref() == Some("block"));
+            s.released += usize::from(released.contains(&j.judge));
         }
     }
     let mut fail_open_causes: IndexMap<&str, usize> = IndexMap::new();
@@ -104,10 +102,10 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
     fail_open_causes.sort_by(|_, a, _, b| b.cmp(a));
     let responses = stops.len();
     let layer2 = layer2_summary(&stops);
-    let gates: Vec<&Value> = read
+    let gates: Vec<&Record> = read
         .records
         .iter()
-        .filter(|r| r["kind"] == "gate")
+        .filter(|r| matches!(r, Record::Gate(_)))
         .collect();
     let gate = gate_summary(&gates);
     let days = trend(&read.records, zone);
@@ -364,10 +362,10 @@ fn write_trend(out: &mut dyn Write, days: &[Day], zone: Zone) -> io::Result<()> 
 
 /// Counts per day in `zone`, every day from the first record's to the last's (quiet days
 /// included, so that a trend shows as one).
-fn trend(records: &[Value], zone: Zone) -> Vec<Day> {
+fn trend(records: &[Record], zone: Zone) -> Vec<Day> {
     let mut by_day: IndexMap<String, Day> = IndexMap::new();
     for r in records {
-        let Some(ts) = r["ts"].as_str().and_then(Timestamp::parse) else {
+        let Some(ts) = Timestamp::parse(r.ts()) else {
             continue;
         };
         let day = ts.day_in(zone);
@@ -375,20 +373,18 @@ fn trend(records: &[Value], zone: Zone) -> Vec<Day> {
             day,
             ..Day::default()
         });
-        match r["kind"].as_str() {
-            Some("stop") => {
+        match r {
+            Record::Stop(stop) => {
                 d.responses += 1;
                 d.woken += usize::from(
-                    r["judges"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .any(|j| j["layer1"] == "trigger"),
+                    stop.judges
+                        .iter()
+                        .any(|j| j.layer1.as_deref() == Some("trigger")),
                 );
                 d.blocks += usize::from(outcome::of(r) == "block");
                 d.fail_opens += usize::from(outcome::of(r) == "fail-open");
             }
-            Some("gate") => {
+            Record::Gate(_) => {
                 d.gated += 1;
                 match outcome::of(r) {
                     "allow" => d.gate_allow += 1,
@@ -397,7 +393,7 @@ fn trend(records: &[Value], zone: Zone) -> Vec<Day> {
                     _ => {}
                 }
             }
-            _ => {}
+            Record::Check(_) => {}
         }
     }
     by_day.sort_keys();
@@ -424,48 +420,39 @@ fn trend(records: &[Value], zone: Zone) -> Vec<Day> {
 }
 
 /// Gated commands by outcome and by class.
-fn gate_summary(gates: &[&Value]) -> Value {
+fn gate_summary(gates: &[&Record]) -> Value {
     let count = |word: &str| gates.iter().filter(|r| outcome::of(r) == word).count();
     let mut classes: IndexMap<String, IndexMap<&str, usize>> = IndexMap::new();
     let mut decided_by: IndexMap<String, usize> = IndexMap::new();
-    for ruling in gates
-        .iter()
-        .flat_map(|r| r["rulings"].as_array().into_iter().flatten())
-    {
-        let c = classes
-            .entry(ruling["class"].as_str().unwrap_or("?").to_owned())
-            .or_default();
-        let word = outcome::word(ruling["decision"].as_str().unwrap_or("?"));
+    for ruling in gates.iter().flat_map(|r| r.rulings()) {
+        let c = classes.entry(ruling.class.clone()).or_default();
+        let word = outcome::word(&ruling.decision);
         *c.entry("seen").or_default() += 1;
         for w in ["allow", "deny", "ask"] {
             *c.entry(w).or_default() += usize::from(word == w);
         }
-        *decided_by
-            .entry(ruling["decided_by"].as_str().unwrap_or("?").to_owned())
-            .or_default() += 1;
+        let by = ruling.decided_by.as_deref().unwrap_or("?");
+        *decided_by.entry(by.to_owned()).or_default() += 1;
     }
     json!({"commands": gates.len(), "allow": count("allow"), "deny": count("deny"), "ask": count("ask"), "classes": classes, "decided_by": decided_by})
 }
 
 /// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency.
-fn layer2_summary(stops: &[&Value]) -> Value {
+fn layer2_summary(stops: &[&Record]) -> Value {
     let mut latencies: Vec<u64> = Vec::new();
     let mut hits = 0;
     let mut failures: IndexMap<String, usize> = IndexMap::new();
-    for j in stops
+    for l2 in stops
         .iter()
-        .flat_map(|r| r["judges"].as_array().into_iter().flatten())
+        .flat_map(|r| r.judges())
+        .filter_map(|j| j.layer2.as_ref())
     {
-        let l2 = &j["layer2"];
-        if !l2.is_object() {
-            continue;
-        }
-        if l2["cache"] == "hit" {
+        if l2.cache.as_deref() == Some("hit") {
             hits += 1;
             continue;
         }
-        latencies.push(l2["latency_ms"].as_u64().unwrap_or(0));
-        if let Some(kind) = l2["failure"].as_str() {
+        latencies.push(l2.latency_ms.unwrap_or(0));
+        if let Some(kind) = l2.failure.as_deref() {
             let cause = outcome::llm_cause(kind);
             *failures.entry(cause.to_owned()).or_default() += 1;
         }
@@ -478,7 +465,10 @@ fn layer2_summary(stops: &[&Value]) -> Value {
     };
     let added_us: u64 = stops
         .iter()
-        .map(|r| r["timings_us"]["layer2"].as_u64().unwrap_or(0))
+        .map(|r| match r {
+            Record::Stop(stop) => stop.timings_us.layer2,
+            _ => 0,
+        })
         .sum();
     let mean_added_ms = if stops.is_empty() {
         0.0

@@ -5,10 +5,8 @@
 //! stdin, a missing transcript, a bad config, a failed judge or even a panic end in exit 0 with
 //! no block, a note for the human and a log line.
 
-use std::io::{self, Read, Write};
-use std::panic::{self, AssertUnwindSafe};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -18,18 +16,12 @@ use super::ExitStatus;
 use crate::agent::{self, Agent, HookInput};
 use crate::cli::{AgentArg, StopArgs};
 use crate::config::{self, Settings, dirs};
+use crate::hook;
 use crate::judge::evaluate::{Decision, JudgeOutcome, Verdict, evaluate};
 use crate::ledger::{self, Limits};
 use crate::llm::LlmJudge;
 use crate::time::{Timestamp, micros};
 use crate::transcript::{self, Boundary};
-
-/// Environment variables that mark a process started by a judge (ours, or the article's).
-pub const RECURSION_GUARDS: [&str; 2] = ["HOOKJUDGE_ACTIVE", "STOP_HOOK_LLM_JUDGE_ACTIVE"];
-/// Hook stdin larger than this is not read whole: the hook fails open.
-const MAX_STDIN_BYTES: u64 = 64 << 20;
-/// Set to `stop` to make the Stop hook panic (for testing the fail-open path).
-const DEBUG_PANIC_ENV: &str = "HOOKJUDGE_DEBUG_PANIC";
 
 /// What the Stop hook did, as logged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -133,38 +125,21 @@ struct Run {
     log_dir: PathBuf,
 }
 
-/// Whether this process was started by a judge's own LLM call.
-pub(crate) fn recursion_guard_active() -> bool {
-    RECURSION_GUARDS
-        .iter()
-        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0"))
-}
-
 /// Runs the Stop hook. Always returns success.
 pub(super) fn stop(args: &StopArgs, config: Option<&Path>) -> ExitStatus {
-    if recursion_guard_active() {
+    if hook::STOP.skips_for_recursion() {
         return ExitStatus::Success;
     }
     let started = Instant::now();
-    let panic_message = capture_panics();
-    let mut stdin = Vec::new();
-    let read = io::stdin()
-        .lock()
-        .take(MAX_STDIN_BYTES + 1)
-        .read_to_end(&mut stdin);
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
-        if std::env::var(DEBUG_PANIC_ENV).as_deref() == Ok("stop") {
-            panic!("{DEBUG_PANIC_ENV}=stop was set");
-        }
-        run(args, config, read.map(|_| stdin.as_slice()), started)
-    }));
-    let mut run = outcome.unwrap_or_else(|_| {
-        let message = panic_message.lock().ok().and_then(|m| m.clone()).unwrap_or_else(|| "unknown panic".into());
+    let (stdin, read) = hook::read_stdin();
+    let outcome = hook::STOP.catch(|| run(args, config, read.map(|()| stdin.as_slice()), started));
+    let mut run = outcome.unwrap_or_else(|panic| {
         let mut record = StopRecord::new();
-        record.fail_open(format!("internal error: {message}"));
+        record.fail_open(panic.to_string());
         Run {
             output: Some(agent::stop_notice(&format!(
-                "hookjudge: internal error while judging ({message}); the turn was allowed to end. Please report it with `hookjudge log --json -n 1`."
+                "hookjudge: internal error while judging ({}); the turn was allowed to end. Please report it with `hookjudge log --json -n 1`.",
+                panic.message
             ))),
             record,
             log_dir: config::default_log_dir(),
@@ -197,47 +172,20 @@ pub(super) fn usage_error(command: &str, clap_message: &str) -> ExitStatus {
 }
 
 fn finish(run: Run) -> ExitStatus {
-    if let Some(output) = &run.output {
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "{output}");
-        let _ = out.flush();
-    }
-    let record = serde_json::to_value(&run.record).unwrap_or(Value::Null);
-    if let Err(e) = crate::log::append(&run.log_dir, Timestamp::now(), &record) {
-        let _ = writeln!(
-            io::stderr(),
-            "hookjudge: cannot write the decision log in `{}`: {e}",
-            run.log_dir.display()
-        );
-    }
+    hook::answer(run.output.as_ref());
+    hook::write_log(&run.log_dir, &run.record);
     for error in &run.record.errors {
         let _ = writeln!(io::stderr(), "hookjudge: {error}");
     }
     ExitStatus::Success
 }
 
-/// Replaces the panic hook's stderr report with a captured message for the fail-open output.
-fn capture_panics() -> &'static Mutex<Option<String>> {
-    static MESSAGE: Mutex<Option<String>> = Mutex::new(None);
-    panic::set_hook(Box::new(|info| {
-        let payload = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        let location = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        if let Ok(mut m) = MESSAGE.lock() {
-            *m = Some(format!("{payload}{location}"));
-        }
-    }));
-    &MESSAGE
-}
-
-fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started: Instant) -> Run {
+fn run(
+    args: &StopArgs,
+    config: Option<&Path>,
+    stdin: Result<&[u8], hook::InputError>,
+    started: Instant,
+) -> Run {
     let mut record = StopRecord::new();
     let mut log_dir = config::default_log_dir();
     let fail = |mut record: StopRecord, log_dir: PathBuf, error: String, note: &str| {
@@ -250,28 +198,16 @@ fn run(args: &StopArgs, config: Option<&Path>, stdin: io::Result<&[u8]>, started
             log_dir,
         }
     };
-    let stdin = match stdin {
-        Ok(bytes) if bytes.len() as u64 > MAX_STDIN_BYTES => {
-            return fail(
-                record,
-                log_dir,
-                format!("hook input is larger than {MAX_STDIN_BYTES} bytes"),
-                "hook input too large to judge",
-            );
-        }
-        Ok(bytes) => bytes,
-        Err(e) => {
-            return fail(
-                record,
-                log_dir,
-                format!("cannot read stdin: {e}"),
-                "could not read the hook input",
-            );
-        }
-    };
-    let input = match HookInput::parse(stdin) {
+    let input = match stdin.and_then(HookInput::parse) {
         Ok(input) => input,
-        Err(e) => return fail(record, log_dir, e, "could not read the hook input"),
+        Err(e @ hook::InputError::TooLarge { .. }) => {
+            let error = e.to_string();
+            return fail(record, log_dir, error, "hook input too large to judge");
+        }
+        Err(e) => {
+            let error = e.to_string();
+            return fail(record, log_dir, error, "could not read the hook input");
+        }
     };
     let agent = args
         .agent

@@ -56,9 +56,9 @@ pub struct LlmSettings {
     /// The environment variable holding the API key.
     pub api_key_env: Option<String>,
     pub command: Option<Vec<String>>,
-    /// The deadline of one hook call's LLM work. By default, 10000 ms.
+    /// The deadline of one hook call's LLM work.
     pub timeout_ms: u64,
-    /// How long a verdict is reused for the same judge, model and text. By default, 120 s.
+    /// How long a verdict is reused for the same judge, model and text.
     pub cache_seconds: u64,
     /// `None` picks automatically (and remembers what a server accepts).
     pub response_format: Option<ResponseFormat>,

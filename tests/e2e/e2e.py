@@ -603,7 +603,10 @@ def check_gemini_push(r):
     g = gates(r)
     assert [x["action"] for x in g] == ["deny", "silent"], [x["action"] for x in g]
     assert g[0]["event"] == "BeforeTool" and g[0]["agent"] == "gemini", g[0]
-    assert g[0]["rulings"][0]["evidence"] == {"kind": "change_after_tests", "tool": "Write", "last_test": None}, g[0]["rulings"][0]
+    # The written loader.py is not in the pushed commit, so it is no change to the push; with no
+    # test run at all, the judge reads the session and refuses.
+    assert g[0]["rulings"][0]["evidence"] == {"kind": "none"}, g[0]["rulings"][0]
+    assert g[0]["rulings"][0]["decided_by"] == "judge", g[0]["rulings"][0]
     refused = [fr for fr in function_responses(r) if "error" in fr.get("response", {})]
     assert refused and "hookjudge gate [push]" in refused[0]["response"]["error"], refused
     assert g[-1]["rulings"][0]["evidence"]["kind"] == "test_run_after_change", g[-1]["rulings"][0]

@@ -181,16 +181,74 @@ fn double_star_artifacts_count_as_evidence() {
 }
 
 #[test]
-fn check_warns_about_a_test_command_pattern_that_is_not_a_regex() {
+fn a_test_command_pattern_that_is_not_a_regex_does_not_load() {
     let home = Home::new();
     home.user_config(r#"{"llm": {"provider": "none"}, "gate": {"test_commands": "(cargo test"}}"#);
     let repo = GitFixture::new(home.path(), "repo");
     let out = in_dir(&home, &repo.work, &["check", "--no-input"]);
+    assert_ne!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stderr
-            .contains("warning: `gate.test_commands`: not a valid regex")
+            .contains("at `gate.test_commands`: not a valid regex")
             && out.stderr.contains("hint: fix `gate.test_commands` in `"),
         "{}",
         out.stderr
+    );
+}
+
+#[test]
+fn config_show_names_the_file_that_set_each_key() {
+    let home = Home::new();
+    home.user_config(r#"{"gate": {"push": "ask", "timeout_ms": 900}}"#);
+    let user = home.path().join("config/hookjudge/config.json");
+    // A layer above holding an empty `gate` section sets no gate key.
+    let explicit = home.path().join("empty-gate.json");
+    std::fs::write(&explicit, r#"{"gate": {}, "text_bytes": 1234}"#).unwrap();
+    let out = in_dir(
+        &home,
+        &home.work(),
+        &["--config", explicit.to_str().unwrap(), "config", "show"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = |key: &str| {
+        out.stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} = ")))
+            .unwrap_or_else(|| panic!("no `{key}` in {}", out.stdout))
+            .to_owned()
+    };
+    let (user, explicit) = (user.display().to_string(), explicit.display().to_string());
+    assert!(
+        line("gate.push").ends_with(&format!("({user})")),
+        "{}",
+        line("gate.push")
+    );
+    assert!(line("gate.timeout_ms").ends_with(&format!("({user})")));
+    assert!(
+        line("gate.commit").ends_with("(default)"),
+        "{}",
+        line("gate.commit")
+    );
+    assert!(line("gate.artifacts").ends_with("(default)"));
+    assert!(line("text_bytes").ends_with(&format!("= 1234  ({explicit})")));
+}
+
+#[test]
+fn config_path_labels_an_explicit_file_outside_a_repository() {
+    let home = Home::new();
+    let explicit = home.path().join("mine.json");
+    std::fs::write(&explicit, "{}").unwrap();
+    let out = in_dir(
+        &home,
+        &home.work(),
+        &["--config", explicit.to_str().unwrap(), "config", "path"],
+    );
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stdout);
+    assert!(lines[0].starts_with("user "), "{}", out.stdout);
+    assert!(
+        lines[1].starts_with("explicit ") && lines[1].contains(explicit.to_str().unwrap()),
+        "{}",
+        out.stdout
     );
 }

@@ -5,8 +5,10 @@
 //! deadline shorter than the answer fails open in time; two judges on one text both get
 //! answers from a one-request-at-a-time server; the log records provider, model and latency.
 //!
-//! Runs when `HOOKJUDGE_LLAMA_PYTHON` and `HOOKJUDGE_LLAMA_MODEL` are set (see
-//! `tests/llama/setup.sh`, which `.ci/run` uses); otherwise each test says it is skipped.
+//! The tests are ignored by a plain `cargo test`, so its count is honest: they need
+//! `HOOKJUDGE_LLAMA_PYTHON` and `HOOKJUDGE_LLAMA_MODEL` (`tests/llama/setup.sh` prints them) and
+//! run with `cargo test --test integration llama -- --ignored`, as `.ci/run` does after the
+//! setup succeeds. Run so without them, they fail and say what to set.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -27,15 +29,14 @@ impl Drop for Server {
     }
 }
 
-fn server() -> Option<Server> {
+fn server() -> Server {
     let (Some(python), Some(model)) = (
         std::env::var_os("HOOKJUDGE_LLAMA_PYTHON"),
         std::env::var_os("HOOKJUDGE_LLAMA_MODEL"),
     ) else {
-        eprintln!(
-            "skipped: set HOOKJUDGE_LLAMA_PYTHON and HOOKJUDGE_LLAMA_MODEL (tests/llama/setup.sh prints them)"
+        panic!(
+            "set HOOKJUDGE_LLAMA_PYTHON and HOOKJUDGE_LLAMA_MODEL (tests/llama/setup.sh prints them)"
         );
-        return None;
     };
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -66,7 +67,7 @@ fn server() -> Option<Server> {
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(60) {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Some(server);
+            return server;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -98,8 +99,9 @@ const TRIGGERS: [(&str, &str); 5] = [
 ];
 
 #[test]
+#[ignore = "needs llama.cpp's server and a model: run tests/llama/setup.sh, then with --ignored"]
 fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
-    let Some(server) = server() else { return };
+    let server = server();
     let home = Home::new();
     config(&home, &server.url, 60_000);
     for (judge, text) in TRIGGERS {
@@ -171,8 +173,9 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
 }
 
 #[test]
+#[ignore = "needs llama.cpp's server and a model: run tests/llama/setup.sh, then with --ignored"]
 fn a_short_deadline_fails_open_in_time_and_does_not_hold_up_the_next_call() {
-    let Some(server) = server() else { return };
+    let server = server();
     let home = Home::new();
     config(&home, &server.url, 60_000);
     // Warm up (and learn the response format) first.
@@ -227,8 +230,9 @@ fn a_short_deadline_fails_open_in_time_and_does_not_hold_up_the_next_call() {
 }
 
 #[test]
+#[ignore = "needs llama.cpp's server and a model: run tests/llama/setup.sh, then with --ignored"]
 fn two_judges_on_one_text_both_get_answers_and_the_log_has_the_call() {
-    let Some(server) = server() else { return };
+    let server = server();
     let home = Home::new();
     config(&home, &server.url, 60_000);
     let text = "The first endpoint is done. I'll push to main now, and I'll continue with the rest in a new session.";

@@ -15,6 +15,7 @@ mod gate_gemini;
 mod gate_repo;
 mod gate_table;
 mod harness;
+mod hook_plumbing;
 mod install;
 mod install_files;
 mod install_script;

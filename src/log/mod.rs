@@ -10,7 +10,11 @@ use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+mod record;
+
+pub use record::{
+    GateRecord, JudgeEntry, Layer2Entry, Origin, Record, RulingEntry, StopRecord, Timings,
+};
 
 use crate::time::Timestamp;
 
@@ -22,8 +26,13 @@ pub fn file_for(dir: &Path, ts: Timestamp) -> PathBuf {
     dir.join(format!("{PREFIX}{}{SUFFIX}", ts.day()))
 }
 
-/// Appends one record (a JSON object with a `ts` field) to the day's file.
-pub fn append(dir: &Path, ts: Timestamp, record: &Value) -> io::Result<PathBuf> {
+/// Appends one record (a JSON object with a `ts` and a `kind` field, as [`Record`] reads
+/// it) to the day's file.
+pub fn append<T: serde::Serialize + ?Sized>(
+    dir: &Path,
+    ts: Timestamp,
+    record: &T,
+) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
     let path = file_for(dir, ts);
     let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
@@ -83,8 +92,8 @@ fn day_files(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
 #[derive(Debug, Default)]
 pub struct Records {
     /// Oldest first.
-    pub records: Vec<Value>,
-    /// Lines that were not JSON objects.
+    pub records: Vec<Record>,
+    /// Lines that are not records (not JSON, or of no kind hookjudge writes).
     pub bad_lines: usize,
     pub files: Vec<PathBuf>,
 }
@@ -101,26 +110,19 @@ pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
     for (_, path) in files {
         let text = fs::read_to_string(&path)?;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            match serde_json::from_str::<Value>(line) {
-                Ok(v @ Value::Object(_)) => {
-                    let ts = v
-                        .get("ts")
-                        .and_then(Value::as_str)
-                        .and_then(Timestamp::parse);
+            match serde_json::from_str::<Record>(line) {
+                Ok(record) => {
+                    let ts = Timestamp::parse(record.ts());
                     if since.is_none_or(|s| ts.is_some_and(|t| t >= s)) {
-                        out.records.push(v);
+                        out.records.push(record);
                     }
                 }
-                _ => out.bad_lines += 1,
+                Err(_) => out.bad_lines += 1,
             }
         }
         out.files.push(path);
     }
-    out.records.sort_by_key(|r| {
-        r.get("ts")
-            .and_then(Value::as_str)
-            .and_then(Timestamp::parse)
-    });
+    out.records.sort_by_key(|r| Timestamp::parse(r.ts()));
     Ok(out)
 }
 
@@ -134,23 +136,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let day1 = Timestamp::parse("2026-11-29T23:59:00Z").unwrap();
         let day2 = Timestamp::parse("2026-11-30T00:01:00Z").unwrap();
-        append(dir.path(), day2, &json!({"ts": day2.rfc3339(), "n": 2})).unwrap();
-        append(dir.path(), day1, &json!({"ts": day1.rfc3339(), "n": 1})).unwrap();
+        let check = |ts: Timestamp, n: &str| json!({"ts": ts.rfc3339(), "kind": "check", "command": n, "action": "silent"});
+        append(dir.path(), day2, &check(day2, "2")).unwrap();
+        append(dir.path(), day1, &check(day1, "1")).unwrap();
         std::fs::OpenOptions::new()
             .append(true)
             .open(file_for(dir.path(), day2))
             .unwrap()
-            .write_all(b"{torn\n")
+            .write_all(b"{torn\n{\"ts\": \"2026-11-30T00:02:00Z\", \"kind\": \"nonesuch\"}\n")
             .unwrap();
         let all = read(dir.path(), None).unwrap();
         assert_eq!(
-            all.records
-                .iter()
-                .map(|r| r["n"].as_i64().unwrap())
-                .collect::<Vec<_>>(),
-            [1, 2]
+            all.records.iter().map(Record::subject).collect::<Vec<_>>(),
+            ["1", "2"]
         );
-        assert_eq!((all.bad_lines, all.files.len()), (1, 2));
+        assert_eq!((all.bad_lines, all.files.len()), (2, 2));
         let recent = read(dir.path(), Some(Timestamp::parse("2026-11-30").unwrap())).unwrap();
         assert_eq!(recent.records.len(), 1);
         assert!(
@@ -167,7 +167,12 @@ mod tests {
         let now = Timestamp::parse("2026-12-01T08:00:00Z").unwrap();
         for day in ["2026-10-31", "2026-11-01", "2026-11-02", "2026-11-30"] {
             let ts = Timestamp::parse(day).unwrap();
-            append(dir.path(), ts, &json!({"ts": ts.rfc3339()})).unwrap();
+            append(
+                dir.path(),
+                ts,
+                &json!({"ts": ts.rfc3339(), "kind": "check"}),
+            )
+            .unwrap();
         }
         // Not day files: never touched, however old they look.
         for other in [
@@ -186,7 +191,12 @@ mod tests {
             names
         };
         // Today's file exists: nothing to do until tomorrow.
-        append(dir.path(), now, &json!({"ts": now.rfc3339()})).unwrap();
+        append(
+            dir.path(),
+            now,
+            &json!({"ts": now.rfc3339(), "kind": "check"}),
+        )
+        .unwrap();
         prune_on_new_day(dir.path(), now, 30);
         assert!(names().contains(&"decisions-2026-10-31.jsonl".to_string()));
         std::fs::remove_file(file_for(dir.path(), now)).unwrap();
@@ -228,7 +238,8 @@ mod tests {
                         append(
                             dir,
                             ts,
-                            &json!({"ts": ts.rfc3339(), "t": t, "i": i, "pad": "x".repeat(5000)}),
+                            &json!({"ts": ts.rfc3339(), "kind": "gate", "command": format!("{t} {i}"),
+                                    "action": "silent", "pad": "x".repeat(5000)}),
                         )
                         .unwrap();
                     }

@@ -1,0 +1,225 @@
+//! The plumbing every hook entry shares (`hookjudge stop`, `hookjudge gate`): stdin read with
+//! one cap and an oversize outcome, the recursion guard, panics captured with their message,
+//! the direction a failure goes, and one writer of the decision log.
+//!
+//! What each hook does with a failure is its own ([`Failure`]): the Stop hook lets the turn end,
+//! the gate leaves the command to a human. The plumbing is the same, so both entries treat an
+//! oversized input and a panic alike.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::time::Timestamp;
+
+/// Hook stdin larger than this is not read whole: the hook fails its own way.
+pub const MAX_STDIN_BYTES: u64 = 64 << 20;
+/// Set to a hook's name (`stop`, `gate`) to make that hook panic (tests of the panic path).
+pub const DEBUG_PANIC_ENV: &str = "HOOKJUDGE_DEBUG_PANIC";
+/// Environment variables that mark a process started by a judge (ours, or the article's).
+pub const RECURSION_GUARDS: [&str; 2] = ["HOOKJUDGE_ACTIVE", "STOP_HOOK_LLM_JUDGE_ACTIVE"];
+
+/// Where a hook goes when it cannot do its work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Allow, log, and tell the human (the Stop hook: a broken judge must not wedge a session).
+    Open,
+    /// A human decides (the gate: a broken check must not let a push through).
+    Safe,
+}
+
+/// One hook entry: its name (as `HOOKJUDGE_DEBUG_PANIC` names it) and its failure direction.
+#[derive(Debug, Clone, Copy)]
+pub struct Hook {
+    pub name: &'static str,
+    pub failure: Failure,
+}
+
+/// The Stop hook.
+pub const STOP: Hook = Hook {
+    name: "stop",
+    failure: Failure::Open,
+};
+/// The PreToolUse / BeforeTool gate.
+pub const GATE: Hook = Hook {
+    name: "gate",
+    failure: Failure::Safe,
+};
+
+/// Why the hook input could not be read.
+#[derive(Debug)]
+pub enum InputError {
+    /// More than [`MAX_STDIN_BYTES`] arrived.
+    TooLarge { limit: u64 },
+    /// Reading stdin failed.
+    Read(io::Error),
+    /// Nothing but whitespace arrived.
+    Empty,
+    /// What arrived is not the JSON object an agent sends.
+    NotJson(serde_json::Error),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::TooLarge { limit } => write!(f, "hook input is larger than {limit} bytes"),
+            InputError::Read(e) => write!(f, "cannot read stdin: {e}"),
+            InputError::Empty => {
+                write!(f, "no hook input on stdin (expected the agent's hook JSON)")
+            }
+            InputError::NotJson(e) => {
+                write!(f, "hook input is not the JSON object an agent sends: {e}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Read(e) => Some(e),
+            InputError::NotJson(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// A panic caught in a hook, with its message and location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Panic {
+    pub message: String,
+}
+
+impl fmt::Display for Panic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "internal error: {}", self.message)
+    }
+}
+
+/// Reads the hook input, at most `limit` bytes. What was read is kept even when it is too
+/// large (the gate still looks at it to decide whether anything was gated).
+pub fn read_input(mut reader: impl Read, limit: u64) -> (Vec<u8>, Result<(), InputError>) {
+    let mut bytes = Vec::new();
+    let read = reader.by_ref().take(limit + 1).read_to_end(&mut bytes);
+    let result = match read {
+        Err(e) => Err(InputError::Read(e)),
+        Ok(_) if bytes.len() as u64 > limit => {
+            bytes.truncate(limit as usize);
+            Err(InputError::TooLarge { limit })
+        }
+        Ok(_) => Ok(()),
+    };
+    (bytes, result)
+}
+
+/// Reads the whole hook input from stdin (see [`read_input`]).
+pub fn read_stdin() -> (Vec<u8>, Result<(), InputError>) {
+    read_input(io::stdin().lock(), MAX_STDIN_BYTES)
+}
+
+/// Whether this process was started by a judge's own LLM call.
+pub fn recursion_guard_active() -> bool {
+    RECURSION_GUARDS
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "0"))
+}
+
+impl Hook {
+    /// Runs `body`, catching a panic with its message (the default panic report on stderr is
+    /// replaced by it). `HOOKJUDGE_DEBUG_PANIC` set to this hook's name panics first.
+    pub fn catch<T>(&self, body: impl FnOnce() -> T) -> Result<T, Panic> {
+        let message = capture_panics();
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            if std::env::var(DEBUG_PANIC_ENV).as_deref() == Ok(self.name) {
+                panic!("{DEBUG_PANIC_ENV}={} was set", self.name);
+            }
+            body()
+        }));
+        // Panics after this one (none in a hook) report on stderr as usual.
+        drop(panic::take_hook());
+        result.map_err(|_| Panic {
+            message: message
+                .lock()
+                .ok()
+                .and_then(|m| m.clone())
+                .unwrap_or_else(|| "unknown panic".into()),
+        })
+    }
+
+    /// Whether the hook does nothing at all in a judge's own process: a hook that fails open
+    /// stays out of the way; one that fails safe still runs (and asks a human).
+    pub fn skips_for_recursion(&self) -> bool {
+        self.failure == Failure::Open && recursion_guard_active()
+    }
+}
+
+/// Replaces the panic hook's stderr report with a captured message.
+fn capture_panics() -> &'static Mutex<Option<String>> {
+    static MESSAGE: Mutex<Option<String>> = Mutex::new(None);
+    panic::set_hook(Box::new(|info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        if let Ok(mut m) = MESSAGE.lock() {
+            *m = Some(format!("{payload}{location}"));
+        }
+    }));
+    &MESSAGE
+}
+
+/// Prints the hook's answer to the agent, if it has one.
+pub fn answer(output: Option<&serde_json::Value>) {
+    if let Some(output) = output {
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{output}");
+        let _ = out.flush();
+    }
+}
+
+/// Appends `record` to the decision log in `dir`; a failure is told on stderr (the hook's
+/// answer stands: the log is for tuning, not for deciding).
+pub fn write_log<T: serde::Serialize + ?Sized>(dir: &Path, record: &T) {
+    if let Err(e) = crate::log::append(dir, Timestamp::now(), record) {
+        let _ = writeln!(
+            io::stderr(),
+            "hookjudge: cannot write the decision log in `{}`: {e}",
+            dir.display()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_cap_with_an_oversize_outcome() {
+        let (bytes, result) = read_input(&b"12345"[..], 5);
+        assert_eq!((bytes.len(), result.is_ok()), (5, true));
+        let (bytes, result) = read_input(&b"123456"[..], 5);
+        assert_eq!(bytes.len(), 5, "what was read within the cap is kept");
+        let err = result.unwrap_err();
+        assert!(matches!(err, InputError::TooLarge { limit: 5 }));
+        assert_eq!(err.to_string(), "hook input is larger than 5 bytes");
+    }
+
+    #[test]
+    fn a_panic_is_caught_with_its_message() {
+        let caught = STOP.catch(|| -> u8 { panic!("boom {}", 7) }).unwrap_err();
+        assert!(
+            caught.message.starts_with("boom 7 at src/hook/mod.rs:"),
+            "{caught}"
+        );
+        assert!(caught.to_string().starts_with("internal error: boom 7"));
+        assert_eq!(GATE.catch(|| 3), Ok(3));
+    }
+}
