@@ -439,6 +439,54 @@ mod tests {
     }
 
     #[test]
+    fn a_word_mentioned_or_a_defect_that_did_not_stop_is_no_fix_report() {
+        let shallow = judge("shallow-bugfix");
+        for quiet in [
+            "Answering your question: \"fixed\" means the element stays put.",
+            "Converted the cards to a fixed 3-column grid.",
+            "Removed 11 comments that were no longer needed.",
+            "Deleted the module; nothing imported it anymore.",
+        ] {
+            case(&shallow, quiet, Signal::Quiet);
+        }
+        for told in [
+            "Root cause: a race in the scheduler.\nFix: moved the lock up.",
+            "- Fix: applied in `session_store.rb`",
+            "The users no longer get logged out after 5 minutes.",
+            "The export doesn't hang anymore.",
+        ] {
+            case(&shallow, told, Signal::Trigger);
+        }
+    }
+
+    #[test]
+    fn shared_state_steps_with_flags_or_in_other_words_wake_commit() {
+        let commit = judge("commit");
+        for told in [
+            "To apply it:\n```bash\nDATABASE_URL=$STAGING_DB_URL npx prisma migrate deploy\n```",
+            "For production:\n```bash\nterraform -chdir=infra apply\n```",
+            "Je lance la migration sur la base partagée de recette maintenant.",
+            "## Next steps\n1. Merge `feat/plans` into `main`\n2. Deploy to production",
+        ] {
+            case(&commit, told, Signal::Trigger);
+        }
+    }
+
+    #[test]
+    fn work_left_to_others_wakes_scope_change() {
+        let scope = judge("scope-change");
+        for told in [
+            "I've left that out; it is best handled as its own piece of work later on.",
+            "Run `npx eslint scripts --fix` yourself for the rest.",
+            "The other services: te li lascio, sono cinque minuti.",
+            "I didn't wire up undo even though it was in the acceptance criteria.",
+        ] {
+            case(&scope, told, Signal::Trigger);
+        }
+        case(&scope, "I kept it as is, as you asked.", Signal::Quiet);
+    }
+
+    #[test]
     fn quiet_text_prepares_nothing_and_compiles_nothing() {
         // The text of the quiet-path benchmark (`benches/hooks.rs`): no pattern's literals may
         // pass, so a quiet Stop builds no speech view and compiles no regex.
