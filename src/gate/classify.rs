@@ -85,6 +85,13 @@ pub enum Destructive {
     StashClear {
         after_stash: bool,
     },
+    /// A plain file tool (`rm`, `mv -f`, `shred`, `find -delete`) removes or overwrites these
+    /// paths (relative to the repository root; directories cover what is below them), limited
+    /// to files whose name matches one of `names` when there are any.
+    RemoveFiles {
+        paths: Vec<String>,
+        names: Vec<String>,
+    },
     BranchDelete {
         branches: Vec<String>,
     },
@@ -234,6 +241,28 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         }
         delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
+    }
+    if let Some(loss) = delete::file_loss(cmd)
+        && let Some(root) = cmd.cwd.as_deref().and_then(delete::repo_root)
+    {
+        let paths: Vec<String> = loss
+            .paths
+            .iter()
+            .filter_map(|p| p.strip_prefix(&root).ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .map(|p| if p.is_empty() { ".".to_owned() } else { p })
+            .collect();
+        if !paths.is_empty() {
+            let mut g = gated(
+                Class::Destructive,
+                "removes or overwrites files in the work tree".into(),
+            );
+            g.destructive = Some(Destructive::RemoveFiles {
+                paths,
+                names: loss.names,
+            });
+            out.push(g);
+        }
     }
     let Some(program) = cmd.program() else {
         return Classified::Gated(out);

@@ -48,7 +48,10 @@ pub fn find(command: &str, cwd: &Path, user: UserCommands) -> Vec<Gated> {
     if script.had_errors && line_mentions_gated && found.is_empty() {
         unreadable.push("does not parse".into());
     }
-    if !unreadable.is_empty() && line_mentions_gated {
+    // Program text computed or decoded at run time and fed to a shell: nothing on the line
+    // says what it runs.
+    unreadable.extend(script.unknowable.iter().cloned());
+    if !unreadable.is_empty() && (line_mentions_gated || !script.unknowable.is_empty()) {
         unreadable.dedup();
         found.push(unparsed(command.to_owned(), &unreadable.join("; ")));
     }
