@@ -198,6 +198,19 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     let writes_state = cmd.writes.iter().any(|w| is_protected_state(w.text()))
         || (cmd.program().is_some_and(|p| WRITERS.contains(&p))
             && words[1..].iter().any(|w| is_protected_state(w)));
+    // Removing, replacing or disabling a hook script skips it as surely as `--no-verify`.
+    let touches_hooks = cmd.program().is_some_and(|p| {
+        WRITERS.contains(&p) || matches!(p, "rm" | "chmod" | "chattr" | "shred" | "unlink")
+    }) && words[1..].iter().any(|w| {
+        let w = w.trim_end_matches('/');
+        w.contains(".git/hooks/") || w.ends_with(".git/hooks") || w.contains("/hooks/pre-")
+    }) || cmd.writes.iter().any(|w| w.text().contains(".git/hooks/"));
+    if touches_hooks {
+        out.push(gated(
+            Class::HookBypass,
+            "changes or removes the repository's git hooks".into(),
+        ));
+    }
     if writes_state {
         out.push(gated(
             Class::HookBypass,

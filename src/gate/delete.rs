@@ -185,6 +185,17 @@ fn find(cmd: &SimpleCommand) -> Verdict {
                     )
             })
         });
+    // `find . -name .git -exec rm -rf {} +`: the selection is the git directory itself.
+    if deletes
+        && words.windows(2).any(|p| {
+            matches!(p[0].literal(), Some("-name" | "-iname"))
+                && p[1]
+                    .literal()
+                    .is_some_and(|n| super::glob::matches(n, ".git"))
+        })
+    {
+        return Verdict::Catastrophic("every `.git` directory below the start point".into());
+    }
     if !deletes || selective {
         return Verdict::Fine;
     }

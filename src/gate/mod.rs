@@ -89,6 +89,28 @@ fn collect(
         if git::is_git(cmd) && stashes(cmd) {
             known.stashed = true;
         }
+        // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
+        // `$c` split at a custom IFS): what runs depends on word splitting at run time.
+        if let Some(first) = cmd.argv.first()
+            && first
+                .text()
+                .contains(|c: char| !(c.is_ascii_alphanumeric() || "-_./+".contains(c)))
+            && !first.text().contains("$(")
+            && !first.text().contains('`')
+            && first
+                .text()
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .any(|w| tools::is_gated_program(w) || tools::is_gated_verb(w))
+        {
+            unreadable.push(part(
+                line,
+                &cmd.source,
+                &format!(
+                    "runs `{}`, which the shell splits at run time",
+                    first.text()
+                ),
+            ));
+        }
         // A computed program whose arguments (or the rest of the line) name a gated verb.
         if let Some(Word::Dynamic(program)) = cmd.argv.first()
             && cmd

@@ -1113,7 +1113,12 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
     // Code that names a gated program and can run programs: printing `git push` is data.
     let suspicious =
         |c: &str| names_gated_program(c) && wrappers::RUNS_PROGRAMS.iter().any(|r| c.contains(r));
-    if let Some(c) = code.iter().find(|c| suspicious(c)) {
+    if let Some(c) = code.iter().find(|c| deletes_files(c)) {
+        script.incomplete.push(format!(
+            "`{program}` removes files in code hookjudge does not evaluate: `{}`",
+            c.chars().take(80).collect::<String>()
+        ));
+    } else if let Some(c) = code.iter().find(|c| suspicious(c)) {
         script.incomplete.push(format!(
             "`{program}` runs code that names a gated action: `{}`",
             c.chars().take(80).collect::<String>()
@@ -1123,6 +1128,25 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
             "`{program}` runs code from {src}, which cannot be read"
         ));
     }
+}
+
+/// Calls of interpreters' standard libraries that remove files or trees.
+const DELETE_CALLS: [&str; 9] = [
+    "os.remove(",
+    "os.unlink(",
+    "rmtree(",
+    ".unlink(",
+    "remove_tree(",
+    "rmSync(",
+    "unlinkSync(",
+    "rmdirSync(",
+    "FileUtils.rm",
+];
+
+fn deletes_files(code: &str) -> bool {
+    DELETE_CALLS.iter().any(|c| code.contains(c))
+        || code.contains("unlink ")
+        || code.contains("unlink(")
 }
 
 fn names_gated_program(code: &str) -> bool {

@@ -224,7 +224,6 @@ pub const TOOLS: &[Tool] = &[
             "--projects",
             "-D",
             "-T",
-            "-q",
         ],
         goals: true,
         verbs: &[
@@ -277,7 +276,12 @@ pub const TOOLS: &[Tool] = &[
                 &["buildx", "build"],
                 Publish,
                 "builds and pushes an image",
-                &["--push", "--output=type=registry"],
+                &[
+                    "--push",
+                    "--output=type=registry",
+                    "type=registry",
+                    "-o=type=registry",
+                ],
             ),
             verb_with(
                 &["build"],
@@ -323,6 +327,25 @@ pub const TOOLS: &[Tool] = &[
             verb(&["pr", "merge"], Deploy, "merges a pull request"),
             verb(&["workflow", "run"], Deploy, "starts a workflow"),
             verb(&["repo", "delete"], Deploy, "deletes a repository"),
+            verb_with(
+                &["api"],
+                Deploy,
+                "changes repository state through the GitHub API",
+                &[
+                    "PUT",
+                    "POST",
+                    "PATCH",
+                    "DELETE",
+                    "--method=PUT",
+                    "--method=POST",
+                    "--method=PATCH",
+                    "--method=DELETE",
+                    "-XPUT",
+                    "-XPOST",
+                    "-XPATCH",
+                    "-XDELETE",
+                ],
+            ),
         ],
     },
     Tool {
@@ -837,13 +860,26 @@ pub enum Match {
 
 /// Finds the verb of `words` (the arguments after the program; `None` for a computed word).
 pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
+    // The last mention of a flag decides: `--dry-run=false`, `--dry-run=none` and a later
+    // `--no-dry-run` turn it off, as npm, kubectl and most option parsers read them.
     let flag_present = |names: &[&str]| {
-        words.iter().flatten().any(|w| {
-            names.iter().any(|n| {
-                *w == *n
-                    || (n.starts_with("--") && w.starts_with(n) && w[n.len()..].starts_with('='))
-            })
-        })
+        let mut on = false;
+        for w in words.iter().flatten() {
+            for n in names {
+                if *w == *n {
+                    on = true;
+                } else if let Some(value) = n
+                    .starts_with("--")
+                    .then(|| w.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+                    .flatten()
+                {
+                    on = !matches!(value, "false" | "none" | "0" | "no" | "off");
+                } else if n.starts_with("--") && w.strip_prefix("--no-") == Some(&n[2..]) {
+                    on = false;
+                }
+            }
+        }
+        on
     };
     if flag_present(&HARMLESS) {
         return Match::None;
