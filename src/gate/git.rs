@@ -458,6 +458,13 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
                         },
                     ));
                 }
+            } else if refs.first() == Some(&"HEAD") && deleting {
+                out.push(destroys(
+                    "deletes HEAD's branch",
+                    Destructive::BranchDelete {
+                        branches: vec!["HEAD".to_owned()],
+                    },
+                ));
             } else if refs.first() == Some(&"HEAD")
                 && let Some(to) = refs.get(1)
             {

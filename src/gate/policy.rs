@@ -420,6 +420,12 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
         Destructive::BranchDelete { branches } => {
             let mut lost = Vec::new();
             for b in branches {
+                // `update-ref -d HEAD` deletes the branch HEAD is on.
+                let current = repo.branch();
+                let b = match (b.as_str(), &current) {
+                    ("HEAD", Some(c)) => c,
+                    _ => b,
+                };
                 if let Ok(only) = repo.only_on_branch(b)
                     && only.count > 0
                 {

@@ -917,6 +917,84 @@ fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, scrip
         }
         Some("xargs") => {}
         Some("kill") => bodies.append(&mut script.signal_traps),
+        // `at`/`batch` run the command lines they read later, as a shell would.
+        Some("at" | "batch") => {
+            let file = cmd
+                .argv
+                .windows(2)
+                .find(|p| p[0].literal() == Some("-f"))
+                .map(|p| p[1].clone());
+            match (file, stdin) {
+                (Some(Word::Literal(f)), _) => match read_script(cmd.cwd.as_deref(), &f) {
+                    Some(body) => bodies.push(body),
+                    None => script.unknowable.push(format!(
+                        "`at` runs the script `{f}`, which cannot be read now"
+                    )),
+                },
+                (Some(w), _) => script
+                    .unknowable
+                    .push(format!("`at` runs the script `{}`", w.text())),
+                (None, Some(Stdin::Text(t))) => bodies.push(t),
+                (None, Some(Stdin::Program(p))) => script
+                    .unknowable
+                    .push(format!("`at` runs what `{p}` prints")),
+                (None, None) => {}
+            }
+        }
+        // `parallel CMD ARGS ::: VALUES`: runs CMD ARGS VALUE for each value.
+        Some("parallel") => {
+            let mut words = cmd.argv[1..].iter().peekable();
+            while let Some(w) = words.peek() {
+                match w.literal() {
+                    Some("-j" | "--jobs" | "-S" | "--sshlogin" | "--delay" | "--timeout") => {
+                        words.next();
+                        words.next();
+                    }
+                    Some(a) if a.starts_with('-') => {
+                        words.next();
+                    }
+                    _ => break,
+                }
+            }
+            let mut inner = cmd.clone();
+            let mut argv: Vec<Word> = words
+                .by_ref()
+                .take_while(|w| !matches!(w.literal(), Some(":::" | "::::" | ":::+")))
+                .cloned()
+                .collect();
+            if let Some(value) = words.next() {
+                argv.push(value.clone());
+            }
+            if !argv.is_empty() {
+                inner.argv = argv;
+                inner.writes.clear();
+                expand(inner, None, scope, script);
+            }
+        }
+        // Editors' `-c '!cmd'` and sqlite's `.system cmd` hand a command line to a shell.
+        Some("vim" | "vi" | "nvim" | "ex" | "view" | "sqlite3") => {
+            let sqlite = program.as_deref() == Some("sqlite3");
+            let mut texts: Vec<String> = cmd.argv[1..]
+                .iter()
+                .filter_map(Word::literal)
+                .map(str::to_owned)
+                .collect();
+            if let Some(Stdin::Text(t)) = &stdin {
+                texts.extend(t.lines().map(str::to_owned));
+            }
+            for t in texts {
+                let t = t.trim_start_matches('+').trim_start_matches(':').trim();
+                let escape = if sqlite {
+                    t.strip_prefix(".system ")
+                        .or_else(|| t.strip_prefix(".shell "))
+                } else {
+                    t.strip_prefix('!').or_else(|| t.strip_prefix("silent !"))
+                };
+                if let Some(line) = escape {
+                    bodies.push(line.to_owned());
+                }
+            }
+        }
         Some(p) => interpreter_code(p, &cmd, stdin, script),
         _ => {}
     }
