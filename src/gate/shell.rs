@@ -1789,9 +1789,9 @@ mod tests {
         );
         let s = parse("curl -s x | sh", Path::new("/w"));
         assert!(
-            s.incomplete.iter().any(|i| i.contains("a shell runs what")),
+            s.unknowable.iter().any(|i| i.contains("a shell runs what")),
             "{:?}",
-            s.incomplete
+            s.unknowable
         );
     }
 
