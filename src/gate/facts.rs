@@ -340,7 +340,7 @@ impl Repo {
                 let (src, dst) = plain.split_once(':').unwrap_or((plain, plain));
                 let src = src.trim_start_matches("refs/heads/");
                 let dst = dst.trim_start_matches("refs/heads/");
-                if !(src.contains('*') && !plain.starts_with(':')) {
+                if !src.contains('*') || plain.starts_with(':') {
                     return vec![r];
                 }
                 branches
