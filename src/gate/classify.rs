@@ -431,6 +431,71 @@ mod tests {
     }
 
     #[test]
+    fn code_that_never_runs_is_not_gated() {
+        case("false && git push origin main", &[]);
+        case("true || git push origin main", &[]);
+        case("if false; then git push; fi", &[]);
+        case("f(){ git push origin main; }", &[]);
+        case("bash -n -c 'git push'", &[]);
+        case("trap 'git push' USR2", &[]);
+        // … while the forms that do run still are.
+        case("false || git push", &["push"]);
+        case("if false; then :; else git push; fi", &["push"]);
+        case("f(){ git push origin main; }; f", &["push"]);
+        case("f(){ git \"$@\"; }; f push", &["push"]);
+        case("trap 'git push' USR2; kill -USR2 $$", &["push"]);
+    }
+
+    #[test]
+    fn shells_and_programs_that_run_hidden_code() {
+        case("git pu\\\nsh origin main", &["push"]);
+        case("sh -c 'exec \"$0\" \"$@\"' git push origin main", &["push"]);
+        case("exec -a git-push git origin main", &["push"]);
+        case("PS4='$(git push)'; set -x; :", &["push"]);
+        case("cat <<EOF\n$(git push origin main)\nEOF", &["push"]);
+        case(
+            "shopt -s expand_aliases\nalias gp='git push'\ngp",
+            &["push"],
+        );
+        case("BASH_ENV=/dev/stdin bash -c : <<< 'git push'", &["push"]);
+        case("echo 'git push' | at now", &["push"]);
+        case("parallel git push ::: origin", &["push"]);
+        case("vim -Es -c '!git push' -c 'qa!'", &["push"]);
+        case("sqlite3 :memory: '.system git push'", &["push"]);
+        case("git -c core.fsmonitor='git push #' status", &["push"]);
+        case("git -c core.pager=less log", &[]);
+        for line in [
+            "echo Z2l0IHB1c2g= | base64 -d | sh",
+            "git${IFS}push",
+            "hash -p /usr/bin/git g; g push",
+            "printf '[alias]\\n\\tx = push\\n' > /tmp/c && GIT_CONFIG_GLOBAL=/tmp/c git x",
+            "python3 -c 'import os; os.remove(\"notes.txt\")'",
+        ] {
+            assert_eq!(classes(line).last(), Some(&"unparsed"), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_last_dry_run_flag_wins() {
+        case("git push --dry-run --no-dry-run", &["push"]);
+        case("git push --no-dry-run --dry-run", &[]);
+        case("npm publish --dry-run=false", &["publish"]);
+        case("kubectl apply --dry-run=none -f k8s/", &["deploy"]);
+        case("kubectl apply --dry-run=client -f k8s/", &[]);
+    }
+
+    #[test]
+    fn hook_files_and_more_publish_forms() {
+        case("chmod -x .git/hooks/pre-push", &["hook-bypass"]);
+        case("mv .git/hooks .git/hooks.off", &["hook-bypass"]);
+        case("python3 -m twine upload dist/*", &["publish"]);
+        case("./mvnw -q deploy", &["publish"]);
+        case("docker buildx build --output type=registry .", &["publish"]);
+        case("gh api -X PUT repos/o/r/pulls/1/merge", &["deploy"]);
+        case("gh api repos/o/r/pulls", &[]);
+    }
+
+    #[test]
     fn prefilter_is_conservative() {
         assert!(may_be_gated("g\\it pu\"sh\"", &[]));
         assert!(may_be_gated(

@@ -4,6 +4,8 @@
 //! `src/app.py`, an untracked `notes.txt`, a `sub/` repository with unpushed commits of its own,
 //! and no test evidence.
 //!
+//! `fixtures/gate-corpus-lookalikes.jsonl` adds lines written afterwards for the same scene.
+//!
 //! Checked: no line with an effect passes silently, and every `none` line stays silent.
 
 use std::path::Path;
@@ -101,12 +103,14 @@ fn a_corpus_written_blind_gets_its_labelled_answers() {
     text.push_str("dirty\n");
     std::fs::write(repo.join("src/app.py"), text).unwrap();
     std::fs::write(repo.join("notes.txt"), "n\n").unwrap();
-    let table: Vec<Value> = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/gate-corpus-blind.jsonl"
-    ))
-    .unwrap()
-    .lines()
+    // The blind corpus, then look-alikes written for the same scene afterwards (harmless
+    // cleanups and copies, and never-run code next to forms of it that do run).
+    let table: Vec<Value> = [
+        include_str!("../../fixtures/gate-corpus-blind.jsonl"),
+        include_str!("../../fixtures/gate-corpus-lookalikes.jsonl"),
+    ]
+    .iter()
+    .flat_map(|text| text.lines())
     .map(|l| serde_json::from_str(l).unwrap())
     .collect();
     let workers = 3;
