@@ -161,7 +161,8 @@ pub enum Classified {
     /// A part that decides whether it is gated is computed at run time.
     Unreadable(String),
     /// A git alias that runs a shell command: read it as a script.
-    Script(String),
+    /// Besides what is already known to be gated.
+    Script(String, Vec<Gated>),
 }
 
 /// Programs that write the files named in their arguments.
@@ -244,7 +245,11 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
             }
             git::Found::Unreadable(why) if out.is_empty() => Classified::Unreadable(why),
             git::Found::Unreadable(_) => Classified::Gated(out),
-            git::Found::ShellAlias(text) => Classified::Script(text),
+            git::Found::ShellAlias(text) => Classified::Script(text, out),
+            git::Found::GatedAndProgram(found, text) => {
+                out.extend(found);
+                Classified::Script(text, out)
+            }
         };
     }
     match delete::check(cmd) {
@@ -464,6 +469,7 @@ mod tests {
         case("sqlite3 :memory: '.system git push'", &["push"]);
         case("git -c core.fsmonitor='git push #' status", &["push"]);
         case("git -c core.pager=less log", &[]);
+        case("git -c core.fsmonitor='git status' push", &["push"]);
         for line in [
             "echo Z2l0IHB1c2g= | base64 -d | sh",
             "git${IFS}push",

@@ -269,6 +269,9 @@ pub enum Found {
     Unreadable(String),
     /// A `!shell` alias: the text of what it runs, to be read as a script.
     ShellAlias(String),
+    /// What the command does, and a program a config value on its command line makes git run
+    /// (to be read as a script).
+    GatedAndProgram(Vec<Gated>, String),
 }
 
 /// Names the gated actions of a git command.
@@ -308,10 +311,23 @@ fn program_config(inv: &Invocation) -> Option<String> {
 }
 
 pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
-    let inv = read(cmd, line);
-    if let Some(program) = program_config(&inv) {
-        return Found::ShellAlias(program);
+    let found = classify_verb(cmd, line, earlier_stash);
+    // `-c core.fsmonitor='git push #' status`: the program runs besides the command itself.
+    let has_config = cmd.argv.iter().any(|w| {
+        w.literal()
+            .is_some_and(|a| a == "-c" || a.starts_with("--config-env"))
+    }) || cmd.env.iter().any(|(k, _)| k.starts_with("GIT_CONFIG"));
+    match (found, has_config) {
+        (Found::Gated(gated), true) => match program_config(&read(cmd, line)) {
+            Some(program) => Found::GatedAndProgram(gated, program),
+            None => Found::Gated(gated),
+        },
+        (found, _) => found,
     }
+}
+
+fn classify_verb(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
+    let inv = read(cmd, line);
     if let Some(shell) = inv.shell_alias {
         return Found::ShellAlias(shell);
     }

@@ -75,13 +75,17 @@ fn collect(
         match classify::classify(cmd, &known) {
             Classified::Gated(gated) => found.extend(gated),
             Classified::Unreadable(why) => unreadable.push(part(line, &cmd.source, &why)),
-            Classified::Script(text) if alias_depth < MAX_ALIAS_SCRIPTS => {
+            Classified::Script(text, gated) if alias_depth < MAX_ALIAS_SCRIPTS => {
+                found.extend(gated);
                 let mut inner = shell::Script::default();
                 shell::parse_body(&text, cmd.cwd.clone(), cmd.depth + 1, &mut inner);
                 unreadable.extend(inner.incomplete.iter().cloned());
                 collect(&inner, line, user, found, unreadable, alias_depth + 1);
             }
-            Classified::Script(_) => unreadable.push("git aliases nested too deep".into()),
+            Classified::Script(_, gated) => {
+                found.extend(gated);
+                unreadable.push("git aliases nested too deep".into());
+            }
         }
         if let Some(alias) = git::defines_alias(cmd) {
             known.aliases.0.push(alias);
