@@ -85,6 +85,13 @@ pub enum Destructive {
     StashClear {
         after_stash: bool,
     },
+    /// A plain file tool (`rm`, `mv -f`, `shred`, `find -delete`) removes or overwrites these
+    /// paths (relative to the repository root; directories cover what is below them), limited
+    /// to files whose name matches one of `names` when there are any.
+    RemoveFiles {
+        paths: Vec<String>,
+        names: Vec<String>,
+    },
     BranchDelete {
         branches: Vec<String>,
     },
@@ -154,7 +161,8 @@ pub enum Classified {
     /// A part that decides whether it is gated is computed at run time.
     Unreadable(String),
     /// A git alias that runs a shell command: read it as a script.
-    Script(String),
+    /// Besides what is already known to be gated.
+    Script(String, Vec<Gated>),
 }
 
 /// Programs that write the files named in their arguments.
@@ -191,6 +199,19 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     let writes_state = cmd.writes.iter().any(|w| is_protected_state(w.text()))
         || (cmd.program().is_some_and(|p| WRITERS.contains(&p))
             && words[1..].iter().any(|w| is_protected_state(w)));
+    // Removing, replacing or disabling a hook script skips it as surely as `--no-verify`.
+    let touches_hooks = cmd.program().is_some_and(|p| {
+        WRITERS.contains(&p) || matches!(p, "rm" | "chmod" | "chattr" | "shred" | "unlink")
+    }) && words[1..].iter().any(|w| {
+        let w = w.trim_end_matches('/');
+        w.contains(".git/hooks/") || w.ends_with(".git/hooks") || w.contains("/hooks/pre-")
+    }) || cmd.writes.iter().any(|w| w.text().contains(".git/hooks/"));
+    if touches_hooks {
+        out.push(gated(
+            Class::HookBypass,
+            "changes or removes the repository's git hooks".into(),
+        ));
+    }
     if writes_state {
         out.push(gated(
             Class::HookBypass,
@@ -224,7 +245,11 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
             }
             git::Found::Unreadable(why) if out.is_empty() => Classified::Unreadable(why),
             git::Found::Unreadable(_) => Classified::Gated(out),
-            git::Found::ShellAlias(text) => Classified::Script(text),
+            git::Found::ShellAlias(text) => Classified::Script(text, out),
+            git::Found::GatedAndProgram(found, text) => {
+                out.extend(found);
+                Classified::Script(text, out)
+            }
         };
     }
     match delete::check(cmd) {
@@ -234,6 +259,28 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         }
         delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
+    }
+    if let Some(loss) = delete::file_loss(cmd)
+        && let Some(root) = cmd.cwd.as_deref().and_then(delete::repo_root)
+    {
+        let paths: Vec<String> = loss
+            .paths
+            .iter()
+            .filter_map(|p| p.strip_prefix(&root).ok())
+            .map(|p| p.to_string_lossy().into_owned())
+            .map(|p| if p.is_empty() { ".".to_owned() } else { p })
+            .collect();
+        if !paths.is_empty() {
+            let mut g = gated(
+                Class::Destructive,
+                "removes or overwrites files in the work tree".into(),
+            );
+            g.destructive = Some(Destructive::RemoveFiles {
+                paths,
+                names: loss.names,
+            });
+            out.push(g);
+        }
     }
     let Some(program) = cmd.program() else {
         return Classified::Gated(out);
@@ -386,6 +433,72 @@ mod tests {
         )
         .len();
         assert_eq!(n, 2);
+    }
+
+    #[test]
+    fn code_that_never_runs_is_not_gated() {
+        case("false && git push origin main", &[]);
+        case("true || git push origin main", &[]);
+        case("if false; then git push; fi", &[]);
+        case("f(){ git push origin main; }", &[]);
+        case("bash -n -c 'git push'", &[]);
+        case("trap 'git push' USR2", &[]);
+        // … while the forms that do run still are.
+        case("false || git push", &["push"]);
+        case("if false; then :; else git push; fi", &["push"]);
+        case("f(){ git push origin main; }; f", &["push"]);
+        case("f(){ git \"$@\"; }; f push", &["push"]);
+        case("trap 'git push' USR2; kill -USR2 $$", &["push"]);
+    }
+
+    #[test]
+    fn shells_and_programs_that_run_hidden_code() {
+        case("git pu\\\nsh origin main", &["push"]);
+        case("sh -c 'exec \"$0\" \"$@\"' git push origin main", &["push"]);
+        case("exec -a git-push git origin main", &["push"]);
+        case("PS4='$(git push)'; set -x; :", &["push"]);
+        case("cat <<EOF\n$(git push origin main)\nEOF", &["push"]);
+        case(
+            "shopt -s expand_aliases\nalias gp='git push'\ngp",
+            &["push"],
+        );
+        case("BASH_ENV=/dev/stdin bash -c : <<< 'git push'", &["push"]);
+        case("echo 'git push' | at now", &["push"]);
+        case("parallel git push ::: origin", &["push"]);
+        case("vim -Es -c '!git push' -c 'qa!'", &["push"]);
+        case("sqlite3 :memory: '.system git push'", &["push"]);
+        case("git -c core.fsmonitor='git push #' status", &["push"]);
+        case("git -c core.pager=less log", &[]);
+        case("git -c core.fsmonitor='git status' push", &["push"]);
+        for line in [
+            "echo Z2l0IHB1c2g= | base64 -d | sh",
+            "git${IFS}push",
+            "hash -p /usr/bin/git g; g push",
+            "printf '[alias]\\n\\tx = push\\n' > /tmp/c && GIT_CONFIG_GLOBAL=/tmp/c git x",
+            "python3 -c 'import os; os.remove(\"notes.txt\")'",
+        ] {
+            assert_eq!(classes(line).last(), Some(&"unparsed"), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_last_dry_run_flag_wins() {
+        case("git push --dry-run --no-dry-run", &["push"]);
+        case("git push --no-dry-run --dry-run", &[]);
+        case("npm publish --dry-run=false", &["publish"]);
+        case("kubectl apply --dry-run=none -f k8s/", &["deploy"]);
+        case("kubectl apply --dry-run=client -f k8s/", &[]);
+    }
+
+    #[test]
+    fn hook_files_and_more_publish_forms() {
+        case("chmod -x .git/hooks/pre-push", &["hook-bypass"]);
+        case("mv .git/hooks .git/hooks.off", &["hook-bypass"]);
+        case("python3 -m twine upload dist/*", &["publish"]);
+        case("./mvnw -q deploy", &["publish"]);
+        case("docker buildx build --output type=registry .", &["publish"]);
+        case("gh api -X PUT repos/o/r/pulls/1/merge", &["deploy"]);
+        case("gh api repos/o/r/pulls", &[]);
     }
 
     #[test]

@@ -20,8 +20,108 @@ pub fn check(cmd: &SimpleCommand) -> Verdict {
     match cmd.program() {
         Some("rm") => rm(cmd),
         Some("find") => find(cmd),
+        Some("rsync") => rsync(cmd),
         _ => Verdict::Fine,
     }
+}
+
+/// `rsync --delete SRC… DEST`: DEST ends up holding only what the sources hold.
+fn rsync(cmd: &SimpleCommand) -> Verdict {
+    let words = &cmd.argv[1..];
+    if !words.iter().any(|w| {
+        w.literal()
+            .is_some_and(|a| a.starts_with("--delete") || a == "--del")
+    }) {
+        return Verdict::Fine;
+    }
+    match words.iter().rfind(|w| !w.text().starts_with('-')) {
+        Some(dest) => judge_targets(cmd, &[dest]),
+        None => Verdict::Fine,
+    }
+}
+
+/// Programs that remove or overwrite the files named in their operands, and which operands
+/// (all of them, or only the last: the destination of `mv`/`cp`).
+const FILE_LOSERS: [(&str, bool); 6] = [
+    ("rm", false),
+    ("unlink", false),
+    ("shred", false),
+    ("mv", true),
+    ("cp", true),
+    ("truncate", false),
+];
+
+/// Files a plain file tool would remove or overwrite: absolute paths (directories cover what
+/// is below them) and, for `find`, the `-name` patterns that select among them. Whether
+/// uncommitted work is there is for the repository's facts to say.
+pub struct FileLoss {
+    pub paths: Vec<PathBuf>,
+    pub names: Vec<String>,
+}
+
+pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
+    let cwd = cmd.cwd.as_ref()?;
+    let program = cmd.program()?;
+    let absolute = |t: &str| normalize(&cwd.join(t));
+    if program == "find" {
+        let words = &cmd.argv[1..];
+        let deletes = words.iter().any(|w| w.literal() == Some("-delete"))
+            || words.windows(2).any(|p| {
+                matches!(p[0].literal(), Some("-exec" | "-execdir"))
+                    && p[1].literal().is_some_and(|r| {
+                        FILE_LOSERS
+                            .iter()
+                            .any(|(l, _)| r.rsplit('/').next() == Some(l))
+                    })
+            });
+        if !deletes {
+            return None;
+        }
+        let mut starts: Vec<PathBuf> = words
+            .iter()
+            .take_while(|w| {
+                w.literal()
+                    .is_some_and(|a| !(a.starts_with('-') || a == "(" || a == "!"))
+            })
+            .filter_map(|w| w.literal().map(absolute))
+            .collect();
+        if starts.is_empty() {
+            starts.push(normalize(cwd));
+        }
+        let names = words
+            .windows(2)
+            .filter(|p| matches!(p[0].literal(), Some("-name" | "-iname")))
+            .filter_map(|p| p[1].literal().map(str::to_owned))
+            .collect();
+        return Some(FileLoss {
+            paths: starts,
+            names,
+        });
+    }
+    let &(_, last_only) = FILE_LOSERS.iter().find(|(p, _)| *p == program)?;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut only = false;
+    for w in &cmd.argv[1..] {
+        let t = w.literal()?;
+        match t {
+            "--" if !only => only = true,
+            a if !only && a.starts_with('-') && a.len() > 1 => {}
+            a => operands.push(a),
+        }
+    }
+    let targets: Vec<&str> = if last_only {
+        if operands.len() < 2 {
+            return None;
+        }
+        operands.last().copied().into_iter().collect()
+    } else {
+        operands
+    };
+    let paths: Vec<PathBuf> = targets.into_iter().map(absolute).collect();
+    (!paths.is_empty()).then_some(FileLoss {
+        paths,
+        names: Vec::new(),
+    })
 }
 
 fn rm(cmd: &SimpleCommand) -> Verdict {
@@ -85,6 +185,17 @@ fn find(cmd: &SimpleCommand) -> Verdict {
                     )
             })
         });
+    // `find . -name .git -exec rm -rf {} +`: the selection is the git directory itself.
+    if deletes
+        && words.windows(2).any(|p| {
+            matches!(p[0].literal(), Some("-name" | "-iname"))
+                && p[1]
+                    .literal()
+                    .is_some_and(|n| super::glob::matches(n, ".git"))
+        })
+    {
+        return Verdict::Catastrophic("every `.git` directory below the start point".into());
+    }
     if !deletes || selective {
         return Verdict::Fine;
     }
@@ -112,10 +223,17 @@ fn judge_targets(cmd: &SimpleCommand, targets: &[&Word]) -> Verdict {
     for target in targets {
         let text = match target {
             Word::Literal(t) => t.as_str(),
+            // `{}` of `find -exec rm -rf {} +`: the files find selects (judged with the find).
+            Word::Dynamic(src) if src == "{}" => continue,
+            Word::Dynamic(src) if src.contains("$(") || src.contains('`') => {
+                return Verdict::Unknown(format!(
+                    "`{src}` is computed at run time and could be the repository or its `.git`"
+                ));
+            }
             Word::Dynamic(src) => {
                 // `"$DIR/"`, `$X/*`, `${HOME}`: empty or home would be a disaster.
-                let rest = src
-                    .trim_matches('"')
+                let unquoted: String = src.chars().filter(|c| *c != '"').collect();
+                let rest = unquoted
                     .trim_start_matches('$')
                     .trim_start_matches('{')
                     .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
@@ -133,6 +251,33 @@ fn judge_targets(cmd: &SimpleCommand, targets: &[&Word]) -> Verdict {
                 continue;
             }
         };
+        // `.gi?`, `[.]git`: a pattern the shell expands to what exists now.
+        let last = text.rsplit('/').next().unwrap_or(text);
+        if last.contains(['?', '[']) || (last.contains('*') && last != "*" && last != ".*") {
+            let parent = match text.rsplit_once('/') {
+                Some((p, _)) => PathBuf::from(if p.is_empty() { "/" } else { p }),
+                None => PathBuf::from("."),
+            };
+            let base = match &cmd.cwd {
+                _ if parent.is_absolute() => parent,
+                Some(cwd) => cwd.join(parent),
+                None => continue,
+            };
+            let matched: Vec<String> = std::fs::read_dir(&base)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| super::glob::matches(last, n))
+                .map(|n| base.join(n).to_string_lossy().into_owned())
+                .collect();
+            let words: Vec<Word> = matched.into_iter().map(Word::Literal).collect();
+            let refs: Vec<&Word> = words.iter().collect();
+            match judge_targets(cmd, &refs) {
+                Verdict::Fine => continue,
+                v => return v,
+            }
+        }
         let path = expand_home(text, home.as_deref());
         let Some(path) = path else { continue };
         let absolute = match &cmd.cwd {
@@ -187,7 +332,7 @@ fn expand_home(text: &str, home: Option<&Path>) -> Option<PathBuf> {
     Some(PathBuf::from(text))
 }
 
-fn repo_root(dir: &Path) -> Option<PathBuf> {
+pub fn repo_root(dir: &Path) -> Option<PathBuf> {
     let mut d = normalize(dir);
     loop {
         if d.join(".git").exists() {

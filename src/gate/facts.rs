@@ -326,11 +326,37 @@ impl Repo {
     /// What `git push` with `spec` would send for each of its refspecs (every local branch
     /// for `--all`/`--branches`; the current branch when none is given).
     pub fn push_facts_all(&self, spec: &PushSpec) -> Result<Vec<PushFacts>, Error> {
-        let refspecs: Vec<String> = if spec.all {
+        let mut refspecs: Vec<String> = if spec.all {
             self.local_branches()
         } else {
             spec.refspecs.clone()
         };
+        // `refs/heads/*:refs/heads/*`: the pattern stands for every local branch it matches.
+        let branches = self.local_branches();
+        refspecs = refspecs
+            .into_iter()
+            .flat_map(|r| {
+                let plain = r.trim_start_matches('+');
+                let (src, dst) = plain.split_once(':').unwrap_or((plain, plain));
+                let src = src.trim_start_matches("refs/heads/");
+                let dst = dst.trim_start_matches("refs/heads/");
+                if !src.contains('*') || plain.starts_with(':') {
+                    return vec![r];
+                }
+                branches
+                    .iter()
+                    .filter(|b| super::glob::matches(src, b))
+                    .map(|b| {
+                        let stem = src.split('*').next().unwrap_or("");
+                        let matched = b.strip_prefix(stem).unwrap_or(b);
+                        let matched = matched
+                            .strip_suffix(src.rsplit('*').next().unwrap_or(""))
+                            .unwrap_or(matched);
+                        format!("{b}:{}", dst.replacen('*', matched, 1))
+                    })
+                    .collect()
+            })
+            .collect();
         if refspecs.is_empty() {
             return Ok(vec![self.push_facts_for(spec, None)?]);
         }

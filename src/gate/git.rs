@@ -147,7 +147,19 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases) -> Invocation {
                     .map(|(_, v)| v.clone())
             })
             .or_else(|| config_alias(&inv.target, &key));
-        let Some(expansion) = found else { break };
+        let Some(expansion) = found else {
+            // Another config file named by the environment may define the alias.
+            if let Some((name, file)) = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"]
+                .iter()
+                .find_map(|n| cmd.env_var(n).map(|w| (n, w.text().to_owned())))
+                .filter(|(_, f)| !f.is_empty() && f != "/dev/null")
+            {
+                inv.unreadable = Some(format!(
+                    "`{verb}` is no git command and may be an alias in `{file}` (`{name}`)"
+                ));
+            }
+            break;
+        };
         if let Some(shell) = expansion.strip_prefix('!') {
             let rest: Vec<&str> = words[1..].iter().map(Word::text).collect();
             inv.shell_alias = Some(format!("{shell} {}", rest.join(" ")).trim().to_owned());
@@ -257,10 +269,64 @@ pub enum Found {
     Unreadable(String),
     /// A `!shell` alias: the text of what it runs, to be read as a script.
     ShellAlias(String),
+    /// What the command does, and a program a config value on its command line makes git run
+    /// (to be read as a script).
+    GatedAndProgram(Vec<Gated>, String),
 }
 
 /// Names the gated actions of a git command.
+/// Config keys whose value git runs as a program (through the shell when it has spaces).
+const PROGRAM_KEYS: [&str; 14] = [
+    "core.fsmonitor",
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.askpass",
+    "core.alternaterefscommand",
+    "diff.external",
+    "sequence.editor",
+    "credential.helper",
+    "gpg.program",
+    "uploadpack.packobjectshook",
+    "pager.*",
+    "filter.*",
+    "diff.*.textconv",
+];
+
+/// A program a config value on the command line makes git run, when it names a gated action
+/// (`-c core.fsmonitor='git push #' status`): read as a script.
+fn program_config(inv: &Invocation) -> Option<String> {
+    inv.config.iter().find_map(|(key, value)| {
+        let runs = PROGRAM_KEYS.iter().any(|k| match k.split_once('*') {
+            Some((pre, post)) => {
+                key.starts_with(pre) && key.ends_with(post.trim_start_matches('.'))
+            }
+            None => key == k,
+        }) || key.starts_with("merge.") && key.ends_with(".driver");
+        let names_gated = value
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .any(super::tools::is_gated_program);
+        (runs && names_gated).then(|| value.clone())
+    })
+}
+
 pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
+    let found = classify_verb(cmd, line, earlier_stash);
+    // `-c core.fsmonitor='git push #' status`: the program runs besides the command itself.
+    let has_config = cmd.argv.iter().any(|w| {
+        w.literal()
+            .is_some_and(|a| a == "-c" || a.starts_with("--config-env"))
+    }) || cmd.env.iter().any(|(k, _)| k.starts_with("GIT_CONFIG"));
+    match (found, has_config) {
+        (Found::Gated(gated), true) => match program_config(&read(cmd, line)) {
+            Some(program) => Found::GatedAndProgram(gated, program),
+            None => Found::Gated(gated),
+        },
+        (found, _) => found,
+    }
+}
+
+fn classify_verb(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
     let inv = read(cmd, line);
     if let Some(shell) = inv.shell_alias {
         return Found::ShellAlias(shell);
@@ -408,6 +474,13 @@ pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) ->
                         },
                     ));
                 }
+            } else if refs.first() == Some(&"HEAD") && deleting {
+                out.push(destroys(
+                    "deletes HEAD's branch",
+                    Destructive::BranchDelete {
+                        branches: vec!["HEAD".to_owned()],
+                    },
+                ));
             } else if refs.first() == Some(&"HEAD")
                 && let Some(to) = refs.get(1)
             {

@@ -684,14 +684,21 @@ impl Flags<'_> {
     }
 
     /// A long option git reads as exactly `name` (unambiguously), or one of `shorts`.
+    /// The last of `--name`, `--no-name` and `-s` decides (`--dry-run --no-dry-run` runs).
     pub fn surely(&self, name: &str, shorts: &str) -> bool {
-        self.args.iter().any(|a| match a {
-            Arg::Long {
-                name: n, ambiguous, ..
-            } => n == name && !ambiguous,
-            Arg::Short { flag, .. } => shorts.contains(*flag),
-            _ => false,
-        })
+        let negated = format!("no-{name}");
+        self.args
+            .iter()
+            .rev()
+            .find_map(|a| match a {
+                Arg::Long {
+                    name: n, ambiguous, ..
+                } if n == name && !ambiguous => Some(true),
+                Arg::Long { name: n, .. } if *n == negated => Some(false),
+                Arg::Short { flag, .. } if shorts.contains(*flag) => Some(true),
+                _ => None,
+            })
+            .unwrap_or(false)
     }
 
     /// The value of the last `--name`/`-s` given.

@@ -25,6 +25,11 @@ pub fn check(pattern: &str) -> Result<(), String> {
     glob(pattern).map(|_| ()).map_err(|e| e.kind().to_string())
 }
 
+/// Whether one path segment `name` matches the shell pattern `pattern` (`.gi?`, `*.pyc`).
+pub fn matches(pattern: &str, name: &str) -> bool {
+    glob(pattern).is_ok_and(|g| g.compile_matcher().is_match(name))
+}
+
 fn is_literal(segment: &str) -> bool {
     !segment.contains(['*', '?', '[', '{'])
 }

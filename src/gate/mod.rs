@@ -48,7 +48,10 @@ pub fn find(command: &str, cwd: &Path, user: UserCommands) -> Vec<Gated> {
     if script.had_errors && line_mentions_gated && found.is_empty() {
         unreadable.push("does not parse".into());
     }
-    if !unreadable.is_empty() && line_mentions_gated {
+    // Program text computed or decoded at run time and fed to a shell: nothing on the line
+    // says what it runs.
+    unreadable.extend(script.unknowable.iter().cloned());
+    if !unreadable.is_empty() && (line_mentions_gated || !script.unknowable.is_empty()) {
         unreadable.dedup();
         found.push(unparsed(command.to_owned(), &unreadable.join("; ")));
     }
@@ -72,19 +75,45 @@ fn collect(
         match classify::classify(cmd, &known) {
             Classified::Gated(gated) => found.extend(gated),
             Classified::Unreadable(why) => unreadable.push(part(line, &cmd.source, &why)),
-            Classified::Script(text) if alias_depth < MAX_ALIAS_SCRIPTS => {
+            Classified::Script(text, gated) if alias_depth < MAX_ALIAS_SCRIPTS => {
+                found.extend(gated);
                 let mut inner = shell::Script::default();
                 shell::parse_body(&text, cmd.cwd.clone(), cmd.depth + 1, &mut inner);
                 unreadable.extend(inner.incomplete.iter().cloned());
                 collect(&inner, line, user, found, unreadable, alias_depth + 1);
             }
-            Classified::Script(_) => unreadable.push("git aliases nested too deep".into()),
+            Classified::Script(_, gated) => {
+                found.extend(gated);
+                unreadable.push("git aliases nested too deep".into());
+            }
         }
         if let Some(alias) = git::defines_alias(cmd) {
             known.aliases.0.push(alias);
         }
         if git::is_git(cmd) && stashes(cmd) {
             known.stashed = true;
+        }
+        // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
+        // `$c` split at a custom IFS): what runs depends on word splitting at run time.
+        if let Some(first) = cmd.argv.first()
+            && first
+                .text()
+                .contains(|c: char| !(c.is_ascii_alphanumeric() || "-_./+".contains(c)))
+            && !first.text().contains("$(")
+            && !first.text().contains('`')
+            && first
+                .text()
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+                .any(|w| tools::is_gated_program(w) || tools::is_gated_verb(w))
+        {
+            unreadable.push(part(
+                line,
+                &cmd.source,
+                &format!(
+                    "runs `{}`, which the shell splits at run time",
+                    first.text()
+                ),
+            ));
         }
         // A computed program whose arguments (or the rest of the line) name a gated verb.
         if let Some(Word::Dynamic(program)) = cmd.argv.first()

@@ -403,9 +403,29 @@ fn guard(mut ruling: Ruling, ctx: &Context, repo: &Repo, gated: &Gated, cmd: &st
                 "Apply or branch the stash first (`git stash branch`), or ask the user",
             )
         }
+        Destructive::RemoveFiles { paths, names } => {
+            let lost = changes
+                .modified
+                .iter()
+                .chain(&changes.untracked)
+                .filter(|f| paths.iter().any(|p| path_covers(p, f)))
+                .filter(|f| {
+                    let name = f.trim_end_matches('/').rsplit('/').next().unwrap_or(f);
+                    names.is_empty() || names.iter().any(|n| super::glob::matches(n, name))
+                })
+                .cloned()
+                .collect();
+            (lost, KEEP_CHANGES)
+        }
         Destructive::BranchDelete { branches } => {
             let mut lost = Vec::new();
             for b in branches {
+                // `update-ref -d HEAD` deletes the branch HEAD is on.
+                let current = repo.branch();
+                let b = match (b.as_str(), &current) {
+                    ("HEAD", Some(c)) => c,
+                    _ => b,
+                };
                 if let Ok(only) = repo.only_on_branch(b)
                     && only.count > 0
                 {

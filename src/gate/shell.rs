@@ -106,6 +106,15 @@ pub struct Script {
     /// Something was not followed: input too long, nesting too deep, a dynamic script body,
     /// a shell or interpreter fed code that cannot be read.
     pub incomplete: Vec<String>,
+    /// Program text the line computes or decodes and hands to a shell (`… | base64 -d | sh`):
+    /// no word of the line says what it runs, so it is asked about whatever the line mentions.
+    pub unknowable: Vec<String>,
+    /// Functions defined so far (name, body): a body runs only where the function is called.
+    functions: Vec<(String, String)>,
+    /// Aliases defined so far (name, value): expanded where the name is the program.
+    aliases: Vec<(String, String)>,
+    /// Trap actions for user signals (`trap … USR2`): they run if the line sends the signal.
+    signal_traps: Vec<String>,
 }
 
 /// Parses `text`, run in `cwd`.
@@ -171,6 +180,13 @@ fn parse_into(text: &str, scope: Scope, depth: usize, script: &mut Script) {
             .push(format!("script bodies nested deeper than {MAX_DEPTH}"));
         return;
     }
+    let joined;
+    let text = if text.contains("\\\n") {
+        joined = join_continued_lines(text);
+        joined.as_str()
+    } else {
+        text
+    };
     let Some(tree) = parse_tree(text) else {
         script.incomplete.push("the shell parser gave up".into());
         return;
@@ -179,6 +195,33 @@ fn parse_into(text: &str, scope: Scope, depth: usize, script: &mut Script) {
         script.had_errors = true;
     }
     walk(&tree, text, scope, depth, script);
+}
+
+/// Removes backslash-newline pairs outside single quotes, as the shell does before it splits
+/// words (`git pu\<newline>sh` is `git push`).
+fn join_continued_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut single = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => single = !single,
+            '\\' if !single => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                    continue;
+                }
+                out.push(c);
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn parse_tree(text: &str) -> Option<Tree> {
@@ -218,7 +261,35 @@ fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: &mut Script
             }
             "variable_assignment" => {
                 assign(node, text, &mut scopes[scope], false);
+                prompt_code(node, text, &scopes[scope], depth, script);
                 push_children(node, child_scope, &mut stack, |_| true);
+            }
+            // `false && x`, `true || x`: the right side never runs.
+            "list" if never_runs_right(node, text) => {
+                if let Some(left) = node.named_child(0) {
+                    stack.push((left, child_scope));
+                }
+            }
+            // `if false; then x; fi`: only the `elif`/`else` parts can run.
+            "if_statement" if condition_is_false(node, text) => {
+                push_children(node, child_scope, &mut stack, |n| {
+                    matches!(n.kind(), "elif_clause" | "else_clause")
+                });
+            }
+            // A function's body runs where it is called (see `expand`).
+            "function_definition" => {
+                let name = node.child_by_field_name("name");
+                let body = node.child_by_field_name("body");
+                if let (Some(name), Some(body)) = (name, body) {
+                    let body = &text[body.byte_range()];
+                    let body = body
+                        .strip_prefix('{')
+                        .and_then(|b| b.strip_suffix('}'))
+                        .unwrap_or(body);
+                    script
+                        .functions
+                        .push((text[name.byte_range()].to_owned(), body.to_owned()));
+                }
             }
             "declaration_command" => {
                 let keyword = text[node.byte_range()]
@@ -248,9 +319,61 @@ fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: &mut Script
                     n.kind() != "variable_assignment"
                 });
             }
-            "heredoc_body" => {} // data, unless a shell reads it (handled at its command)
+            // Data, unless a shell reads it (handled at its command); an unquoted heredoc still
+            // runs its `$(…)` substitutions.
+            "heredoc_body" => push_children(node, child_scope, &mut stack, |n| {
+                matches!(n.kind(), "command_substitution" | "process_substitution")
+            }),
             _ => push_children(node, child_scope, &mut stack, |_| true),
         }
+    }
+}
+
+/// `false && x` or `true || x` (`:` too): the right side of the list never runs.
+fn never_runs_right(node: Node, text: &str) -> bool {
+    let (Some(left), Some(op)) = (node.named_child(0), node.child(1)) else {
+        return false;
+    };
+    let left = text[left.byte_range()].trim();
+    match op.kind() {
+        "&&" => left == "false",
+        "||" => matches!(left, "true" | ":"),
+        _ => false,
+    }
+}
+
+/// `if false; then …`: the condition is the literal `false`.
+fn condition_is_false(node: Node, text: &str) -> bool {
+    let mut cursor = node.walk();
+    let conditions: Vec<&str> = node
+        .children_by_field_name("condition", &mut cursor)
+        .map(|c| text[c.byte_range()].trim().trim_end_matches(';').trim())
+        .filter(|c| !c.is_empty())
+        .collect();
+    conditions == ["false"]
+}
+
+/// Prompt variables whose value the shell expands as code when it prints them
+/// (`PS4='$(…)'; set -x`): their value is read as a script body.
+fn prompt_code(node: Node, text: &str, scope: &Scope, depth: usize, script: &mut Script) {
+    let Some(name) = node.child_by_field_name("name") else {
+        return;
+    };
+    if !matches!(
+        &text[name.byte_range()],
+        "PS0" | "PS1" | "PS2" | "PS4" | "PROMPT_COMMAND"
+    ) {
+        return;
+    }
+    match node
+        .child_by_field_name("value")
+        .map(|v| resolve(v, text, scope))
+    {
+        Some(Some(value)) => parse_body(&value, scope.cwd.clone(), depth + 1, script),
+        Some(None) => script
+            .incomplete
+            .push("a prompt variable holds code computed at run time".into()),
+        None => {}
     }
 }
 
@@ -615,7 +738,23 @@ fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<Word> {
 fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, script: &mut Script) {
     let mut bodies: Vec<String> = Vec::new();
     let xargs = cmd.program() == Some("xargs");
+    // `exec -a git-push git …`: git takes its verb from the name it is run under.
+    let exec_name = (cmd.program() == Some("exec"))
+        .then(|| {
+            cmd.argv
+                .windows(2)
+                .find(|p| p[0].literal() == Some("-a"))
+                .and_then(|p| p[1].literal())
+                .and_then(|n| n.strip_prefix("git-"))
+                .map(str::to_owned)
+        })
+        .flatten();
     unwrap_wrappers(&mut cmd, &mut bodies);
+    if let Some(verb) = exec_name
+        && cmd.program() == Some("git")
+    {
+        cmd.argv.insert(1, Word::Literal(verb));
+    }
     if xargs && cmd.program() != Some("xargs") {
         // `echo push | xargs git`: xargs appends what it reads.
         match &stdin {
@@ -627,8 +766,41 @@ fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, scrip
         }
     }
     let program = cmd.program().map(str::to_owned);
+    if let Some(name) = program.as_deref()
+        && cmd.argv[0].literal().is_some()
+    {
+        // A function defined earlier in the line runs its body with these arguments.
+        if let Some((_, body)) = script.functions.iter().rev().find(|(n, _)| n == name) {
+            let body = body.clone();
+            let mut inner = Scope::at(cmd.cwd.clone());
+            inner.positional = cmd.argv[1..]
+                .iter()
+                .map(|w| w.literal().map(str::to_owned))
+                .collect();
+            parse_into(&body, inner, cmd.depth + 1, script);
+        }
+        // An alias (`shopt -s expand_aliases; alias gp='git push'; gp`) is its value.
+        if let Some((_, value)) = script.aliases.iter().rev().find(|(n, _)| n == name) {
+            let rest: Vec<&str> = cmd.argv[1..].iter().map(Word::text).collect();
+            let body = format!("{value} {}", rest.join(" "));
+            parse_into(&body, Scope::at(cmd.cwd.clone()), cmd.depth + 1, script);
+        }
+    }
     let cwd = &mut scope.cwd;
     match program.as_deref() {
+        Some("alias") => {
+            for def in cmd.argv[1..].iter().filter_map(Word::literal) {
+                if let Some((name, value)) = def.split_once('=') {
+                    script.aliases.push((name.to_owned(), value.to_owned()));
+                }
+            }
+        }
+        // `hash -p PATH NAME`: NAME now runs PATH, whatever it is called.
+        Some("hash") if cmd.argv[1..].iter().any(|w| w.literal() == Some("-p")) => {
+            script
+                .incomplete
+                .push("`hash -p` gives a program another name".into());
+        }
         Some("cd" | "pushd") => {
             if program.as_deref() == Some("pushd") {
                 scope.dirs.push(cwd.clone());
@@ -685,7 +857,29 @@ fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, scrip
         Some("trap") => {
             let action = cmd.argv[1..].iter().find(|w| w.literal() != Some("--"));
             match action {
-                Some(Word::Literal(a)) if !a.starts_with('-') => bodies.push(a.clone()),
+                Some(Word::Literal(a)) if !a.starts_with('-') => {
+                    // A user signal runs the action only when someone sends it.
+                    let signals: Vec<&str> = cmd.argv[1..]
+                        .iter()
+                        .filter_map(Word::literal)
+                        .skip_while(|w| *w == "--")
+                        .skip(1)
+                        .collect();
+                    let only_user_signals = !signals.is_empty()
+                        && signals.iter().all(|s| {
+                            matches!(
+                                s.trim_start_matches("SIG"),
+                                "USR1" | "USR2" | "WINCH" | "10" | "12"
+                            )
+                        });
+                    if !only_user_signals
+                        || script.commands.iter().any(|c| c.program() == Some("kill"))
+                    {
+                        bodies.push(a.clone());
+                    } else {
+                        script.signal_traps.push(a.clone());
+                    }
+                }
                 Some(Word::Dynamic(src)) => script
                     .incomplete
                     .push(format!("a trap runs `{src}`, computed at run time")),
@@ -722,6 +916,85 @@ fn expand(mut cmd: SimpleCommand, stdin: Option<Stdin>, scope: &mut Scope, scrip
             }
         }
         Some("xargs") => {}
+        Some("kill") => bodies.append(&mut script.signal_traps),
+        // `at`/`batch` run the command lines they read later, as a shell would.
+        Some("at" | "batch") => {
+            let file = cmd
+                .argv
+                .windows(2)
+                .find(|p| p[0].literal() == Some("-f"))
+                .map(|p| p[1].clone());
+            match (file, stdin) {
+                (Some(Word::Literal(f)), _) => match read_script(cmd.cwd.as_deref(), &f) {
+                    Some(body) => bodies.push(body),
+                    None => script.unknowable.push(format!(
+                        "`at` runs the script `{f}`, which cannot be read now"
+                    )),
+                },
+                (Some(w), _) => script
+                    .unknowable
+                    .push(format!("`at` runs the script `{}`", w.text())),
+                (None, Some(Stdin::Text(t))) => bodies.push(t),
+                (None, Some(Stdin::Program(p))) => script
+                    .unknowable
+                    .push(format!("`at` runs what `{p}` prints")),
+                (None, None) => {}
+            }
+        }
+        // `parallel CMD ARGS ::: VALUES`: runs CMD ARGS VALUE for each value.
+        Some("parallel") => {
+            let mut words = cmd.argv[1..].iter().peekable();
+            while let Some(w) = words.peek() {
+                match w.literal() {
+                    Some("-j" | "--jobs" | "-S" | "--sshlogin" | "--delay" | "--timeout") => {
+                        words.next();
+                        words.next();
+                    }
+                    Some(a) if a.starts_with('-') => {
+                        words.next();
+                    }
+                    _ => break,
+                }
+            }
+            let mut inner = cmd.clone();
+            let mut argv: Vec<Word> = words
+                .by_ref()
+                .take_while(|w| !matches!(w.literal(), Some(":::" | "::::" | ":::+")))
+                .cloned()
+                .collect();
+            if let Some(value) = words.next() {
+                argv.push(value.clone());
+            }
+            if !argv.is_empty() {
+                inner.argv = argv;
+                inner.writes.clear();
+                expand(inner, None, scope, script);
+            }
+        }
+        // Editors' `-c '!cmd'` and sqlite's `.system cmd` hand a command line to a shell.
+        Some("vim" | "vi" | "nvim" | "ex" | "view" | "sqlite3") => {
+            let sqlite = program.as_deref() == Some("sqlite3");
+            let mut texts: Vec<String> = cmd.argv[1..]
+                .iter()
+                .filter_map(Word::literal)
+                .map(str::to_owned)
+                .collect();
+            if let Some(Stdin::Text(t)) = &stdin {
+                texts.extend(t.lines().map(str::to_owned));
+            }
+            for t in texts {
+                let t = t.trim_start_matches('+').trim_start_matches(':').trim();
+                let escape = if sqlite {
+                    t.strip_prefix(".system ")
+                        .or_else(|| t.strip_prefix(".shell "))
+                } else {
+                    t.strip_prefix('!').or_else(|| t.strip_prefix("silent !"))
+                };
+                if let Some(line) = escape {
+                    bodies.push(line.to_owned());
+                }
+            }
+        }
         Some(p) => interpreter_code(p, &cmd, stdin, script),
         _ => {}
     }
@@ -749,7 +1022,28 @@ fn shell_body(
     if cmd.program() == Some("busybox") {
         args.next(); // `busybox sh …`
     }
+    // `BASH_ENV=/dev/stdin bash -c :`: the shell first runs the file the variable names.
+    for name in ["BASH_ENV", "ENV"] {
+        match (cmd.env_var(name), &stdin) {
+            (Some(Word::Literal(f)), Some(Stdin::Text(t))) if f == "/dev/stdin" => {
+                bodies.push(t.clone())
+            }
+            (Some(Word::Literal(f)), _) if !f.is_empty() => {
+                match read_script(cmd.cwd.as_deref(), f) {
+                    Some(body) => bodies.push(body),
+                    None => script
+                        .unknowable
+                        .push(format!("the shell first runs `{f}` (`{name}`)")),
+                }
+            }
+            (Some(w), _) if !w.text().is_empty() => script
+                .unknowable
+                .push(format!("the shell first runs `{}` (`{name}`)", w.text())),
+            _ => {}
+        }
+    }
     let mut dash_c = false;
+    let mut noexec = false;
     let mut operand: Option<&Word> = None;
     while let Some(arg) = args.next() {
         let Some(a) = arg.literal() else {
@@ -762,6 +1056,7 @@ fn shell_body(
         }
         if a.starts_with('-') && a.len() > 1 && !a.starts_with("--") {
             dash_c |= a.contains('c');
+            noexec |= a.contains('n');
             if matches!(a, "-o" | "-O") {
                 args.next();
             }
@@ -776,8 +1071,27 @@ fn shell_body(
         operand = Some(arg);
         break;
     }
+    if noexec {
+        return; // `bash -n`: reads the script, runs nothing
+    }
     match (dash_c, operand) {
-        (true, Some(Word::Literal(body))) => bodies.push(body.clone()),
+        (true, Some(Word::Literal(body))) => {
+            // `sh -c 'exec "$0" "$@"' git push`: the words after the body are `$0`, `$1`, ….
+            let rest: Vec<String> = args.map(|w| w.text().to_owned()).collect();
+            if rest.is_empty() || !(body.contains('$')) {
+                bodies.push(body.clone());
+            } else {
+                let quoted: Vec<String> = rest
+                    .iter()
+                    .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                    .collect();
+                bodies.push(format!(
+                    "set -- {}; {}",
+                    quoted[1..].join(" "),
+                    body.replace("\"$0\"", &quoted[0]).replace("$0", &quoted[0])
+                ));
+            }
+        }
         (true, Some(Word::Dynamic(src))) => script
             .incomplete
             .push(format!("dynamic script body `{src}`")),
@@ -794,7 +1108,7 @@ fn shell_body(
         (false, None) => match stdin {
             Some(Stdin::Text(t)) => bodies.push(t),
             Some(Stdin::Program(p)) => script
-                .incomplete
+                .unknowable
                 .push(format!("a shell runs what `{p}` prints")),
             None => {}
         },
@@ -877,7 +1191,12 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
     // Code that names a gated program and can run programs: printing `git push` is data.
     let suspicious =
         |c: &str| names_gated_program(c) && wrappers::RUNS_PROGRAMS.iter().any(|r| c.contains(r));
-    if let Some(c) = code.iter().find(|c| suspicious(c)) {
+    if let Some(c) = code.iter().find(|c| deletes_files(c)) {
+        script.incomplete.push(format!(
+            "`{program}` removes files in code hookjudge does not evaluate: `{}`",
+            c.chars().take(80).collect::<String>()
+        ));
+    } else if let Some(c) = code.iter().find(|c| suspicious(c)) {
         script.incomplete.push(format!(
             "`{program}` runs code that names a gated action: `{}`",
             c.chars().take(80).collect::<String>()
@@ -887,6 +1206,25 @@ fn interpreter_code(program: &str, cmd: &SimpleCommand, stdin: Option<Stdin>, sc
             "`{program}` runs code from {src}, which cannot be read"
         ));
     }
+}
+
+/// Calls of interpreters' standard libraries that remove files or trees.
+const DELETE_CALLS: [&str; 9] = [
+    "os.remove(",
+    "os.unlink(",
+    "rmtree(",
+    ".unlink(",
+    "remove_tree(",
+    "rmSync(",
+    "unlinkSync(",
+    "rmdirSync(",
+    "FileUtils.rm",
+];
+
+fn deletes_files(code: &str) -> bool {
+    DELETE_CALLS.iter().any(|c| code.contains(c))
+        || code.contains("unlink ")
+        || code.contains("unlink(")
 }
 
 fn names_gated_program(code: &str) -> bool {
@@ -1451,9 +1789,9 @@ mod tests {
         );
         let s = parse("curl -s x | sh", Path::new("/w"));
         assert!(
-            s.incomplete.iter().any(|i| i.contains("a shell runs what")),
+            s.unknowable.iter().any(|i| i.contains("a shell runs what")),
             "{:?}",
-            s.incomplete
+            s.unknowable
         );
     }
 

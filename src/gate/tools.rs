@@ -224,7 +224,6 @@ pub const TOOLS: &[Tool] = &[
             "--projects",
             "-D",
             "-T",
-            "-q",
         ],
         goals: true,
         verbs: &[
@@ -277,7 +276,12 @@ pub const TOOLS: &[Tool] = &[
                 &["buildx", "build"],
                 Publish,
                 "builds and pushes an image",
-                &["--push", "--output=type=registry"],
+                &[
+                    "--push",
+                    "--output=type=registry",
+                    "type=registry",
+                    "-o=type=registry",
+                ],
             ),
             verb_with(
                 &["build"],
@@ -323,6 +327,25 @@ pub const TOOLS: &[Tool] = &[
             verb(&["pr", "merge"], Deploy, "merges a pull request"),
             verb(&["workflow", "run"], Deploy, "starts a workflow"),
             verb(&["repo", "delete"], Deploy, "deletes a repository"),
+            verb_with(
+                &["api"],
+                Deploy,
+                "changes repository state through the GitHub API",
+                &[
+                    "PUT",
+                    "POST",
+                    "PATCH",
+                    "DELETE",
+                    "--method=PUT",
+                    "--method=POST",
+                    "--method=PATCH",
+                    "--method=DELETE",
+                    "-XPUT",
+                    "-XPOST",
+                    "-XPATCH",
+                    "-XDELETE",
+                ],
+            ),
         ],
     },
     Tool {
@@ -591,7 +614,7 @@ pub const TOOLS: &[Tool] = &[
 /// Words outside the table that still make a command worth parsing: git and what can hide or
 /// lose work (`rm`, `find`), shells and interpreters that run other code, `eval`, the state
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
-const EXTRA_WORDS: [&str; 10] = [
+const EXTRA_WORDS: [&str; 34] = [
     "git",
     "eval",
     "husky",
@@ -602,6 +625,33 @@ const EXTRA_WORDS: [&str; 10] = [
     "remotes",
     "packed",
     "xargs",
+    // Shells: one fed computed text runs what no word of the line says.
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    // Programs that run other command lines.
+    "at",
+    "batch",
+    "parallel",
+    "vim",
+    "vi",
+    "nvim",
+    "ex",
+    "sqlite3",
+    "hash",
+    // File tools that remove or overwrite work, and the interpreter calls that do.
+    "mv",
+    "cp",
+    "shred",
+    "unlink",
+    "truncate",
+    "rsync",
+    "remove",
+    "rmtree",
+    "remove_tree",
+    "unlinksync",
 ];
 
 /// The prefilter's words: every program of the table, the verbs that make a computed program
@@ -619,12 +669,15 @@ pub fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
 /// what `prefilter_words` derives from the table, written out so that a hook call does not
 /// build it (a test keeps the two equal).
-const PREFILTER_SORTED: [&str; 110] = [
+const PREFILTER_SORTED: [&str; 134] = [
     "amplify",
     "ansible",
     "apply",
+    "at",
     "aws",
     "az",
+    "bash",
+    "batch",
     "branch",
     "buildah",
     "bun",
@@ -636,7 +689,9 @@ const PREFILTER_SORTED: [&str; 110] = [
     "commit",
     "config",
     "copilot",
+    "cp",
     "crane",
+    "dash",
     "deploy",
     "deployctl",
     "destroy",
@@ -645,6 +700,7 @@ const PREFILTER_SORTED: [&str; 110] = [
     "dotnet",
     "eb",
     "eval",
+    "ex",
     "find",
     "firebase",
     "flit",
@@ -657,6 +713,7 @@ const PREFILTER_SORTED: [&str; 110] = [
     "gmake",
     "gradle",
     "gradlew",
+    "hash",
     "hatch",
     "helm",
     "heroku",
@@ -665,12 +722,14 @@ const PREFILTER_SORTED: [&str; 110] = [
     "index",
     "it",
     "just",
+    "ksh",
     "kubectl",
     "kustomize",
     "lerna",
     "make",
     "maturin",
     "mise",
+    "mv",
     "mvn",
     "mvnw",
     "nerdctl",
@@ -680,10 +739,12 @@ const PREFILTER_SORTED: [&str; 110] = [
     "npm",
     "ntl",
     "nuget",
+    "nvim",
     "oc",
     "oras",
     "pack",
     "packed",
+    "parallel",
     "pdm",
     "playbook",
     "pnpm",
@@ -698,17 +759,24 @@ const PREFILTER_SORTED: [&str; 110] = [
     "refs",
     "release",
     "remotes",
+    "remove",
+    "remove_tree",
     "render",
     "reset",
     "restore",
     "rm",
+    "rmtree",
+    "rsync",
     "sam",
     "semantic",
     "send",
     "serverless",
+    "sh",
+    "shred",
     "skaffold",
     "skopeo",
     "sls",
+    "sqlite3",
     "sst",
     "stash",
     "surge",
@@ -719,17 +787,23 @@ const PREFILTER_SORTED: [&str; 110] = [
     "tilt",
     "tofu",
     "tree",
+    "truncate",
     "twine",
+    "unlink",
+    "unlinksync",
     "unpublish",
     "update",
     "upgrade",
     "upload",
     "uv",
     "vercel",
+    "vi",
+    "vim",
     "wrangler",
     "xargs",
     "yank",
     "yarn",
+    "zsh",
 ];
 
 /// Whether one word of a command line (letters, digits and `_`; lower case) is a prefilter
@@ -786,13 +860,26 @@ pub enum Match {
 
 /// Finds the verb of `words` (the arguments after the program; `None` for a computed word).
 pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
+    // The last mention of a flag decides: `--dry-run=false`, `--dry-run=none` and a later
+    // `--no-dry-run` turn it off, as npm, kubectl and most option parsers read them.
     let flag_present = |names: &[&str]| {
-        words.iter().flatten().any(|w| {
-            names.iter().any(|n| {
-                *w == *n
-                    || (n.starts_with("--") && w.starts_with(n) && w[n.len()..].starts_with('='))
-            })
-        })
+        let mut on = false;
+        for w in words.iter().flatten() {
+            for n in names {
+                if *w == *n {
+                    on = true;
+                } else if let Some(value) = n
+                    .starts_with("--")
+                    .then(|| w.strip_prefix(n).and_then(|r| r.strip_prefix('=')))
+                    .flatten()
+                {
+                    on = !matches!(value, "false" | "none" | "0" | "no" | "off");
+                } else if n.starts_with("--") && w.strip_prefix("--no-") == Some(&n[2..]) {
+                    on = false;
+                }
+            }
+        }
+        on
     };
     if flag_present(&HARMLESS) {
         return Match::None;

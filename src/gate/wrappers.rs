@@ -319,6 +319,9 @@ pub const WRAPPERS: &[Wrapper] = &[
         script_options: &[],
         joins: true,
     },
+    // `python3 -m twine upload`: the module runs as its own program would.
+    sub("python", "-m", &[], 0),
+    sub("python3", "-m", &[], 0),
     sub(
         "uv",
         "run",

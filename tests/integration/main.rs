@@ -8,6 +8,7 @@ mod completions;
 mod config_teaches;
 mod eval;
 mod fail_open;
+mod gate_corpus;
 mod gate_effects;
 mod gate_evidence;
 mod gate_fuzz;
