@@ -568,6 +568,7 @@ mod tests {
                 "scope_cut",
                 "handed_back",
                 "failures_left",
+                "owns_remaining_failures",
                 "optional_or_quoted",
                 "user_decided",
                 "only_user_can"
@@ -623,6 +624,18 @@ mod tests {
             }
         }
         assert!(!holds(&[]));
+        // Failures the agent owns (not done, all to be fixed by itself) are not a cut; a cut
+        // or a hand-back next to them still is.
+        assert!(!holds(&[
+            ("failures_left", true),
+            ("owns_remaining_failures", true)
+        ]));
+        for cut in ["scope_cut", "handed_back"] {
+            assert!(
+                holds(&[(cut, true), ("owns_remaining_failures", true)]),
+                "{cut}"
+            );
+        }
 
         let gate = builtin(GATE_JUDGE);
         let holds = |pairs: &[(&str, bool)]| gate.block_when.holds(&answer(pairs));
