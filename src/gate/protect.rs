@@ -304,6 +304,9 @@ fn one_command(
                 .and_then(Word::literal)
                 .is_some_and(|w| normalize(&protected.word_path(w, cmd.cwd.as_deref())) == b)
         });
+    if names_hookjudge && let Some(what) = computed_arguments(&cmd.argv[1..]) {
+        return Some(what);
+    }
     if names_hookjudge {
         let sub = subcommand(&words[1..]);
         if let Some(sub) = sub.filter(|s| HUMAN_ONLY.contains(s)) {
@@ -324,6 +327,20 @@ fn one_command(
         w.rsplit('/')
             .next()
             .is_some_and(|b| b.starts_with("hookjudge"))
+    }) {
+        if let Some(what) = computed_arguments(&cmd.argv[at + 2..]) {
+            return Some(format!("{what} through `{program}`"));
+        }
+        if ARGUMENT_FEEDERS.contains(&program) && subcommand(&words[at + 2..]).is_none() {
+            return Some(format!(
+                "command runs hookjudge with a subcommand `{program}` reads at run time"
+            ));
+        }
+    }
+    if let Some(at) = words.iter().skip(1).position(|w| {
+        w.rsplit('/')
+            .next()
+            .is_some_and(|b| b.starts_with("hookjudge"))
     }) && let Some(sub) = subcommand(&words[at + 2..]).filter(|s| HUMAN_ONLY.contains(s))
     {
         return Some(format!(
@@ -337,6 +354,10 @@ fn one_command(
         return Some(format!(
             "command runs `hookjudge {sub}` through `{program}`"
         ));
+    }
+    // `alias hj=hookjudge`: a name for hookjudge whose later uses no parser can follow.
+    if program == "alias" && words[1..].iter().any(|w| w.contains("hookjudge")) {
+        return Some("command defines an alias for hookjudge".into());
     }
     // `script -qc BODY`: the body runs in a shell with a terminal.
     if program == "script"
@@ -429,6 +450,34 @@ fn names_human_only(text: &str) -> Option<&'static str> {
     })?;
     let sub = subcommand(&words[at + 1..])?;
     HUMAN_ONLY.iter().find(|h| **h == sub).copied()
+}
+
+/// Programs that append arguments read from their input to the command they run.
+const ARGUMENT_FEEDERS: [&str; 2] = ["xargs", "parallel"];
+
+/// A hookjudge command line whose subcommand (or, for `check`, whose options) is computed at
+/// run time (`$(…)`, `$VAR`, `"$@"`): it may be a subcommand only the user may run, so it is
+/// denied like one.
+fn computed_arguments(args: &[Word]) -> Option<String> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        match arg {
+            Word::Dynamic(src) => {
+                return Some(format!(
+                    "command runs hookjudge with a subcommand computed at run time (`{src}`)"
+                ));
+            }
+            Word::Literal(a) if a == "--config" => i += 2,
+            Word::Literal(a) if a.starts_with('-') => i += 1,
+            Word::Literal(sub) => {
+                let rest = &args[i + 1..];
+                return (sub == "check" && rest.iter().any(|w| w.literal().is_none())).then(|| {
+                    "command runs `hookjudge check` with options computed at run time".into()
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The first word that is not an option (skipping `--config FILE`).

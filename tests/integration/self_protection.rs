@@ -127,6 +127,16 @@ fn agent_run_hookjudge_commands_that_change_it_are_denied() {
         "setsid hookjudge approve".into(),
         "watch -n1 'hookjudge approve'".into(),
         "eval hookjudge uninstall".into(),
+        // The subcommand computed at run time, or hookjudge reached through a name.
+        "hookjudge $(echo uninstall) --agent all".into(),
+        "hookjudge \"$(printf uninst)all\"".into(),
+        "f(){ hookjudge \"$@\"; }; f uninstall".into(),
+        "unset CLAUDECODE; f() { setsid -f hookjudge \"$@\" > /tmp/out 2>&1; }; f trust --yes"
+            .into(),
+        "alias hj=hookjudge; hj trust --yes".into(),
+        "S=trust; hookjudge $S --yes".into(),
+        "hookjudge check $(echo --yes)".into(),
+        "echo trust | xargs hookjudge".into(),
     ];
     for agent in AGENTS {
         for command in &forms {
@@ -155,6 +165,8 @@ fn read_only_hookjudge_commands_stay_allowed() {
             "hookjudge judge --json notes.txt",
             "hookjudge check",
             "hookjudge check --commit --no-input",
+            "hookjudge log -n \"$N\"",
+            "hookjudge judge --json \"$(ls notes*.txt)\"",
             "echo 'run hookjudge approve in your terminal'",
             "grep -rn 'hookjudge trust' README.md",
             "git commit -m 'docs: explain hookjudge approve' --dry-run",
