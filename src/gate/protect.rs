@@ -173,6 +173,80 @@ impl Protected {
         None
     }
 
+    /// Why `path`, a directory, holds a protected file, if it does (deleting or moving it
+    /// takes the file with it).
+    fn holds_protected(&self, path: &Path) -> Option<&'static str> {
+        let path = normalize(path);
+        let real = real_path(&path);
+        let inside =
+            |p: &Path| p != path && p != real && (p.starts_with(&path) || p.starts_with(&real));
+        if self.dirs.iter().any(|d| inside(&normalize(d)))
+            || self.files.iter().any(|f| inside(f))
+            || self.binary.as_deref().is_some_and(inside)
+        {
+            return Some(
+                "moves or deletes a directory holding hookjudge's state, config or binary",
+            );
+        }
+        for settings in SETTINGS_FILES {
+            let (dir, _) = settings.split_once('/').unwrap_or((settings, ""));
+            let named = path.file_name().is_some_and(|n| n == dir);
+            if path.join(settings).is_file()
+                || (named && path.parent().is_some_and(|p| p.join(settings).is_file()))
+            {
+                return Some("moves or deletes a directory holding an agent's hook settings");
+            }
+        }
+        for hook in ["pre-push", "hooks/pre-push", ".git/hooks/pre-push"] {
+            if std::fs::read_to_string(path.join(hook)).is_ok_and(|t| t.contains("hookjudge")) {
+                return Some(
+                    "moves or deletes the directory holding hookjudge's git pre-push hook",
+                );
+            }
+        }
+        None
+    }
+
+    /// A word as the paths the shell would pass: a glob (`.cl*`, `hook?udge`) matched against
+    /// the file system; the word itself when nothing matches (the shell passes it unchanged).
+    fn expanded(&self, word: &str, cwd: Option<&Path>) -> Vec<PathBuf> {
+        let path = self.word_path(word, cwd);
+        // The directory may be a glob too (`cd .cl* && …`).
+        if !path.to_string_lossy().contains(['*', '?', '[']) {
+            return vec![path];
+        }
+        let mut found = vec![PathBuf::new()];
+        for part in path.components() {
+            let text = part.as_os_str().to_string_lossy();
+            let matcher = text
+                .contains(['*', '?', '['])
+                .then(|| globset::Glob::new(&text).ok().map(|g| g.compile_matcher()))
+                .flatten();
+            let mut next = Vec::new();
+            for base in &found {
+                match &matcher {
+                    None => next.push(base.join(part)),
+                    Some(m) => {
+                        let Ok(entries) = std::fs::read_dir(base) else {
+                            continue;
+                        };
+                        for entry in entries.flatten().take(512) {
+                            if m.is_match(entry.file_name()) {
+                                next.push(base.join(entry.file_name()));
+                            }
+                        }
+                    }
+                }
+            }
+            next.truncate(512);
+            found = next;
+        }
+        if found.is_empty() {
+            found.push(path);
+        }
+        found
+    }
+
     /// A word of a command as a path: `~` expanded, relative to `cwd`.
     fn word_path(&self, word: &str, cwd: Option<&Path>) -> PathBuf {
         let word = word.trim_start_matches("file://");
@@ -238,6 +312,8 @@ impl Protected {
                 .is_some_and(|p| !p.is_empty() && plain.contains(p))
         };
         plain.contains("hookjudge")
+            || PATH_HINTS.iter().any(|h| plain.contains(h))
+            || plain.contains(['*', '?', '['])
             || HUMAN_ONLY
                 .iter()
                 .filter(|v| **v != "init")
@@ -275,6 +351,16 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
             }
         }
         let script = shell::parse(&text, dir.as_deref().unwrap_or(cwd));
+        // `cd DIR && echo x > f`: the shell may read `f` from any directory a `cd` reached.
+        for target in redirect_targets(&text) {
+            for cmd in &script.commands {
+                if cmd.cwd != dir
+                    && let Some(what) = written_target(&protected, &target, cmd.cwd.as_deref())
+                {
+                    return Some(what);
+                }
+            }
+        }
         for cmd in &script.commands {
             if let Some(what) = one_command(cmd, &protected, &mut bodies) {
                 return Some(what);
@@ -382,13 +468,132 @@ fn one_command(
             return Some(format!("command runs hookjudge through `{program}`"));
         }
     }
+    // Interpreter code that writes files and names hooks or hookjudge's places.
+    if interpreter && let Some(what) = interpreter_writes(program, &words[1..].join(" ")) {
+        return Some(what);
+    }
+    // Redirects of this command, from the directory it runs in (after `cd`).
+    for target in &cmd.writes {
+        if let Some(what) = written_target(protected, target.text(), cmd.cwd.as_deref()) {
+            return Some(what);
+        }
+    }
     // Writes to protected files: any argument that is a protected path, unless the program
     // only reads.
     if !read_only(cmd, &words) {
+        let removes = REMOVERS.contains(&program);
         for target in &words[1..] {
             if let Some(what) = written_target(protected, target, cmd.cwd.as_deref()) {
                 return Some(what);
             }
+            if removes && let Some(what) = removed_target(protected, target, cmd.cwd.as_deref()) {
+                return Some(what);
+            }
+        }
+        // `mv hooks.json ~/.codex/`: a source lands in the target directory under its name.
+        if COPIERS.contains(&program)
+            && let [sources @ .., last] = &words[1..]
+        {
+            let dir = protected.word_path(last, cmd.cwd.as_deref());
+            if dir.is_dir() {
+                for source in sources.iter().filter(|s| !s.starts_with('-')) {
+                    let Some(name) = Path::new(source).file_name() else {
+                        continue;
+                    };
+                    if let Some(what) = protected.what(&dir.join(name)) {
+                        return Some(format!("command {what} (`{}`)", dir.join(name).display()));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Words in a command line that may concern hookjudge's places (checked before parsing).
+const PATH_HINTS: [&str; 6] = [
+    "hook",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "settings",
+    "config.toml",
+];
+
+/// Programs that move, delete, truncate or change the mode of what they are given: naming a
+/// directory that holds a protected file is as bad as naming the file.
+const REMOVERS: [&str; 13] = [
+    "mv", "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "git",
+    "rsync", "find",
+];
+
+/// Programs whose last argument may be a directory the other arguments land in.
+const COPIERS: [&str; 4] = ["mv", "cp", "ln", "install"];
+
+/// Names in a path built at run time that could make it a protected path.
+const PROTECTED_NAMES: [&str; 11] = [
+    "hookjudge",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "settings.json",
+    "settings.local.json",
+    "hooks.json",
+    "config.toml",
+    "approvals.json",
+    "trust.json",
+    "pre-push",
+];
+
+/// Signs that interpreter code writes, moves or deletes files, or runs programs.
+const WRITE_HINTS: [&str; 18] = [
+    "write",
+    "'w",
+    "\"w",
+    "'a'",
+    "\"a\"",
+    "'>",
+    "\">",
+    "unlink",
+    "rename",
+    "remove",
+    "rmtree",
+    "truncate",
+    "chmod",
+    "system",
+    "subprocess",
+    "exec",
+    "spawn",
+    "shutil",
+];
+
+/// Interpreter code (`python -c`, `node -e`, …) that writes files and whose text names hooks,
+/// an agent's settings or hookjudge's places: strings built in code cannot be followed.
+fn interpreter_writes(program: &str, code: &str) -> Option<String> {
+    let lower = code.to_ascii_lowercase();
+    let writes = WRITE_HINTS.iter().any(|h| lower.contains(h));
+    let names = std::iter::once("hook")
+        .chain(PROTECTED_NAMES.iter().copied())
+        .chain(["settings.local", "approvals", "clau", "codex", "gemini"])
+        .find(|n| lower.contains(n));
+    match (writes, names) {
+        (true, Some(name)) => Some(format!(
+            "command runs `{program}` code that writes files and names `{name}`"
+        )),
+        _ => None,
+    }
+}
+
+/// What deleting, moving or truncating `target` would do against hookjudge: a directory that
+/// holds a protected file (`.claude`, `~/.codex`, `.git/hooks` with hookjudge's pre-push hook,
+/// the state dir's parent).
+fn removed_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Option<String> {
+    if target.starts_with('-') {
+        return None;
+    }
+    for path in protected.expanded(target, cwd) {
+        if let Some(what) = protected.holds_protected(&path) {
+            return Some(format!("command {what} (`{}`)", path.display()));
         }
     }
     None
@@ -400,13 +605,15 @@ fn written_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Op
         if candidate.is_empty() {
             continue;
         }
-        let path = protected.word_path(candidate, cwd);
-        if let Some(what) = protected.what(&path) {
-            return Some(format!("command {what} (`{}`)", path.display()));
+        for path in protected.expanded(candidate, cwd) {
+            if let Some(what) = protected.what(&path) {
+                return Some(format!("command {what} (`{}`)", path.display()));
+            }
         }
     }
-    // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`): cannot be resolved.
-    if target.contains('$') && target.contains("hookjudge") {
+    // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`, `$D/settings.json`):
+    // cannot be resolved, so its literal part decides.
+    if target.contains('$') && PROTECTED_NAMES.iter().any(|n| target.contains(n)) {
         return Some(format!(
             "command writes a path built at run time under hookjudge's directories (`{target}`)"
         ));

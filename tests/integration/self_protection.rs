@@ -647,6 +647,72 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
     assert_eq!(init.output().code, 0);
     assert_eq!(gate("rm .git/hooks/pre-push", &[]), "deny");
     assert_eq!(gate("cat .git/hooks/pre-push", &[]), "silent");
+    // The directories holding it, and globs naming it.
+    assert_eq!(gate("mv .git/hooks .git/hooks.off", &[]), "deny");
+    assert_eq!(gate("rm .git/hooks/pre-pus?", &[]), "deny");
+    assert_eq!(gate("cd .git && rm -rf hooks", &[]), "deny");
+}
+
+#[test]
+fn protected_paths_are_resolved_as_the_shell_would() {
+    let (home, repo) = setup();
+    let state = state_dir(&home);
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("approvals.json"), "{}").unwrap();
+    for dir in [repo.work.join(".claude"), home.path().join(".codex")] {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    std::fs::write(repo.work.join(".claude/settings.local.json"), "{}").unwrap();
+    std::fs::write(home.path().join(".codex/hooks.json"), "{}").unwrap();
+    let state_parent = state.parent().unwrap().display().to_string();
+    let bin_dir = Path::new(BIN).parent().unwrap().display().to_string();
+    for agent in AGENTS {
+        for command in [
+            // Relative to the directory a `cd` reached.
+            "cd .claude && cp /tmp/evil settings.local.json".to_string(),
+            "cd .claude; cp /tmp/evil settings.local.json".into(),
+            "pushd .claude && cp /tmp/evil settings.local.json".into(),
+            "cd ~/.codex && mv hooks.json hooks.off".into(),
+            "cd ~/.codex && sed -i 's/\"matcher\": \"[^\"]*\"/\"matcher\": \"Nope\"/' hooks.json"
+                .into(),
+            format!("cd {state_parent} && echo '{{}}' > hookjudge/approvals.json"),
+            // Globs.
+            "cd .cl* && cp /tmp/evil settings.local.json".into(),
+            "cp /tmp/evil .claude/settings.loc*".into(),
+            "echo '{\"disableAllHooks\":true}' > .claude/settings.local.jso?".into(),
+            format!("rm -rf {state_parent}/hook*"),
+            format!("echo x | tee {state_parent}/hook?udge/approvals.json"),
+            format!("cp /tmp/forged {state_parent}/hookjudg[e]/approvals.json"),
+            format!("truncate -s0 {bin_dir}/hookjudg*"),
+            // A variable that cannot be read, next to a protected name.
+            "D=$(pwd)/.claude; echo '{}' > $D/settings.json".into(),
+            // Directories holding a protected file.
+            "mv .claude .claude.bak".into(),
+            "rm -rf .claude".into(),
+            "rm -rf ~/.codex".into(),
+            "mv ~/.codex ~/.codex.off".into(),
+            "git stash -- .claude".into(),
+            "chmod 000 .claude".into(),
+            "mv /tmp/hooks.json ~/.codex/".into(),
+            // Interpreter code that writes a file named in pieces.
+            "python3 -c \"open('.clau'+'de/settings.local.json','w').write('{}')\"".into(),
+            "node -e \"require('fs').writeFileSync('.gem'+'ini/settings.json','{}')\"".into(),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+        }
+        for command in [
+            "ls -la .claude",
+            "cd .claude && ls",
+            "cat .claude/settings.local.json",
+            "rm -rf target",
+            "cd /tmp && echo hi > out.txt",
+            "python3 -c \"print(1)\"",
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}` was gated");
+        }
+    }
 }
 
 #[test]
