@@ -14,6 +14,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
+use super::patch;
 use super::shell::{self, SimpleCommand, Word};
 use crate::agent::HookInput;
 use crate::config::dirs;
@@ -334,6 +335,11 @@ impl Protected {
 /// What a shell command would do against hookjudge, if anything: the text for [`reason`].
 pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
     let protected = Protected::here();
+    if let Some(patch) = shell_patch(command)
+        && let Some(what) = patch_check(&protected, patch, Some(cwd))
+    {
+        return Some(what);
+    }
     if !protected.may_concern(command) {
         return None;
     }
@@ -765,16 +771,7 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
         .find_map(|k| tool_input[k].as_str())
         .filter(|p| tool == "apply_patch" || p.trim_start().starts_with("*** Begin Patch"));
     if let Some(patch) = patch {
-        return patch_targets(patch)
-            .into_iter()
-            .find_map(|(path, changed)| {
-                let path = resolve(&path);
-                let what = protected.what(&path)?;
-                if settings_file(&path) && !changed.iter().any(|l| mentions_hooks(l)) {
-                    return None;
-                }
-                Some(format!("patch {what} (`{}`)", path.display()))
-            });
+        return patch_check(&protected, patch, cwd.as_deref());
     }
     let path = tool_input["file_path"]
         .as_str()
@@ -861,50 +858,61 @@ fn diff_lines(before: &str, after: &str) -> Vec<String> {
     b.symmetric_difference(&a).map(|l| l.to_string()).collect()
 }
 
-/// The files an `apply_patch` patch touches, each with its added and removed lines.
-fn patch_targets(patch: &str) -> Vec<(String, Vec<String>)> {
-    let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    for line in patch.lines() {
-        let header = [
-            "*** Add File: ",
-            "*** Update File: ",
-            "*** Delete File: ",
-            "*** Move to: ",
-        ]
-        .iter()
-        .find_map(|h| line.strip_prefix(h));
-        if let Some(path) = header {
-            // Deleting or moving a file removes every line in it.
-            let whole = line.starts_with("*** Delete") || line.starts_with("*** Move");
-            out.push((
-                path.trim().to_owned(),
-                if whole {
-                    vec!["hooks".into()]
-                } else {
-                    Vec::new()
-                },
-            ));
-        } else if (line.starts_with('+') || line.starts_with('-'))
-            && let Some((_, lines)) = out.last_mut()
-        {
-            lines.push(line[1..].to_owned());
+/// What an `apply_patch` patch would do against hookjudge: each file it touches, with a
+/// settings file judged on its content after the patch (as the `Write`/`Edit` path does).
+fn patch_check(protected: &Protected, patch: &str, cwd: Option<&Path>) -> Option<String> {
+    for file in patch::parse(patch) {
+        for (name, moved) in [(Some(&file.path), false), (file.move_to.as_ref(), true)] {
+            let Some(name) = name else { continue };
+            let path = protected.word_path(name, cwd);
+            let Some(what) = protected.what(&path) else {
+                continue;
+            };
+            if settings_file(&path)
+                && !moved
+                && file.action != patch::Action::Delete
+                && file.move_to.is_none()
+            {
+                let before = std::fs::read_to_string(&path).unwrap_or_default();
+                let after = match file.action {
+                    patch::Action::Add => Some(file.added()),
+                    _ => patch::apply(&before, &file.chunks),
+                };
+                match after {
+                    Some(after) if !changes_hooks(&path, &before, &after) => continue,
+                    Some(_) => {}
+                    None => {
+                        return Some(format!(
+                            "patch does not apply to {} and {what} (`{}`)",
+                            "the file as it is",
+                            path.display()
+                        ));
+                    }
+                }
+            }
+            return Some(format!("patch {what} (`{}`)", path.display()));
         }
     }
-    out
+    None
+}
+
+/// The patch text of `apply_patch` run through the shell (`apply_patch <<'EOF' … EOF`,
+/// `apply_patch '…'`), which Codex applies as a patch.
+fn shell_patch(command: &str) -> Option<&str> {
+    let start = command.find("*** Begin Patch")?;
+    if !command.contains("apply_patch") && !command.contains("applypatch") {
+        return None;
+    }
+    let rest = &command[start..];
+    let end = rest
+        .find("*** End Patch")
+        .map_or(rest.len(), |e| e + "*** End Patch".len());
+    Some(&rest[..end])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn patch_targets_name_files_and_changed_lines() {
-        let patch = "*** Begin Patch\n*** Update File: .codex/hooks.json\n@@\n-  \"hooks\": {\n+  \"x\": {\n*** Add File: a.txt\n+hello\n*** End Patch\n";
-        let t = patch_targets(patch);
-        assert_eq!(t[0].0, ".codex/hooks.json");
-        assert!(t[0].1.iter().any(|l| mentions_hooks(l)));
-        assert_eq!(t[1], ("a.txt".to_string(), vec!["hello".to_string()]));
-    }
 
     #[test]
     fn bare_assignments_and_plain_mentions_are_not_commands() {

@@ -654,6 +654,62 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
 }
 
 #[test]
+fn apply_patch_is_judged_on_the_settings_it_leaves() {
+    let (home, repo) = setup();
+    let codex = home.path().join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    let hooks = codex.join("hooks.json");
+    std::fs::write(
+        &hooks,
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"^Bash$\",\n        \"hooks\": [{\"type\": \"command\", \"command\": \"hookjudge gate --agent codex\"}]\n      }\n    ]\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.work.join(".claude")).unwrap();
+    std::fs::write(
+        repo.work.join(".claude/settings.local.json"),
+        "{\n  \"permissions\": {\n    \"allow\": []\n  }\n}\n",
+    )
+    .unwrap();
+    let hooks_path = hooks.display().to_string();
+    let matcher = format!(
+        "*** Begin Patch\n*** Update File: {hooks_path}\n@@\n-        \"matcher\": \"^Bash$\",\n+        \"matcher\": \"^Nope$\",\n*** End Patch\n"
+    );
+    let escaped = "*** Begin Patch\n*** Update File: .claude/settings.local.json\n@@\n {\n+  \"disableAll\\u0048ooks\": true,\n   \"permissions\": {\n*** End Patch\n";
+    let stale = "*** Begin Patch\n*** Update File: .claude/settings.local.json\n@@\n-  \"nothing\": 1\n+  \"permissions\": 2\n*** End Patch\n";
+    let harmless = "*** Begin Patch\n*** Update File: .claude/settings.local.json\n@@\n-    \"allow\": []\n+    \"allow\": [\"Bash(ls)\"]\n*** End Patch\n";
+    for patch in [matcher.as_str(), escaped, stale] {
+        let (decision, _) = run_gate(
+            &home,
+            tool_input(
+                Agent::Codex,
+                &repo.work,
+                "apply_patch",
+                json!({"command": patch}),
+            ),
+        );
+        assert_eq!(decision, "deny", "not denied: {patch}");
+        // The same patch through the shell tool, which Codex applies too.
+        for shell in [
+            format!("apply_patch <<'EOF'\n{patch}EOF"),
+            format!("apply_patch {}", shell_words::quote(patch)),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(Agent::Codex, &repo.work, &shell));
+            assert_eq!(decision, "deny", "not denied: {shell}");
+        }
+    }
+    let (decision, _) = run_gate(
+        &home,
+        tool_input(
+            Agent::Codex,
+            &repo.work,
+            "apply_patch",
+            json!({"command": harmless}),
+        ),
+    );
+    assert_eq!(decision, "silent", "a permissions edit was gated");
+}
+
+#[test]
 fn protected_paths_are_resolved_as_the_shell_would() {
     let (home, repo) = setup();
     let state = state_dir(&home);
