@@ -264,6 +264,24 @@ fn the_config_of_the_repository_a_command_targets_applies() {
 }
 
 #[test]
+fn a_symlink_to_a_trusted_file_borrows_no_trust() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let own = clone_with(&home, "own", r#"{"gate": {"push": "allow"}}"#);
+    assert_eq!(trust_on_a_terminal(&home, &own.work).code, 0);
+    assert_eq!(gate(&home, &own.work, "git push"), "silent");
+    let victim = clone_with(&home, "victim", r#"{"gate": {"push": "ask"}}"#);
+    let file = victim.work.join(".hookjudge.json");
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink(own.work.join(".hookjudge.json"), &file).unwrap();
+    assert_eq!(gate(&home, &victim.work, "git push"), "ask");
+    // Nor can the symlink be trusted itself.
+    let out = trust_on_a_terminal(&home, &victim.work);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert_eq!(gate(&home, &victim.work, "git push"), "ask");
+}
+
+#[test]
 fn init_trusts_only_the_file_it_writes() {
     let home = Home::new();
     let fresh = GitFixture::new(home.path(), "fresh");
