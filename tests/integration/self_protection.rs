@@ -710,6 +710,31 @@ fn apply_patch_is_judged_on_the_settings_it_leaves() {
 }
 
 #[test]
+fn writing_test_artifacts_by_hand_is_a_hook_bypass() {
+    let (home, repo) = setup();
+    home.user_config(r#"{"gate": {"add_artifacts": ["out/tests.json"]}}"#);
+    for agent in AGENTS {
+        for command in [
+            "mkdir -p .pytest_cache/v/cache && echo '{}' > .pytest_cache/v/cache/lastfailed",
+            "touch .pytest_cache/v/cache/lastfailed",
+            "cp /tmp/x target/nextest/default/junit.xml",
+            "echo '<testsuite/>' | tee junit.xml",
+            "cd target/nextest/default && touch junit.xml",
+            "printf x > coverage/lcov.info",
+            "echo '{}' > out/tests.json",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(reason.contains("hook-bypass"), "{agent:?}: {reason}");
+        }
+        for command in ["cat junit.xml", "mkdir -p .pytest_cache", "ls coverage"] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}` was gated");
+        }
+    }
+}
+
+#[test]
 fn protected_paths_are_resolved_as_the_shell_would() {
     let (home, repo) = setup();
     let state = state_dir(&home);
