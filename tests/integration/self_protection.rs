@@ -565,6 +565,10 @@ fn secrets_in_gated_command_lines_never_reach_the_log() {
             format!("git push https://me:{token}@github.com/o/r.git main"),
             format!("mysql -u root -p{password} -e 'select 1' && git push"),
             format!("GH_TOKEN={token} gh release create v1"),
+            format!("cargo publish --token {token}"),
+            format!("cargo publish --token={token}"),
+            format!("docker login -u me -p {password} && git push"),
+            format!("SECRET_KEY={token} git push"),
         ] {
             let (decision, _) = run_gate(&home, shell_input(Agent::Claude, &repo.work, &command));
             assert_ne!(decision, "silent", "{command}");
@@ -587,6 +591,40 @@ fn secrets_in_gated_command_lines_never_reach_the_log() {
         assert!(log.contains("[REDACTED:"), "{log}");
         assert!(home.last_log()["redactions"].is_object());
     }
+}
+
+#[test]
+fn approvals_keep_no_secret_and_bind_to_the_exact_command() {
+    let (home, repo) = setup();
+    let token = generated_token(0xa11);
+    let command = format!("git push https://bob:{token}@github.com/o/r.git main");
+    let (decision, _) = run_gate(&home, shell_input(Agent::Codex, &repo.work, &command));
+    assert_eq!(decision, "deny");
+    let store = state_dir(&home).join("approvals.json");
+    let text = std::fs::read_to_string(&store).unwrap();
+    assert!(
+        !text.contains(&token),
+        "the secret is in approvals.json: {text}"
+    );
+    assert!(text.contains("[REDACTED:"), "{text}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&store).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "approvals.json is readable by others");
+    assert!(
+        approve_on_a_terminal(&home, "y")
+            .stdout
+            .contains("approved")
+    );
+    // Bound to the exact line: another secret in the same place is not approved.
+    let other = command.replace(&token, &generated_token(0xb22));
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, &other)).0,
+        "deny"
+    );
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, &command)).0,
+        "silent"
+    );
 }
 
 #[test]
