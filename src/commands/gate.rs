@@ -399,7 +399,23 @@ impl<'a> TargetSettings<'a> {
         target: &classify::Target,
         cwd_settings: &'s Settings,
     ) -> &'s config::GateSettings {
-        let dir = target.work_tree.as_ref().or(target.dir.as_ref());
+        // `GIT_DIR=other/.git git push`: the repository the git dir belongs to decides.
+        let git_dir_root = target.git_dir.as_deref().map(|g| {
+            let g = if g.is_relative() {
+                target.dir.as_deref().unwrap_or(Path::new(".")).join(g)
+            } else {
+                g.to_path_buf()
+            };
+            match g.file_name() {
+                Some(name) if name == ".git" => g.parent().map(Path::to_path_buf).unwrap_or(g),
+                _ => g,
+            }
+        });
+        let dir = target
+            .work_tree
+            .as_ref()
+            .or(git_dir_root.as_ref())
+            .or(target.dir.as_ref());
         let Some(root) = dir.and_then(|d| config::repo_root(d)) else {
             return &cwd_settings.gate;
         };

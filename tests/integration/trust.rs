@@ -261,6 +261,14 @@ fn the_config_of_the_repository_a_command_targets_applies() {
         ),
         "ask"
     );
+    // The repository `GIT_DIR` names, as a prefix or exported.
+    for command in [
+        format!("GIT_DIR={other_dir}/.git git push"),
+        format!("export GIT_DIR={other_dir}/.git; git push"),
+        format!("git --git-dir={other_dir}/.git push"),
+    ] {
+        assert_eq!(gate(&home, &permissive.work, &command), "ask", "{command}");
+    }
 }
 
 #[test]
