@@ -32,8 +32,11 @@ pub fn store_path() -> PathBuf {
 pub struct Request {
     /// A short id to name it by in `hookjudge approve ID`.
     pub id: String,
-    /// The whole command line, exactly as the agent sent it.
+    /// The command line for display, with secrets redacted (the file never holds them).
     pub command: String,
+    /// The hash of the exact command line, which the approval is bound to.
+    #[serde(default)]
+    pub command_hash: String,
     /// The repository (or directory) it runs in.
     pub repo: PathBuf,
     pub agent: String,
@@ -48,7 +51,9 @@ pub struct Request {
 
 impl Request {
     fn matches(&self, command: &str, repo: &Path) -> bool {
-        self.command == command && self.repo == repo
+        !self.command_hash.is_empty()
+            && self.command_hash == command_hash(command)
+            && self.repo == repo
     }
 
     fn live(&self, now: i64) -> bool {
@@ -77,6 +82,12 @@ fn save(store: &Store) -> Result<(), String> {
     crate::statefile::write(&store_path(), &text)
 }
 
+/// What binds an approval to the exact command line, without keeping the line (or a secret
+/// in it) in the file.
+fn command_hash(command: &str) -> String {
+    crate::trust::content_hash(command.as_bytes())
+}
+
 /// Records that `command` in `repo` waits for the user. A request already there is refreshed;
 /// an approval already given is kept.
 pub fn request(
@@ -102,10 +113,11 @@ pub fn request(
     );
     store.requests.push(Request {
         id,
-        command: command.to_owned(),
+        command: crate::redact::redact(command).text,
+        command_hash: command_hash(command),
         repo: repo.to_path_buf(),
         agent: agent.to_owned(),
-        reason: reason.to_owned(),
+        reason: crate::redact::redact(reason).text,
         requested_ms: now,
         approved_ms: None,
     });

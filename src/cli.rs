@@ -242,7 +242,7 @@ pub struct TrustArgs {
     /// Forget the trust given to the file
     #[arg(long)]
     pub revoke: bool,
-    /// Trust without asking (after you reviewed the file)
+    /// Trust without asking (after you reviewed the file); still only on your own terminal
     #[arg(long)]
     pub yes: bool,
 }

@@ -302,6 +302,26 @@ const RULES: &[Rule] = &[
         r#"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mysqlimport|mariadb|mariadb-dump)(?-u:\b)[^\n|;&]*?\s-p["']?(?P<s>[^\s"'\-][^\s"']{2,127})"#
     ),
     rule!(
+        "cli-token",
+        Context,
+        [
+            "--token",
+            "--password",
+            "--passwd",
+            "--api-key",
+            "--auth-token",
+            "--access-token",
+            "--secret"
+        ],
+        r#"(?i)(?:^|\s)--(?:token|password|passwd|api-key|auth-token|access-token|secret)(?:=|\s+)["']?(?P<s>[^\s"'\-][^\s"']{7,255})"#
+    ),
+    rule!(
+        "cli-password",
+        Context,
+        ["docker", "podman", "helm", "nerdctl", "buildah", "skopeo"],
+        r#"(?-u:\b)(?:docker|podman|helm|nerdctl|buildah|skopeo)(?-u:\b)[^\n|;&]*?(?-u:\b)login(?-u:\b)[^\n|;&]*?\s-p(?:=|\s+)["']?(?P<s>[^\s"'\-][^\s"']{3,127})"#
+    ),
+    rule!(
         "netrc-password",
         Context,
         ["machine"],
@@ -342,9 +362,10 @@ const RULES: &[Rule] = &[
             "api-key",
             "token",
             "private_key",
-            "credential"
+            "credential",
+            "_key"
         ],
-        r#"(?i)(?P<k>[a-z0-9_.\-]*(?:secret|api_?key|apikey|api-key|access_?token|auth_?token|private_?key|credential|[a-z]+_token))["']?\s*(?:=|:=|=>|:)\s*["'`]?(?P<s>[A-Za-z0-9_\-+/=.~!@#%^&*]{12,256})"#
+        r#"(?i)(?P<k>[a-z0-9_.\-]*(?:secret[a-z0-9_]*|api_?key|apikey|api-key|access_?token|auth_?token|private_?key|credential|[a-z]+_token|[a-z]+_key))["']?\s*(?:=|:=|=>|:)\s*["'`]?(?P<s>[A-Za-z0-9_\-+/=.~!@#%^&*]{12,256})"#
     ),
 ];
 
@@ -622,6 +643,53 @@ mod tests {
         }
         let kinds: std::collections::BTreeSet<&str> = RULES.iter().map(|r| r.kind).collect();
         assert!(kinds.len() >= 30, "{} kinds", kinds.len());
+    }
+
+    /// A random-looking value, generated (no secret-shaped literal in the source).
+    fn generated(seed: u64, len: usize) -> String {
+        let alphabet = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        let mut x = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (0..len)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                alphabet[(x >> 33) as usize % alphabet.len()] as char
+            })
+            .collect()
+    }
+
+    #[test]
+    fn command_line_secrets_are_redacted() {
+        for seed in 1..20 {
+            let value = generated(seed, 24);
+            for line in [
+                format!("cargo publish --token {value}"),
+                format!("cargo publish --token={value}"),
+                format!("docker login -u me -p {value} && git push"),
+                format!("podman login --username me -p {value} registry"),
+                format!("SECRET_KEY={value} git push"),
+                format!("export STRIPE_KEY={value}"),
+                format!("DEPLOY_TOKEN={value} make deploy"),
+                format!("gh auth login --password '{value}'"),
+            ] {
+                let out = redact(&line).text;
+                assert!(
+                    !out.contains(&value),
+                    "{seed}: `{line}` kept its secret: {out}"
+                );
+            }
+        }
+        for line in [
+            "git push --token-file ~/.t",
+            "cargo publish --token $TOKEN",
+            "PRIMARY_KEY=id cargo run",
+            "docker login -u me --password-stdin",
+        ] {
+            assert_eq!(redact(line).text, line, "changed");
+        }
     }
 
     #[test]

@@ -12,7 +12,18 @@ pub fn write(path: &Path, text: &str) -> Result<(), String> {
         path.file_name().and_then(|n| n.to_str()).unwrap_or("state"),
         std::process::id()
     ));
-    let result = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    // Private to the user: approvals and trust records say what ran where.
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let result = options
+        .open(&tmp)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+        .and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
         return Err(format!("cannot write `{}`: {e}", path.display()));

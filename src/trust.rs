@@ -126,7 +126,7 @@ pub struct RepoLayer {
 pub fn repo_layer(path: &Path, text: &str, below: &Settings) -> RepoLayer {
     let hash = content_hash(text.as_bytes());
     let parsed = crate::config::parse(text);
-    if is_init_written(text) || Store::load().is_trusted(path, &hash) {
+    if is_init_written(text) || (in_place(path) && Store::load().is_trusted(path, &hash)) {
         return match parsed {
             Ok(file) => RepoLayer {
                 file: Some(file),
@@ -438,12 +438,34 @@ impl Store {
     }
 }
 
+/// Whether `path` is the file itself, not a symlink to a file elsewhere: a symlinked
+/// `.hookjudge.json` would borrow the trust given to the file it points to (another
+/// repository's), so it is never trusted.
+pub fn in_place(path: &Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
+        return false;
+    };
+    let parent = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    !is_link && canonical(path) == canonical(parent).join(name)
+}
+
 fn canonical(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Trusts the current content of `path`. Returns the entry recorded.
 pub fn trust(path: &Path) -> Result<Entry, String> {
+    if !in_place(path) {
+        return Err(format!(
+            "`{}` is a symlink; a symlinked config is never trusted (replace it with the file itself)",
+            path.display()
+        ));
+    }
     let bytes =
         std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let mut store = Store::load();

@@ -231,7 +231,12 @@ fn run(
             agent, &input, config, &cwd, &command, &what,
         ));
     }
-    let settings = if classify::may_be_gated(&command, &[]) {
+    let faked = protect::faked_evidence(&command, &cwd, || {
+        Settings::load(&project, config)
+            .map(|s| s.gate.artifacts)
+            .unwrap_or_default()
+    });
+    let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
         Settings::load(&project, config).map_err(|e| e.to_string())?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
@@ -251,7 +256,8 @@ fn run(
         deploy: &settings.gate.deploy_commands,
         publish: &settings.gate.publish_commands,
     };
-    let found = crate::gate::find(&command, &cwd, user);
+    let mut found = crate::gate::find(&command, &cwd, user);
+    found.extend(faked);
     if found.is_empty() {
         return Ok((None, None));
     }
@@ -376,7 +382,23 @@ impl<'a> TargetSettings<'a> {
         target: &classify::Target,
         cwd_settings: &'s Settings,
     ) -> &'s config::GateSettings {
-        let dir = target.work_tree.as_ref().or(target.dir.as_ref());
+        // `GIT_DIR=other/.git git push`: the repository the git dir belongs to decides.
+        let git_dir_root = target.git_dir.as_deref().map(|g| {
+            let g = if g.is_relative() {
+                target.dir.as_deref().unwrap_or(Path::new(".")).join(g)
+            } else {
+                g.to_path_buf()
+            };
+            match g.file_name() {
+                Some(name) if name == ".git" => g.parent().map(Path::to_path_buf).unwrap_or(g),
+                _ => g,
+            }
+        });
+        let dir = target
+            .work_tree
+            .as_ref()
+            .or(git_dir_root.as_ref())
+            .or(target.dir.as_ref());
         let Some(root) = dir.and_then(|d| config::repo_root(d)) else {
             return &cwd_settings.gate;
         };

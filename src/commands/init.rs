@@ -235,6 +235,7 @@ fn schema_text() -> String {
 
 /// Installs for each chosen agent.
 pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
+    refuse_inside_agent("init")?;
     let t = target(args.agent, args.scope, args.force, false)?;
     if args.require && t.scope != Scope::Project {
         return Err(UserError::new("`--require` is for team mode")
@@ -678,6 +679,7 @@ fn is_empty_object(text: &str) -> bool {
 
 /// Removes our entries and our git hook.
 pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
+    refuse_inside_agent("uninstall")?;
     let t = target(args.agent, args.scope, true, true)?;
     let mut out = io::stdout().lock();
     let mut lines = Vec::new();
@@ -819,5 +821,20 @@ impl Target {
     /// Whether every agent is being removed (then the files shared by all go too).
     fn agent_all_or_default(&self) -> bool {
         !self.explicit || self.agents.len() == Agent::ALL.len()
+    }
+}
+
+/// Installing or removing hookjudge's hooks is the user's choice, never an agent's: refused
+/// when the process runs inside an agent's tool (its environment markers or an agent among
+/// the parent processes), as `trust` and `approve` are.
+fn refuse_inside_agent(command: &str) -> Result<(), UserError> {
+    match crate::human::inside_agent() {
+        Some(why) => Err(UserError::new(format!(
+            "`hookjudge {command}` is for you to run in your own terminal, not for an agent ({why})"
+        ))
+        .hint(format!(
+            "open a terminal outside the agent and run `hookjudge {command}` there"
+        ))),
+        None => Ok(()),
     }
 }

@@ -52,13 +52,16 @@ pub(super) fn trust(args: &TrustArgs) -> Result<ExitStatus, UserError> {
         path.display(),
         trust::content_hash(text.as_bytes())
     );
+    // Only a person at the controlling terminal trusts a file: an agent's tool has none, and
+    // `--yes` (which skips the question) does not change that.
+    let Some(mut tty) = Tty::open() else {
+        return Err(
+            UserError::new("no terminal to ask on, so nothing was trusted").hint(
+                "run `hookjudge trust` in your own terminal; `--yes` only skips the question there",
+            ),
+        );
+    };
     if !args.yes {
-        let Some(mut tty) = Tty::open() else {
-            return Err(UserError::new(
-                "no terminal to ask on, so nothing was trusted",
-            )
-            .hint("run `hookjudge trust` in your terminal, or pass `--yes` once you reviewed the file"));
-        };
         tty.say(&question);
         if !tty.confirm("Trust this file as it is now?") {
             writeln!(out, "hookjudge trust: nothing was trusted").map_err(UserError::output)?;

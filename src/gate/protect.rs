@@ -14,6 +14,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
+use super::patch;
 use super::shell::{self, SimpleCommand, Word};
 use crate::agent::HookInput;
 use crate::config::dirs;
@@ -173,6 +174,80 @@ impl Protected {
         None
     }
 
+    /// Why `path`, a directory, holds a protected file, if it does (deleting or moving it
+    /// takes the file with it).
+    fn holds_protected(&self, path: &Path) -> Option<&'static str> {
+        let path = normalize(path);
+        let real = real_path(&path);
+        let inside =
+            |p: &Path| p != path && p != real && (p.starts_with(&path) || p.starts_with(&real));
+        if self.dirs.iter().any(|d| inside(&normalize(d)))
+            || self.files.iter().any(|f| inside(f))
+            || self.binary.as_deref().is_some_and(inside)
+        {
+            return Some(
+                "moves or deletes a directory holding hookjudge's state, config or binary",
+            );
+        }
+        for settings in SETTINGS_FILES {
+            let (dir, _) = settings.split_once('/').unwrap_or((settings, ""));
+            let named = path.file_name().is_some_and(|n| n == dir);
+            if path.join(settings).is_file()
+                || (named && path.parent().is_some_and(|p| p.join(settings).is_file()))
+            {
+                return Some("moves or deletes a directory holding an agent's hook settings");
+            }
+        }
+        for hook in ["pre-push", "hooks/pre-push", ".git/hooks/pre-push"] {
+            if std::fs::read_to_string(path.join(hook)).is_ok_and(|t| t.contains("hookjudge")) {
+                return Some(
+                    "moves or deletes the directory holding hookjudge's git pre-push hook",
+                );
+            }
+        }
+        None
+    }
+
+    /// A word as the paths the shell would pass: a glob (`.cl*`, `hook?udge`) matched against
+    /// the file system; the word itself when nothing matches (the shell passes it unchanged).
+    fn expanded(&self, word: &str, cwd: Option<&Path>) -> Vec<PathBuf> {
+        let path = self.word_path(word, cwd);
+        // The directory may be a glob too (`cd .cl* && …`).
+        if !path.to_string_lossy().contains(['*', '?', '[']) {
+            return vec![path];
+        }
+        let mut found = vec![PathBuf::new()];
+        for part in path.components() {
+            let text = part.as_os_str().to_string_lossy();
+            let matcher = text
+                .contains(['*', '?', '['])
+                .then(|| globset::Glob::new(&text).ok().map(|g| g.compile_matcher()))
+                .flatten();
+            let mut next = Vec::new();
+            for base in &found {
+                match &matcher {
+                    None => next.push(base.join(part)),
+                    Some(m) => {
+                        let Ok(entries) = std::fs::read_dir(base) else {
+                            continue;
+                        };
+                        for entry in entries.flatten().take(512) {
+                            if m.is_match(entry.file_name()) {
+                                next.push(base.join(entry.file_name()));
+                            }
+                        }
+                    }
+                }
+            }
+            next.truncate(512);
+            found = next;
+        }
+        if found.is_empty() {
+            found.push(path);
+        }
+        found
+    }
+
     /// A word of a command as a path: `~` expanded, relative to `cwd`.
     fn word_path(&self, word: &str, cwd: Option<&Path>) -> PathBuf {
         let word = word.trim_start_matches("file://");
@@ -238,6 +313,8 @@ impl Protected {
                 .is_some_and(|p| !p.is_empty() && plain.contains(p))
         };
         plain.contains("hookjudge")
+            || PATH_HINTS.iter().any(|h| plain.contains(h))
+            || plain.contains(['*', '?', '['])
             || HUMAN_ONLY
                 .iter()
                 .filter(|v| **v != "init")
@@ -258,6 +335,11 @@ impl Protected {
 /// What a shell command would do against hookjudge, if anything: the text for [`reason`].
 pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
     let protected = Protected::here();
+    if let Some(patch) = shell_patch(command)
+        && let Some(what) = patch_check(&protected, patch, Some(cwd))
+    {
+        return Some(what);
+    }
     if !protected.may_concern(command) {
         return None;
     }
@@ -275,6 +357,16 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
             }
         }
         let script = shell::parse(&text, dir.as_deref().unwrap_or(cwd));
+        // `cd DIR && echo x > f`: the shell may read `f` from any directory a `cd` reached.
+        for target in redirect_targets(&text) {
+            for cmd in &script.commands {
+                if cmd.cwd != dir
+                    && let Some(what) = written_target(&protected, &target, cmd.cwd.as_deref())
+                {
+                    return Some(what);
+                }
+            }
+        }
         for cmd in &script.commands {
             if let Some(what) = one_command(cmd, &protected, &mut bodies) {
                 return Some(what);
@@ -304,6 +396,9 @@ fn one_command(
                 .and_then(Word::literal)
                 .is_some_and(|w| normalize(&protected.word_path(w, cmd.cwd.as_deref())) == b)
         });
+    if names_hookjudge && let Some(what) = computed_arguments(&cmd.argv[1..]) {
+        return Some(what);
+    }
     if names_hookjudge {
         let sub = subcommand(&words[1..]);
         if let Some(sub) = sub.filter(|s| HUMAN_ONLY.contains(s)) {
@@ -324,6 +419,20 @@ fn one_command(
         w.rsplit('/')
             .next()
             .is_some_and(|b| b.starts_with("hookjudge"))
+    }) {
+        if let Some(what) = computed_arguments(&cmd.argv[at + 2..]) {
+            return Some(format!("{what} through `{program}`"));
+        }
+        if ARGUMENT_FEEDERS.contains(&program) && subcommand(&words[at + 2..]).is_none() {
+            return Some(format!(
+                "command runs hookjudge with a subcommand `{program}` reads at run time"
+            ));
+        }
+    }
+    if let Some(at) = words.iter().skip(1).position(|w| {
+        w.rsplit('/')
+            .next()
+            .is_some_and(|b| b.starts_with("hookjudge"))
     }) && let Some(sub) = subcommand(&words[at + 2..]).filter(|s| HUMAN_ONLY.contains(s))
     {
         return Some(format!(
@@ -337,6 +446,10 @@ fn one_command(
         return Some(format!(
             "command runs `hookjudge {sub}` through `{program}`"
         ));
+    }
+    // `alias hj=hookjudge`: a name for hookjudge whose later uses no parser can follow.
+    if program == "alias" && words[1..].iter().any(|w| w.contains("hookjudge")) {
+        return Some("command defines an alias for hookjudge".into());
     }
     // `script -qc BODY`: the body runs in a shell with a terminal.
     if program == "script"
@@ -361,13 +474,132 @@ fn one_command(
             return Some(format!("command runs hookjudge through `{program}`"));
         }
     }
+    // Interpreter code that writes files and names hooks or hookjudge's places.
+    if interpreter && let Some(what) = interpreter_writes(program, &words[1..].join(" ")) {
+        return Some(what);
+    }
+    // Redirects of this command, from the directory it runs in (after `cd`).
+    for target in &cmd.writes {
+        if let Some(what) = written_target(protected, target.text(), cmd.cwd.as_deref()) {
+            return Some(what);
+        }
+    }
     // Writes to protected files: any argument that is a protected path, unless the program
     // only reads.
     if !read_only(cmd, &words) {
+        let removes = REMOVERS.contains(&program);
         for target in &words[1..] {
             if let Some(what) = written_target(protected, target, cmd.cwd.as_deref()) {
                 return Some(what);
             }
+            if removes && let Some(what) = removed_target(protected, target, cmd.cwd.as_deref()) {
+                return Some(what);
+            }
+        }
+        // `mv hooks.json ~/.codex/`: a source lands in the target directory under its name.
+        if COPIERS.contains(&program)
+            && let [sources @ .., last] = &words[1..]
+        {
+            let dir = protected.word_path(last, cmd.cwd.as_deref());
+            if dir.is_dir() {
+                for source in sources.iter().filter(|s| !s.starts_with('-')) {
+                    let Some(name) = Path::new(source).file_name() else {
+                        continue;
+                    };
+                    if let Some(what) = protected.what(&dir.join(name)) {
+                        return Some(format!("command {what} (`{}`)", dir.join(name).display()));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Words in a command line that may concern hookjudge's places (checked before parsing).
+const PATH_HINTS: [&str; 6] = [
+    "hook",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "settings",
+    "config.toml",
+];
+
+/// Programs that move, delete, truncate or change the mode of what they are given: naming a
+/// directory that holds a protected file is as bad as naming the file.
+const REMOVERS: [&str; 13] = [
+    "mv", "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "git",
+    "rsync", "find",
+];
+
+/// Programs whose last argument may be a directory the other arguments land in.
+const COPIERS: [&str; 4] = ["mv", "cp", "ln", "install"];
+
+/// Names in a path built at run time that could make it a protected path.
+const PROTECTED_NAMES: [&str; 11] = [
+    "hookjudge",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "settings.json",
+    "settings.local.json",
+    "hooks.json",
+    "config.toml",
+    "approvals.json",
+    "trust.json",
+    "pre-push",
+];
+
+/// Signs that interpreter code writes, moves or deletes files, or runs programs.
+const WRITE_HINTS: [&str; 18] = [
+    "write",
+    "'w",
+    "\"w",
+    "'a'",
+    "\"a\"",
+    "'>",
+    "\">",
+    "unlink",
+    "rename",
+    "remove",
+    "rmtree",
+    "truncate",
+    "chmod",
+    "system",
+    "subprocess",
+    "exec",
+    "spawn",
+    "shutil",
+];
+
+/// Interpreter code (`python -c`, `node -e`, …) that writes files and whose text names hooks,
+/// an agent's settings or hookjudge's places: strings built in code cannot be followed.
+fn interpreter_writes(program: &str, code: &str) -> Option<String> {
+    let lower = code.to_ascii_lowercase();
+    let writes = WRITE_HINTS.iter().any(|h| lower.contains(h));
+    let names = std::iter::once("hook")
+        .chain(PROTECTED_NAMES.iter().copied())
+        .chain(["settings.local", "approvals", "clau", "codex", "gemini"])
+        .find(|n| lower.contains(n));
+    match (writes, names) {
+        (true, Some(name)) => Some(format!(
+            "command runs `{program}` code that writes files and names `{name}`"
+        )),
+        _ => None,
+    }
+}
+
+/// What deleting, moving or truncating `target` would do against hookjudge: a directory that
+/// holds a protected file (`.claude`, `~/.codex`, `.git/hooks` with hookjudge's pre-push hook,
+/// the state dir's parent).
+fn removed_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Option<String> {
+    if target.starts_with('-') {
+        return None;
+    }
+    for path in protected.expanded(target, cwd) {
+        if let Some(what) = protected.holds_protected(&path) {
+            return Some(format!("command {what} (`{}`)", path.display()));
         }
     }
     None
@@ -379,13 +611,15 @@ fn written_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Op
         if candidate.is_empty() {
             continue;
         }
-        let path = protected.word_path(candidate, cwd);
-        if let Some(what) = protected.what(&path) {
-            return Some(format!("command {what} (`{}`)", path.display()));
+        for path in protected.expanded(candidate, cwd) {
+            if let Some(what) = protected.what(&path) {
+                return Some(format!("command {what} (`{}`)", path.display()));
+            }
         }
     }
-    // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`): cannot be resolved.
-    if target.contains('$') && target.contains("hookjudge") {
+    // A path built from a variable (`$XDG_STATE_HOME/hookjudge/…`, `$D/settings.json`):
+    // cannot be resolved, so its literal part decides.
+    if target.contains('$') && PROTECTED_NAMES.iter().any(|n| target.contains(n)) {
         return Some(format!(
             "command writes a path built at run time under hookjudge's directories (`{target}`)"
         ));
@@ -429,6 +663,34 @@ fn names_human_only(text: &str) -> Option<&'static str> {
     })?;
     let sub = subcommand(&words[at + 1..])?;
     HUMAN_ONLY.iter().find(|h| **h == sub).copied()
+}
+
+/// Programs that append arguments read from their input to the command they run.
+const ARGUMENT_FEEDERS: [&str; 2] = ["xargs", "parallel"];
+
+/// A hookjudge command line whose subcommand (or, for `check`, whose options) is computed at
+/// run time (`$(…)`, `$VAR`, `"$@"`): it may be a subcommand only the user may run, so it is
+/// denied like one.
+fn computed_arguments(args: &[Word]) -> Option<String> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        match arg {
+            Word::Dynamic(src) => {
+                return Some(format!(
+                    "command runs hookjudge with a subcommand computed at run time (`{src}`)"
+                ));
+            }
+            Word::Literal(a) if a == "--config" => i += 2,
+            Word::Literal(a) if a.starts_with('-') => i += 1,
+            Word::Literal(sub) => {
+                let rest = &args[i + 1..];
+                return (sub == "check" && rest.iter().any(|w| w.literal().is_none())).then(|| {
+                    "command runs `hookjudge check` with options computed at run time".into()
+                });
+            }
+        }
+    }
+    None
 }
 
 /// The first word that is not an option (skipping `--config FILE`).
@@ -509,16 +771,7 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
         .find_map(|k| tool_input[k].as_str())
         .filter(|p| tool == "apply_patch" || p.trim_start().starts_with("*** Begin Patch"));
     if let Some(patch) = patch {
-        return patch_targets(patch)
-            .into_iter()
-            .find_map(|(path, changed)| {
-                let path = resolve(&path);
-                let what = protected.what(&path)?;
-                if settings_file(&path) && !changed.iter().any(|l| mentions_hooks(l)) {
-                    return None;
-                }
-                Some(format!("patch {what} (`{}`)", path.display()))
-            });
+        return patch_check(&protected, patch, cwd.as_deref());
     }
     let path = tool_input["file_path"]
         .as_str()
@@ -605,50 +858,145 @@ fn diff_lines(before: &str, after: &str) -> Vec<String> {
     b.symmetric_difference(&a).map(|l| l.to_string()).collect()
 }
 
-/// The files an `apply_patch` patch touches, each with its added and removed lines.
-fn patch_targets(patch: &str) -> Vec<(String, Vec<String>)> {
-    let mut out: Vec<(String, Vec<String>)> = Vec::new();
-    for line in patch.lines() {
-        let header = [
-            "*** Add File: ",
-            "*** Update File: ",
-            "*** Delete File: ",
-            "*** Move to: ",
-        ]
-        .iter()
-        .find_map(|h| line.strip_prefix(h));
-        if let Some(path) = header {
-            // Deleting or moving a file removes every line in it.
-            let whole = line.starts_with("*** Delete") || line.starts_with("*** Move");
-            out.push((
-                path.trim().to_owned(),
-                if whole {
-                    vec!["hooks".into()]
-                } else {
-                    Vec::new()
-                },
-            ));
-        } else if (line.starts_with('+') || line.starts_with('-'))
-            && let Some((_, lines)) = out.last_mut()
-        {
-            lines.push(line[1..].to_owned());
+/// What an `apply_patch` patch would do against hookjudge: each file it touches, with a
+/// settings file judged on its content after the patch (as the `Write`/`Edit` path does).
+fn patch_check(protected: &Protected, patch: &str, cwd: Option<&Path>) -> Option<String> {
+    for file in patch::parse(patch) {
+        for (name, moved) in [(Some(&file.path), false), (file.move_to.as_ref(), true)] {
+            let Some(name) = name else { continue };
+            let path = protected.word_path(name, cwd);
+            let Some(what) = protected.what(&path) else {
+                continue;
+            };
+            if settings_file(&path)
+                && !moved
+                && file.action != patch::Action::Delete
+                && file.move_to.is_none()
+            {
+                let before = std::fs::read_to_string(&path).unwrap_or_default();
+                let after = match file.action {
+                    patch::Action::Add => Some(file.added()),
+                    _ => patch::apply(&before, &file.chunks),
+                };
+                match after {
+                    Some(after) if !changes_hooks(&path, &before, &after) => continue,
+                    Some(_) => {}
+                    None => {
+                        return Some(format!(
+                            "patch does not apply to {} and {what} (`{}`)",
+                            "the file as it is",
+                            path.display()
+                        ));
+                    }
+                }
+            }
+            return Some(format!("patch {what} (`{}`)", path.display()));
         }
     }
-    out
+    None
+}
+
+/// The patch text of `apply_patch` run through the shell (`apply_patch <<'EOF' … EOF`,
+/// `apply_patch '…'`), which Codex applies as a patch.
+fn shell_patch(command: &str) -> Option<&str> {
+    let start = command.find("*** Begin Patch")?;
+    if !command.contains("apply_patch") && !command.contains("applypatch") {
+        return None;
+    }
+    let rest = &command[start..];
+    let end = rest
+        .find("*** End Patch")
+        .map_or(rest.len(), |e| e + "*** End Patch".len());
+    Some(&rest[..end])
+}
+
+/// Programs that write the files named in their arguments (besides redirects).
+const ARTIFACT_WRITERS: [&str; 12] = [
+    "touch", "cp", "mv", "ln", "install", "tee", "dd", "rsync", "sed", "truncate", "echo", "printf",
+];
+
+/// A command that writes a file the gate reads as proof of a test run (`gate.artifacts`:
+/// `.pytest_cache/v/cache/lastfailed`, `junit.xml`, …) without running the tests: a faked
+/// verification, gated as a hook bypass like a write to `.hookjudge/verified`. `artifacts` is
+/// asked for only when the line may name one.
+pub fn faked_evidence(
+    command: &str,
+    cwd: &Path,
+    artifacts: impl FnOnce() -> Vec<String>,
+) -> Option<super::classify::Gated> {
+    let lower = command.to_ascii_lowercase();
+    // A user-added glob can name anything: any line that writes a file may concern it.
+    let writes = lower.contains('>')
+        || lower
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .any(|w| ARTIFACT_WRITERS.contains(&w));
+    if !writes {
+        return None;
+    }
+    let mut globs: Vec<String> = super::evidence::DEFAULT_ARTIFACTS
+        .iter()
+        .map(|g| (*g).to_owned())
+        .collect();
+    globs.extend(artifacts());
+    let is_artifact = |word: &str, dir: Option<&Path>| {
+        let path = match dir {
+            Some(dir) if !word.starts_with('/') => dir.join(word),
+            _ => PathBuf::from(word),
+        };
+        let parts: Vec<String> = normalize(&path)
+            .components()
+            .filter(|c| matches!(c, Component::Normal(_)))
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        // Relative to any directory (the repository root is one of them); a file only (the
+        // directories holding artifacts may be made by anyone).
+        (0..parts.len()).any(|i| {
+            let rel = parts[i..].join("/");
+            super::glob::covers(&rel, &globs)
+                && globs.iter().any(|g| {
+                    globset::Glob::new(g)
+                        .ok()
+                        .is_some_and(|g| g.compile_matcher().is_match(&rel))
+                })
+        })
+    };
+    let script = shell::parse(command, cwd);
+    let redirected = redirect_targets(command);
+    for cmd in &script.commands {
+        let program = cmd.program().unwrap_or("");
+        let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
+        let by_args = ARTIFACT_WRITERS.contains(&program)
+            && !matches!(program, "echo" | "printf")
+            && words[1..]
+                .iter()
+                .any(|w| !w.starts_with('-') && is_artifact(w, cmd.cwd.as_deref()));
+        let by_redirect = cmd
+            .writes
+            .iter()
+            .map(Word::text)
+            .chain(redirected.iter().map(String::as_str))
+            .any(|w| is_artifact(w, cmd.cwd.as_deref()));
+        if by_args || by_redirect {
+            return Some(super::classify::Gated {
+                class: super::classify::Class::HookBypass,
+                command: cmd.source.clone(),
+                target: super::classify::Target {
+                    dir: cmd.cwd.clone(),
+                    git_dir: None,
+                    work_tree: None,
+                },
+                push: None,
+                destructive: None,
+                what: "writes a file hookjudge reads as proof of a test run (`gate.artifacts`) without running the tests".into(),
+            });
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn patch_targets_name_files_and_changed_lines() {
-        let patch = "*** Begin Patch\n*** Update File: .codex/hooks.json\n@@\n-  \"hooks\": {\n+  \"x\": {\n*** Add File: a.txt\n+hello\n*** End Patch\n";
-        let t = patch_targets(patch);
-        assert_eq!(t[0].0, ".codex/hooks.json");
-        assert!(t[0].1.iter().any(|l| mentions_hooks(l)));
-        assert_eq!(t[1], ("a.txt".to_string(), vec!["hello".to_string()]));
-    }
 
     #[test]
     fn bare_assignments_and_plain_mentions_are_not_commands() {

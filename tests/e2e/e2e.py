@@ -403,12 +403,12 @@ exporter = "none"
         return False, f"hookjudge init failed: {init.stderr}", 0
     config = {"llm": {"provider": "openai", "base_url": f"http://127.0.0.1:{judge_port}/v1", "model": "judge", "timeout_ms": 1500}, "gate": {"timeout_ms": 1500}}
     config.update(sc.hookjudge_config or {})
-    with open(os.path.join(repo, ".hookjudge.json"), "w") as f:
+    # The scenario's settings are its user's own: the user config, which needs no trust (only a
+    # person on a terminal can trust a repository file).
+    user_config = os.path.join(env["XDG_CONFIG_HOME"], "hookjudge", "config.json")
+    os.makedirs(os.path.dirname(user_config), exist_ok=True)
+    with open(user_config, "w") as f:
         json.dump(config, f)
-    # The scenario's author wrote this repository config: trust it, as its user would.
-    trust = subprocess.run([args.hookjudge, "trust", "--yes"], cwd=repo, env=hj_env, capture_output=True, text=True)
-    if trust.returncode != 0:
-        return False, f"hookjudge trust failed: {trust.stderr}", 0
     if sc.uninstall:
         un = subprocess.run([args.hookjudge, "uninstall", "--agent", agent, "--scope", scope], cwd=repo, env=hj_env, capture_output=True, text=True)
         if un.returncode != 0:

@@ -127,6 +127,16 @@ fn agent_run_hookjudge_commands_that_change_it_are_denied() {
         "setsid hookjudge approve".into(),
         "watch -n1 'hookjudge approve'".into(),
         "eval hookjudge uninstall".into(),
+        // The subcommand computed at run time, or hookjudge reached through a name.
+        "hookjudge $(echo uninstall) --agent all".into(),
+        "hookjudge \"$(printf uninst)all\"".into(),
+        "f(){ hookjudge \"$@\"; }; f uninstall".into(),
+        "unset CLAUDECODE; f() { setsid -f hookjudge \"$@\" > /tmp/out 2>&1; }; f trust --yes"
+            .into(),
+        "alias hj=hookjudge; hj trust --yes".into(),
+        "S=trust; hookjudge $S --yes".into(),
+        "hookjudge check $(echo --yes)".into(),
+        "echo trust | xargs hookjudge".into(),
     ];
     for agent in AGENTS {
         for command in &forms {
@@ -155,6 +165,8 @@ fn read_only_hookjudge_commands_stay_allowed() {
             "hookjudge judge --json notes.txt",
             "hookjudge check",
             "hookjudge check --commit --no-input",
+            "hookjudge log -n \"$N\"",
+            "hookjudge judge --json \"$(ls notes*.txt)\"",
             "echo 'run hookjudge approve in your terminal'",
             "grep -rn 'hookjudge trust' README.md",
             "git commit -m 'docs: explain hookjudge approve' --dry-run",
@@ -553,6 +565,10 @@ fn secrets_in_gated_command_lines_never_reach_the_log() {
             format!("git push https://me:{token}@github.com/o/r.git main"),
             format!("mysql -u root -p{password} -e 'select 1' && git push"),
             format!("GH_TOKEN={token} gh release create v1"),
+            format!("cargo publish --token {token}"),
+            format!("cargo publish --token={token}"),
+            format!("docker login -u me -p {password} && git push"),
+            format!("SECRET_KEY={token} git push"),
         ] {
             let (decision, _) = run_gate(&home, shell_input(Agent::Claude, &repo.work, &command));
             assert_ne!(decision, "silent", "{command}");
@@ -575,6 +591,40 @@ fn secrets_in_gated_command_lines_never_reach_the_log() {
         assert!(log.contains("[REDACTED:"), "{log}");
         assert!(home.last_log()["redactions"].is_object());
     }
+}
+
+#[test]
+fn approvals_keep_no_secret_and_bind_to_the_exact_command() {
+    let (home, repo) = setup();
+    let token = generated_token(0xa11);
+    let command = format!("git push https://bob:{token}@github.com/o/r.git main");
+    let (decision, _) = run_gate(&home, shell_input(Agent::Codex, &repo.work, &command));
+    assert_eq!(decision, "deny");
+    let store = state_dir(&home).join("approvals.json");
+    let text = std::fs::read_to_string(&store).unwrap();
+    assert!(
+        !text.contains(&token),
+        "the secret is in approvals.json: {text}"
+    );
+    assert!(text.contains("[REDACTED:"), "{text}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&store).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "approvals.json is readable by others");
+    assert!(
+        approve_on_a_terminal(&home, "y")
+            .stdout
+            .contains("approved")
+    );
+    // Bound to the exact line: another secret in the same place is not approved.
+    let other = command.replace(&token, &generated_token(0xb22));
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, &other)).0,
+        "deny"
+    );
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, &command)).0,
+        "silent"
+    );
 }
 
 #[test]
@@ -635,6 +685,153 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
     assert_eq!(init.output().code, 0);
     assert_eq!(gate("rm .git/hooks/pre-push", &[]), "deny");
     assert_eq!(gate("cat .git/hooks/pre-push", &[]), "silent");
+    // The directories holding it, and globs naming it.
+    assert_eq!(gate("mv .git/hooks .git/hooks.off", &[]), "deny");
+    assert_eq!(gate("rm .git/hooks/pre-pus?", &[]), "deny");
+    assert_eq!(gate("cd .git && rm -rf hooks", &[]), "deny");
+}
+
+#[test]
+fn apply_patch_is_judged_on_the_settings_it_leaves() {
+    let (home, repo) = setup();
+    let codex = home.path().join(".codex");
+    std::fs::create_dir_all(&codex).unwrap();
+    let hooks = codex.join("hooks.json");
+    std::fs::write(
+        &hooks,
+        "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"^Bash$\",\n        \"hooks\": [{\"type\": \"command\", \"command\": \"hookjudge gate --agent codex\"}]\n      }\n    ]\n  }\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.work.join(".claude")).unwrap();
+    std::fs::write(
+        repo.work.join(".claude/settings.local.json"),
+        "{\n  \"permissions\": {\n    \"allow\": []\n  }\n}\n",
+    )
+    .unwrap();
+    let hooks_path = hooks.display().to_string();
+    let matcher = format!(
+        "*** Begin Patch\n*** Update File: {hooks_path}\n@@\n-        \"matcher\": \"^Bash$\",\n+        \"matcher\": \"^Nope$\",\n*** End Patch\n"
+    );
+    let escaped = "*** Begin Patch\n*** Update File: .claude/settings.local.json\n@@\n {\n+  \"disableAll\\u0048ooks\": true,\n   \"permissions\": {\n*** End Patch\n";
+    let stale = "*** Begin Patch\n*** Update File: .claude/settings.local.json\n@@\n-  \"nothing\": 1\n+  \"permissions\": 2\n*** End Patch\n";
+    let harmless = "*** Begin Patch\n*** Update File: .claude/settings.local.json\n@@\n-    \"allow\": []\n+    \"allow\": [\"Bash(ls)\"]\n*** End Patch\n";
+    for patch in [matcher.as_str(), escaped, stale] {
+        let (decision, _) = run_gate(
+            &home,
+            tool_input(
+                Agent::Codex,
+                &repo.work,
+                "apply_patch",
+                json!({"command": patch}),
+            ),
+        );
+        assert_eq!(decision, "deny", "not denied: {patch}");
+        // The same patch through the shell tool, which Codex applies too.
+        for shell in [
+            format!("apply_patch <<'EOF'\n{patch}EOF"),
+            format!("apply_patch {}", shell_words::quote(patch)),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(Agent::Codex, &repo.work, &shell));
+            assert_eq!(decision, "deny", "not denied: {shell}");
+        }
+    }
+    let (decision, _) = run_gate(
+        &home,
+        tool_input(
+            Agent::Codex,
+            &repo.work,
+            "apply_patch",
+            json!({"command": harmless}),
+        ),
+    );
+    assert_eq!(decision, "silent", "a permissions edit was gated");
+}
+
+#[test]
+fn writing_test_artifacts_by_hand_is_a_hook_bypass() {
+    let (home, repo) = setup();
+    home.user_config(r#"{"gate": {"add_artifacts": ["out/tests.json"]}}"#);
+    for agent in AGENTS {
+        for command in [
+            "mkdir -p .pytest_cache/v/cache && echo '{}' > .pytest_cache/v/cache/lastfailed",
+            "touch .pytest_cache/v/cache/lastfailed",
+            "cp /tmp/x target/nextest/default/junit.xml",
+            "echo '<testsuite/>' | tee junit.xml",
+            "cd target/nextest/default && touch junit.xml",
+            "printf x > coverage/lcov.info",
+            "echo '{}' > out/tests.json",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(reason.contains("hook-bypass"), "{agent:?}: {reason}");
+        }
+        for command in ["cat junit.xml", "mkdir -p .pytest_cache", "ls coverage"] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}` was gated");
+        }
+    }
+}
+
+#[test]
+fn protected_paths_are_resolved_as_the_shell_would() {
+    let (home, repo) = setup();
+    let state = state_dir(&home);
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("approvals.json"), "{}").unwrap();
+    for dir in [repo.work.join(".claude"), home.path().join(".codex")] {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    std::fs::write(repo.work.join(".claude/settings.local.json"), "{}").unwrap();
+    std::fs::write(home.path().join(".codex/hooks.json"), "{}").unwrap();
+    let state_parent = state.parent().unwrap().display().to_string();
+    let bin_dir = Path::new(BIN).parent().unwrap().display().to_string();
+    for agent in AGENTS {
+        for command in [
+            // Relative to the directory a `cd` reached.
+            "cd .claude && cp /tmp/evil settings.local.json".to_string(),
+            "cd .claude; cp /tmp/evil settings.local.json".into(),
+            "pushd .claude && cp /tmp/evil settings.local.json".into(),
+            "cd ~/.codex && mv hooks.json hooks.off".into(),
+            "cd ~/.codex && sed -i 's/\"matcher\": \"[^\"]*\"/\"matcher\": \"Nope\"/' hooks.json"
+                .into(),
+            format!("cd {state_parent} && echo '{{}}' > hookjudge/approvals.json"),
+            // Globs.
+            "cd .cl* && cp /tmp/evil settings.local.json".into(),
+            "cp /tmp/evil .claude/settings.loc*".into(),
+            "echo '{\"disableAllHooks\":true}' > .claude/settings.local.jso?".into(),
+            format!("rm -rf {state_parent}/hook*"),
+            format!("echo x | tee {state_parent}/hook?udge/approvals.json"),
+            format!("cp /tmp/forged {state_parent}/hookjudg[e]/approvals.json"),
+            format!("truncate -s0 {bin_dir}/hookjudg*"),
+            // A variable that cannot be read, next to a protected name.
+            "D=$(pwd)/.claude; echo '{}' > $D/settings.json".into(),
+            // Directories holding a protected file.
+            "mv .claude .claude.bak".into(),
+            "rm -rf .claude".into(),
+            "rm -rf ~/.codex".into(),
+            "mv ~/.codex ~/.codex.off".into(),
+            "git stash -- .claude".into(),
+            "chmod 000 .claude".into(),
+            "mv /tmp/hooks.json ~/.codex/".into(),
+            // Interpreter code that writes a file named in pieces.
+            "python3 -c \"open('.clau'+'de/settings.local.json','w').write('{}')\"".into(),
+            "node -e \"require('fs').writeFileSync('.gem'+'ini/settings.json','{}')\"".into(),
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+        }
+        for command in [
+            "ls -la .claude",
+            "cd .claude && ls",
+            "cat .claude/settings.local.json",
+            "rm -rf target",
+            "cd /tmp && echo hi > out.txt",
+            "python3 -c \"print(1)\"",
+        ] {
+            let (decision, _) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}` was gated");
+        }
+    }
 }
 
 #[test]

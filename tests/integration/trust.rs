@@ -56,6 +56,24 @@ fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
     run.output()
 }
 
+/// `hookjudge trust --yes` as a person runs it: on a controlling terminal (`script` gives it
+/// one fed from our stdin).
+fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
+    let line = format!("{} trust --yes", shell_words::quote(crate::harness::BIN));
+    let mut run = home.cmd(&[]);
+    run.command = std::process::Command::new("script");
+    run.command
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(dir)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"));
+    run.stdin("").output()
+}
+
 fn gate(home: &Home, cwd: &Path, command: &str) -> String {
     let out = home
         .cmd(&["gate"])
@@ -131,8 +149,8 @@ fn a_cloned_malicious_config_runs_nothing_and_gates_everything_until_trusted() {
     );
 
     // The user reviews and trusts it: now it applies as written.
-    let trusted = in_dir(&home, &repo.work, &["trust", "--yes"]);
-    assert_eq!(trusted.code, 0, "{}", trusted.stderr);
+    let trusted = trust_on_a_terminal(&home, &repo.work);
+    assert_eq!(trusted.code, 0, "{}{}", trusted.stdout, trusted.stderr);
     assert_eq!(gate(&home, &repo.work, "git push"), "silent");
     stop(&home, &repo.work, "s3");
     assert!(marker.exists(), "a trusted file's LLM command runs");
@@ -226,7 +244,7 @@ fn the_config_of_the_repository_a_command_targets_applies() {
     let home = Home::new();
     home.user_config(r#"{"llm": {"provider": "none"}}"#);
     let permissive = clone_with(&home, "permissive", r#"{"gate": {"push": "allow"}}"#);
-    assert_eq!(in_dir(&home, &permissive.work, &["trust", "--yes"]).code, 0);
+    assert_eq!(trust_on_a_terminal(&home, &permissive.work).code, 0);
     let other = GitFixture::new(home.path(), "other");
     other.commit("a.txt", "two\n", "unverified change");
     assert_eq!(gate(&home, &permissive.work, "git push"), "silent");
@@ -243,6 +261,32 @@ fn the_config_of_the_repository_a_command_targets_applies() {
         ),
         "ask"
     );
+    // The repository `GIT_DIR` names, as a prefix or exported.
+    for command in [
+        format!("GIT_DIR={other_dir}/.git git push"),
+        format!("export GIT_DIR={other_dir}/.git; git push"),
+        format!("git --git-dir={other_dir}/.git push"),
+    ] {
+        assert_eq!(gate(&home, &permissive.work, &command), "ask", "{command}");
+    }
+}
+
+#[test]
+fn a_symlink_to_a_trusted_file_borrows_no_trust() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let own = clone_with(&home, "own", r#"{"gate": {"push": "allow"}}"#);
+    assert_eq!(trust_on_a_terminal(&home, &own.work).code, 0);
+    assert_eq!(gate(&home, &own.work, "git push"), "silent");
+    let victim = clone_with(&home, "victim", r#"{"gate": {"push": "ask"}}"#);
+    let file = victim.work.join(".hookjudge.json");
+    std::fs::remove_file(&file).unwrap();
+    std::os::unix::fs::symlink(own.work.join(".hookjudge.json"), &file).unwrap();
+    assert_eq!(gate(&home, &victim.work, "git push"), "ask");
+    // Nor can the symlink be trusted itself.
+    let out = trust_on_a_terminal(&home, &victim.work);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert_eq!(gate(&home, &victim.work, "git push"), "ask");
 }
 
 #[test]
@@ -307,10 +351,40 @@ fn trust_refuses_inside_an_agent() {
         "{}",
         list.stdout
     );
-    // Without a terminal and without `--yes`, nothing is trusted either.
-    let out = crate::self_protection::without_terminal(&home, &repo.work, &["trust"]);
-    assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("no terminal"), "{}", out.stderr);
+    // Without a terminal, nothing is trusted either, `--yes` or not (a process that left the
+    // agent's session with `setsid` and cleared its markers is still no person).
+    for args in [&["trust"][..], &["trust", "--yes"][..]] {
+        let out = crate::self_protection::without_terminal(&home, &repo.work, args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains("no terminal"), "{}", out.stderr);
+    }
+    let list = in_dir(&home, &repo.work, &["trust", "--list"]);
+    assert!(
+        list.stdout.contains("no file is trusted"),
+        "{}",
+        list.stdout
+    );
+}
+
+#[test]
+fn init_and_uninstall_refuse_inside_an_agent() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "inst");
+    assert_eq!(in_dir(&home, &repo.work, &["init"]).code, 0);
+    let settings = repo.work.join(".claude/settings.local.json");
+    let before = std::fs::read_to_string(&settings).unwrap();
+    for (var, args) in [
+        ("CLAUDECODE", &["uninstall"][..]),
+        ("CODEX_THREAD_ID", &["uninstall", "--agent", "all"][..]),
+        ("GEMINI_CLI", &["init", "--force"][..]),
+    ] {
+        let mut run = home.cmd(args).env(var, "1");
+        run.command.current_dir(&repo.work);
+        let out = run.output();
+        assert_eq!(out.code, 2, "{var} {args:?}: {}", out.stdout);
+        assert!(out.stderr.contains("not for an agent"), "{}", out.stderr);
+    }
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), before);
 }
 
 #[test]
