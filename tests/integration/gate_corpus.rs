@@ -9,9 +9,9 @@
 //! Checked: no line with an effect passes silently, and every `none` line stays silent.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::harness::{BIN, Home};
 
@@ -58,36 +58,9 @@ fn ahead_repo(root: &Path, home: &Path, path: &Path, origin: &str) {
     }
 }
 
+/// The gate's answer to `line` as a Claude Code PreToolUse call, run as the replay test runs it.
 fn answer(home: &Home, cwd: &Path, line: &str) -> String {
-    let input = json!({"session_id": "s1", "cwd": cwd, "hook_event_name": "PreToolUse",
-        "tool_name": "Bash", "tool_input": {"command": line}});
-    let mut command = Command::new(BIN);
-    command
-        .arg("gate")
-        .current_dir(cwd)
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path().join("config"))
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("XDG_STATE_HOME", home.path().join("state"))
-        .env("GIT_CONFIG_NOSYSTEM", "1");
-    let mut run = crate::harness::Run {
-        command,
-        stdin: Vec::new(),
-    }
-    .stdin(input.to_string());
-    run.command.stderr(Stdio::piped());
-    let out = run.output();
-    assert_eq!(out.code, 0, "{line}: {}", out.stderr);
-    if out.stdout.trim().is_empty() {
-        return "silent".into();
-    }
-    let v: Value = serde_json::from_str(out.stdout.trim()).unwrap();
-    v["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .unwrap_or("?")
-        .to_owned()
+    crate::gate_effects::gate_answer(BIN, home, cwd, "s1", line)
 }
 
 #[test]

@@ -277,7 +277,7 @@ fn replay(
     effects(&before, &after, verb)
 }
 
-fn gate_answer(bin: &str, home: &Home, cwd: &Path, session: &str, line: &str) -> String {
+pub(crate) fn gate_answer(bin: &str, home: &Home, cwd: &Path, session: &str, line: &str) -> String {
     let input = json!({"session_id": session, "cwd": cwd, "hook_event_name": "PreToolUse",
         "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": line}, "tool_use_id": "t"});
     let mut command = Command::new(bin);
