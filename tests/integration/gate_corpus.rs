@@ -9,52 +9,34 @@
 //! Checked: no line with an effect passes silently, and every `none` line stays silent.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
 use crate::harness::{BIN, Home};
 
-fn git(dir: &Path, home: &Path, args: &str) {
-    let out = Command::new("sh")
-        .args(["-c", &format!("git {args}")])
-        .current_dir(dir)
-        .env("HOME", home)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.org")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.org")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// A repository at `root/name`, pushed once to `root/name.git`, then two commits ahead.
 fn ahead_repo(root: &Path, home: &Path, path: &Path, origin: &str) {
-    git(root, home, &format!("init -q --bare {origin}"));
-    git(root, home, &format!("init -q -b main {}", path.display()));
+    let git = |dir: &Path, args: &[&str]| {
+        crate::gate_effects::run_git(dir, home, args);
+    };
+    git(root, &["init", "-q", "--bare", origin]);
+    git(
+        root,
+        &["init", "-q", "-b", "main", &path.display().to_string()],
+    );
     std::fs::create_dir_all(path.join("src")).unwrap();
     std::fs::write(path.join("src/app.py"), "a\n").unwrap();
-    git(path, home, "add . && git commit -qm one");
-    git(
-        path,
-        home,
-        &format!(
-            "remote add origin {}/{origin} && git push -q -u origin main",
-            root.display()
-        ),
-    );
+    git(path, &["add", "."]);
+    git(path, &["commit", "-qm", "one"]);
+    let url = format!("{}/{origin}", root.display());
+    git(path, &["remote", "add", "origin", &url]);
+    git(path, &["push", "-q", "-u", "origin", "main"]);
     for line in ["b", "c"] {
         let mut text = std::fs::read_to_string(path.join("src/app.py")).unwrap();
         text.push_str(line);
         text.push('\n');
         std::fs::write(path.join("src/app.py"), text).unwrap();
-        git(path, home, &format!("commit -qam {line}"));
+        git(path, &["commit", "-qam", line]);
     }
 }
 

@@ -51,7 +51,7 @@ const FAKES: [&str; 27] = [
     "lerna",
 ];
 
-fn run_git(dir: &Path, home: &Path, args: &[&str]) -> String {
+pub(crate) fn run_git(dir: &Path, home: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)
