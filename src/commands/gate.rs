@@ -231,18 +231,21 @@ fn run(
             agent, &input, config, &cwd, &command, &what,
         ));
     }
+    // Read once: the faked-evidence check and every path below need it.
+    let loaded = Settings::load(&project, config);
     let faked = protect::faked_evidence(&command, &cwd, || {
-        Settings::load(&project, config)
-            .map(|s| s.gate.artifacts)
+        loaded
+            .as_ref()
+            .map(|s| s.gate.artifacts.clone())
             .unwrap_or_default()
     });
     let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
-        Settings::load(&project, config).map_err(|e| e.to_string())?
+        loaded.map_err(|e| e.to_string())?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
         // user-defined deploy or publish command (from the config, read once) can still make
         // it gated; a config that does not load cannot name one.
-        match Settings::load(&project, config) {
+        match loaded {
             Ok(s)
                 if classify::may_be_gated(&command, &s.gate.deploy_commands)
                     || classify::may_be_gated(&command, &s.gate.publish_commands) =>
