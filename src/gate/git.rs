@@ -44,11 +44,8 @@ impl Invocation {
 
 /// Whether `cmd` runs git: `git`, a path to it, or `git-<verb>` (`…/git-core/git-push`).
 pub fn is_git(cmd: &SimpleCommand) -> bool {
-    cmd.program().is_some_and(|p| {
-        p == "git"
-            || p.strip_prefix("git-")
-                .is_some_and(|v| opts::BUILTINS.contains(&v))
-    })
+    cmd.program()
+        .is_some_and(|p| p == "git" || p.strip_prefix("git-").is_some_and(opts::is_builtin))
 }
 
 /// Reads the global part of a git command line and expands aliases.
@@ -132,7 +129,7 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases) -> Invocation {
         let Some(Word::Literal(verb)) = words.first().cloned() else {
             break;
         };
-        if opts::BUILTINS.contains(&verb.as_str()) {
+        if opts::is_builtin(&verb) {
             break;
         }
         let key = format!("alias.{}", verb.to_ascii_lowercase());

@@ -6,6 +6,10 @@
 //! ambiguous prefix makes git fail, so counting it costs nothing); a flag that makes a command
 //! *harmless* (`--dry-run`, `--help`) counts only when git would read it as that flag.
 
+use std::sync::OnceLock;
+
+use super::packed::{Reader, Words, Writer, bytes};
+
 /// Global options of `git` itself (exact names only: `git.c` does not abbreviate) that take
 /// the next word as their value.
 pub const GLOBAL_VALUE_OPTIONS: [&str; 8] = [
@@ -40,7 +44,8 @@ pub const GATED_VERBS: [&str; 15] = [
 ];
 
 /// Every git command that is not an alias (git runs a built-in before it looks up an alias).
-pub const BUILTINS: &[&str] = &[
+/// Read through [`is_builtin`], packed (see `packed`).
+const BUILTINS: &[&str] = &[
     "add",
     "am",
     "annotate",
@@ -176,10 +181,11 @@ pub const BUILTINS: &[&str] = &[
 ];
 
 /// The long options of the subcommands the gate reads, as git's own usage lists them (needed
-/// to tell an unambiguous abbreviation from an ambiguous one).
-pub fn long_options(verb: &str) -> &'static [&'static str] {
-    match verb {
-        "push" | "send-pack" => &[
+/// to tell an unambiguous abbreviation from an ambiguous one). Read through [`long_options`].
+const LONG_OPTIONS: Keyed = &[
+    (
+        &["push", "send-pack"],
+        &[
             "all",
             "branches",
             "mirror",
@@ -217,7 +223,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "stateless-rpc",
             "help",
         ],
-        "commit" => &[
+    ),
+    (
+        &["commit"],
+        &[
             "all",
             "patch",
             "interactive",
@@ -263,7 +272,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "ahead-behind",
             "help",
         ],
-        "reset" => &[
+    ),
+    (
+        &["reset"],
+        &[
             "soft",
             "mixed",
             "hard",
@@ -281,7 +293,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "no-refresh",
             "help",
         ],
-        "checkout" => &[
+    ),
+    (
+        &["checkout"],
+        &[
             "quiet",
             "progress",
             "no-progress",
@@ -309,7 +324,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "pathspec-file-nul",
             "help",
         ],
-        "switch" => &[
+    ),
+    (
+        &["switch"],
+        &[
             "create",
             "force-create",
             "guess",
@@ -330,7 +348,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "no-recurse-submodules",
             "help",
         ],
-        "restore" => &[
+    ),
+    (
+        &["restore"],
+        &[
             "source",
             "patch",
             "worktree",
@@ -352,7 +373,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "pathspec-file-nul",
             "help",
         ],
-        "clean" => &[
+    ),
+    (
+        &["clean"],
+        &[
             "dry-run",
             "force",
             "interactive",
@@ -360,7 +384,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "exclude",
             "help",
         ],
-        "rm" => &[
+    ),
+    (
+        &["rm"],
+        &[
             "dry-run",
             "quiet",
             "cached",
@@ -371,7 +398,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "pathspec-file-nul",
             "help",
         ],
-        "branch" => &[
+    ),
+    (
+        &["branch"],
+        &[
             "verbose",
             "quiet",
             "track",
@@ -406,7 +436,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "recurse-submodules",
             "help",
         ],
-        "stash" => &[
+    ),
+    (
+        &["stash"],
+        &[
             "patch",
             "staged",
             "keep-index",
@@ -421,7 +454,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "index",
             "help",
         ],
-        "read-tree" => &[
+    ),
+    (
+        &["read-tree"],
+        &[
             "reset",
             "prefix",
             "index-output",
@@ -436,7 +472,10 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "exclude-per-directory",
             "help",
         ],
-        "checkout-index" => &[
+    ),
+    (
+        &["checkout-index"],
+        &[
             "all",
             "force",
             "index",
@@ -449,8 +488,14 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "ignore-skip-worktree-bits",
             "help",
         ],
-        "update-ref" => &["no-deref", "stdin", "create-reflog", "help"],
-        "config" => &[
+    ),
+    (
+        &["update-ref"],
+        &["no-deref", "stdin", "create-reflog", "help"],
+    ),
+    (
+        &["config"],
+        &[
             "global",
             "system",
             "local",
@@ -493,9 +538,8 @@ pub fn long_options(verb: &str) -> &'static [&'static str] {
             "url",
             "help",
         ],
-        _ => &[],
-    }
-}
+    ),
+];
 
 /// How git reads a long option word (`--force-w`, `--message=x`) of `verb`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -506,6 +550,67 @@ pub enum LongMatch {
     Ambiguous,
     /// Not an option of this command as far as the table knows.
     Unknown,
+}
+
+/// Whether `verb` is a git command rather than an alias.
+pub fn is_builtin(verb: &str) -> bool {
+    static PACKED: Words<{ bytes(BUILTINS) }, { BUILTINS.len() }> = Words::pack(BUILTINS);
+    PACKED.contains(verb)
+}
+
+/// Option lists by the subcommands they belong to.
+type Keyed = &'static [(&'static [&'static str], &'static [&'static str])];
+
+/// Writes both keyed tables (`N = 0` counts their bytes).
+const fn pack_options<const N: usize>() -> Writer<N> {
+    let mut w = Writer::new();
+    let tables = [LONG_OPTIONS, LONG_VALUE_OPTIONS];
+    let mut t = 0;
+    while t < tables.len() {
+        w.count(tables[t].len());
+        let mut i = 0;
+        while i < tables[t].len() {
+            w.strs(tables[t][i].0);
+            w.strs(tables[t][i].1);
+            i += 1;
+        }
+        t += 1;
+    }
+    w
+}
+
+const PACKED_LEN: usize = pack_options::<0>().len;
+static PACKED: [u8; PACKED_LEN] = pack_options::<PACKED_LEN>().finish();
+
+type Decoded = Vec<(&'static [&'static str], &'static [&'static str])>;
+
+/// The keyed tables, decoded on first use: the long options, the long options with a value.
+fn decoded() -> &'static [Decoded; 2] {
+    static TABLES: OnceLock<[Decoded; 2]> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut r = Reader::new(&PACKED);
+        let mut table = || (0..r.count()).map(|_| (r.strs(), r.strs())).collect();
+        let tables = [table(), table()];
+        debug_assert!(r.done());
+        tables
+    })
+}
+
+fn lookup(table: &'static Decoded, verb: &str) -> &'static [&'static str] {
+    table
+        .iter()
+        .find(|(verbs, _)| verbs.contains(&verb))
+        .map_or(&[], |(_, options)| options)
+}
+
+/// The long options of `verb` (see [`LONG_OPTIONS`]).
+pub fn long_options(verb: &str) -> &'static [&'static str] {
+    lookup(&decoded()[0], verb)
+}
+
+/// The long options of `verb` that take a value (see [`LONG_VALUE_OPTIONS`]).
+pub fn long_value_options(verb: &str) -> &'static [&'static str] {
+    lookup(&decoded()[1], verb)
 }
 
 /// Resolves `--name` (without the value part) by git's abbreviation rule.
@@ -538,10 +643,12 @@ pub fn short_value_options(verb: &str) -> &'static str {
     }
 }
 
-/// Long options of `verb` that take the next word as their value when no `=` is given.
-pub fn long_value_options(verb: &str) -> &'static [&'static str] {
-    match verb {
-        "commit" => &[
+/// Long options of each verb that take the next word as their value when no `=` is given.
+/// Read through [`long_value_options`].
+const LONG_VALUE_OPTIONS: Keyed = &[
+    (
+        &["commit"],
+        &[
             "author",
             "date",
             "message",
@@ -555,13 +662,22 @@ pub fn long_value_options(verb: &str) -> &'static [&'static str] {
             "template",
             "pathspec-from-file",
         ],
-        "push" | "send-pack" => &["repo", "push-option", "receive-pack", "exec"],
-        "checkout" => &["orphan", "conflict", "pathspec-from-file"],
-        "switch" => &["create", "force-create", "orphan", "conflict"],
-        "restore" => &["source", "conflict", "pathspec-from-file"],
-        "clean" => &["exclude"],
-        "stash" => &["message", "pathspec-from-file"],
-        "branch" => &[
+    ),
+    (
+        &["push", "send-pack"],
+        &["repo", "push-option", "receive-pack", "exec"],
+    ),
+    (&["checkout"], &["orphan", "conflict", "pathspec-from-file"]),
+    (
+        &["switch"],
+        &["create", "force-create", "orphan", "conflict"],
+    ),
+    (&["restore"], &["source", "conflict", "pathspec-from-file"]),
+    (&["clean"], &["exclude"]),
+    (&["stash"], &["message", "pathspec-from-file"]),
+    (
+        &["branch"],
+        &[
             "set-upstream-to",
             "contains",
             "no-contains",
@@ -571,12 +687,14 @@ pub fn long_value_options(verb: &str) -> &'static [&'static str] {
             "points-at",
             "format",
         ],
-        "read-tree" => &["prefix", "index-output"],
-        "checkout-index" => &["prefix", "stage"],
-        "config" => &["file", "blob", "type", "default", "comment", "value"],
-        _ => &[],
-    }
-}
+    ),
+    (&["read-tree"], &["prefix", "index-output"]),
+    (&["checkout-index"], &["prefix", "stage"]),
+    (
+        &["config"],
+        &["file", "blob", "type", "default", "comment", "value"],
+    ),
+];
 
 /// One option or operand of a git subcommand, as git's option parser sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -739,6 +857,18 @@ impl Flags<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_packed_tables_read_back_as_written() {
+        assert_eq!(decoded()[0], LONG_OPTIONS);
+        assert_eq!(decoded()[1], LONG_VALUE_OPTIONS);
+        for verb in BUILTINS {
+            assert!(is_builtin(verb), "{verb}");
+        }
+        assert!(!is_builtin("ship") && !is_builtin(""));
+        assert_eq!(long_options("send-pack"), long_options("push"));
+        assert!(long_options("log").is_empty() && long_value_options("log").is_empty());
+    }
 
     #[test]
     fn abbreviations_follow_git() {

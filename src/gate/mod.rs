@@ -16,6 +16,7 @@ pub mod facts;
 pub mod git;
 pub mod git_options;
 pub mod glob;
+mod packed;
 pub mod patch;
 pub mod policy;
 pub mod protect;

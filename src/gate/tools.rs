@@ -3,9 +3,16 @@
 //! class. The prefilter's words and the list of verbs that make a computed program suspect are
 //! derived from this same table (plus git's), so they cannot drift apart.
 
+use std::sync::OnceLock;
+
 use super::classify::Class;
+use super::packed::{Reader, Words, Writer, bytes};
+
+mod deploy;
+mod publish;
 
 /// A verb of a tool: the words that name it, and what it does.
+#[derive(Debug, PartialEq)]
 pub struct Verb {
     /// The verb's words after the program (`["release", "create"]`); a word ending in `*` matches
     /// any word with that prefix (`publish*` for Gradle's `publishToMavenCentral`).
@@ -19,6 +26,7 @@ pub struct Verb {
 }
 
 /// A tool: its program names and verbs.
+#[derive(Debug, PartialEq)]
 pub struct Tool {
     pub programs: &'static [&'static str],
     /// Global options that take the next word as their value.
@@ -29,7 +37,7 @@ pub struct Tool {
 }
 
 /// Flags that make any verb harmless: it only prints or plans.
-pub const HARMLESS: [&str; 4] = ["--help", "-h", "--dry-run", "--dryrun"];
+const HARMLESS: [&str; 4] = ["--help", "-h", "--dry-run", "--dryrun"];
 
 const fn verb(words: &'static [&'static str], class: Class, what: &'static str) -> Verb {
     Verb {
@@ -71,549 +79,89 @@ const fn verb_with(
     }
 }
 
-use Class::{Deploy, Publish};
+/// The table, in two files by what the tools do. Only `const` evaluation reads it: the binary
+/// holds its packed form (see `packed`), decoded by [`tools`] on first use.
+const TABLES: [&[Tool]; 2] = [publish::TOOLS, deploy::TOOLS];
 
-/// Every tool the gate knows besides git.
-pub const TOOLS: &[Tool] = &[
-    Tool {
-        programs: &["cargo"],
-        value_options: &["--config", "-Z", "--color", "--manifest-path", "-C"],
-        goals: false,
-        verbs: &[verb(&["publish"], Publish, "publishes a crate")],
-    },
-    Tool {
-        programs: &["npm", "pnpm", "bun"],
-        value_options: &[
-            "--registry",
-            "--prefix",
-            "-C",
-            "--dir",
-            "--filter",
-            "--workspace",
-            "-w",
-            "--otp",
-            "--tag",
-            "--access",
-            "--userconfig",
-        ],
-        goals: false,
-        verbs: &[
-            verb(&["publish"], Publish, "publishes a package"),
-            verb(&["unpublish"], Publish, "removes a published package"),
-            verb(&["dist-tag", "add"], Publish, "moves a published tag"),
-            verb(
-                &["run", "publish*"],
-                Publish,
-                "runs the package's publish script",
-            ),
-            verb(
-                &["run", "deploy*"],
-                Deploy,
-                "runs the package's deploy script",
-            ),
-        ],
-    },
-    Tool {
-        programs: &["yarn"],
-        value_options: &["--cwd", "--registry"],
-        goals: false,
-        verbs: &[
-            verb(&["publish"], Publish, "publishes a package"),
-            verb(&["npm", "publish"], Publish, "publishes a package"),
-            verb(
-                &["run", "publish*"],
-                Publish,
-                "runs the package's publish script",
-            ),
-            verb(
-                &["run", "deploy*"],
-                Deploy,
-                "runs the package's deploy script",
-            ),
-            verb(&["deploy*"], Deploy, "runs the package's deploy script"),
-        ],
-    },
-    Tool {
-        programs: &["make", "gmake", "just", "task", "mise"],
-        value_options: &["-f", "--file", "-C", "--directory", "-j", "--justfile"],
-        goals: true,
-        verbs: &[
-            verb_unless(
-                &["publish*"],
-                Publish,
-                "runs a publish target",
-                &["-n", "--just-print", "--recon", "--dry-run", "-l", "--list"],
-            ),
-            verb_unless(
-                &["deploy*"],
-                Deploy,
-                "runs a deploy target",
-                &["-n", "--just-print", "--recon", "--dry-run", "-l", "--list"],
-            ),
-        ],
-    },
-    Tool {
-        programs: &["lerna"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb(&["publish"], Publish, "publishes packages")],
-    },
-    Tool {
-        programs: &["changeset"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb(&["publish"], Publish, "publishes packages")],
-    },
-    Tool {
-        programs: &["twine"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb(&["upload"], Publish, "uploads to a package index")],
-    },
-    Tool {
-        programs: &["uv", "poetry", "flit", "hatch", "pdm", "maturin"],
-        value_options: &[
-            "--directory",
-            "--project",
-            "-C",
-            "--config-file",
-            "--index-url",
-            "-r",
-            "--repository",
-        ],
-        goals: false,
-        verbs: &[
-            verb(&["publish"], Publish, "publishes a package"),
-            verb(&["upload"], Publish, "uploads a package"),
-        ],
-    },
-    Tool {
-        programs: &["gem"],
-        value_options: &["--host", "--key"],
-        goals: false,
-        verbs: &[
-            verb(&["push"], Publish, "publishes a gem"),
-            verb(&["yank"], Publish, "removes a published gem"),
-        ],
-    },
-    Tool {
-        programs: &["dotnet"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb(
-            &["nuget", "push"],
-            Publish,
-            "publishes a NuGet package",
-        )],
-    },
-    Tool {
-        programs: &["nuget"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb(&["push"], Publish, "publishes a NuGet package")],
-    },
-    Tool {
-        programs: &["mvn", "mvnw", "./mvnw"],
-        value_options: &[
-            "-f",
-            "--file",
-            "-s",
-            "--settings",
-            "-P",
-            "-pl",
-            "--projects",
-            "-D",
-            "-T",
-        ],
-        goals: true,
-        verbs: &[
-            verb(&["deploy"], Publish, "deploys artifacts to a repository"),
-            verb(
-                &["deploy:deploy-file"],
-                Publish,
-                "deploys artifacts to a repository",
-            ),
-            verb(&["release:perform"], Publish, "performs a release"),
-        ],
-    },
-    Tool {
-        programs: &["gradle", "gradlew", "./gradlew"],
-        value_options: &[
-            "-p",
-            "--project-dir",
-            "-b",
-            "--build-file",
-            "-x",
-            "--exclude-task",
-            "-P",
-            "-D",
-        ],
-        goals: true,
-        verbs: &[verb_unless(
-            &["publish*"],
-            Publish,
-            "publishes artifacts",
-            &["--dry-run", "-m"],
-        )],
-    },
-    Tool {
-        programs: &["docker", "podman", "nerdctl", "buildah"],
-        value_options: &[
-            "-H",
-            "--host",
-            "--context",
-            "-c",
-            "--config",
-            "--log-level",
-            "-l",
-        ],
-        goals: false,
-        verbs: &[
-            verb(&["push"], Publish, "pushes an image"),
-            verb(&["image", "push"], Publish, "pushes an image"),
-            verb(&["manifest", "push"], Publish, "pushes an image manifest"),
-            verb_with(
-                &["buildx", "build"],
-                Publish,
-                "builds and pushes an image",
-                &[
-                    "--push",
-                    "--output=type=registry",
-                    "type=registry",
-                    "-o=type=registry",
-                ],
-            ),
-            verb_with(
-                &["build"],
-                Publish,
-                "builds and pushes an image",
-                &["--push"],
-            ),
-            verb_with(
-                &["buildx", "bake"],
-                Publish,
-                "builds and pushes images",
-                &["--push"],
-            ),
-            verb(
-                &["buildx", "imagetools", "create"],
-                Publish,
-                "pushes an image manifest",
-            ),
-            verb(&["stack", "deploy"], Deploy, "deploys a stack"),
-            verb(&["service", "update"], Deploy, "updates a service"),
-        ],
-    },
-    Tool {
-        programs: &["skopeo", "crane", "oras"],
-        value_options: &[],
-        goals: false,
-        verbs: &[
-            verb(&["copy"], Publish, "copies an image to a registry"),
-            verb(&["push"], Publish, "pushes to a registry"),
-            verb(&["cp"], Publish, "copies an image to a registry"),
-        ],
-    },
-    Tool {
-        programs: &["gh"],
-        value_options: &["-R", "--repo"],
-        goals: false,
-        verbs: &[
-            verb(&["release", "create"], Publish, "creates a release"),
-            verb(&["release", "upload"], Publish, "uploads release assets"),
-            verb(&["release", "edit"], Publish, "edits a release"),
-            verb(&["release", "delete"], Publish, "deletes a release"),
-            verb(&["pr", "create"], Deploy, "opens a pull request"),
-            verb(&["pr", "merge"], Deploy, "merges a pull request"),
-            verb(&["workflow", "run"], Deploy, "starts a workflow"),
-            verb(&["repo", "delete"], Deploy, "deletes a repository"),
-            verb_with(
-                &["api"],
-                Deploy,
-                "changes repository state through the GitHub API",
-                &[
-                    "PUT",
-                    "POST",
-                    "PATCH",
-                    "DELETE",
-                    "--method=PUT",
-                    "--method=POST",
-                    "--method=PATCH",
-                    "--method=DELETE",
-                    "-XPUT",
-                    "-XPOST",
-                    "-XPATCH",
-                    "-XDELETE",
-                ],
-            ),
-        ],
-    },
-    Tool {
-        programs: &["kubectl", "oc", "k"],
-        value_options: &[
-            "-n",
-            "--namespace",
-            "--context",
-            "--kubeconfig",
-            "--cluster",
-            "--user",
-            "-s",
-            "--server",
-            "--token",
-            "-l",
-            "--selector",
-        ],
-        goals: false,
-        verbs: &[
-            verb(&["apply"], Deploy, "changes a cluster"),
-            verb(&["create"], Deploy, "changes a cluster"),
-            verb(&["replace"], Deploy, "changes a cluster"),
-            verb(&["set"], Deploy, "changes a cluster"),
-            verb(&["scale"], Deploy, "changes a cluster"),
-            verb(&["autoscale"], Deploy, "changes a cluster"),
-            verb(&["delete"], Deploy, "changes a cluster"),
-            verb(&["patch"], Deploy, "changes a cluster"),
-            verb(&["edit"], Deploy, "changes a cluster"),
-            verb(&["label"], Deploy, "changes a cluster"),
-            verb(&["annotate"], Deploy, "changes a cluster"),
-            verb(&["drain"], Deploy, "changes a cluster"),
-            verb(&["cordon"], Deploy, "changes a cluster"),
-            verb(&["taint"], Deploy, "changes a cluster"),
-            verb(&["rollout", "restart"], Deploy, "changes a cluster"),
-            verb(&["rollout", "undo"], Deploy, "changes a cluster"),
-            verb(&["rollout", "pause"], Deploy, "changes a cluster"),
-            verb(&["rollout", "resume"], Deploy, "changes a cluster"),
-            verb(&["run"], Deploy, "changes a cluster"),
-            verb(&["expose"], Deploy, "changes a cluster"),
-        ],
-    },
-    Tool {
-        programs: &["helm"],
-        value_options: &[
-            "--kube-context",
-            "--kubeconfig",
-            "-n",
-            "--namespace",
-            "--registry-config",
-            "--repository-config",
-        ],
-        goals: false,
-        verbs: &[
-            verb(&["install"], Deploy, "changes a cluster"),
-            verb(&["upgrade"], Deploy, "changes a cluster"),
-            verb(&["uninstall"], Deploy, "changes a cluster"),
-            verb(&["delete"], Deploy, "changes a cluster"),
-            verb(&["rollback"], Deploy, "changes a cluster"),
-            verb(&["push"], Publish, "pushes a chart"),
-        ],
-    },
-    Tool {
-        programs: &["kustomize", "skaffold", "tilt"],
-        value_options: &[],
-        goals: false,
-        verbs: &[
-            verb(&["run"], Deploy, "deploys to a cluster"),
-            verb(&["deploy"], Deploy, "deploys to a cluster"),
-            verb(&["up"], Deploy, "deploys to a cluster"),
-        ],
-    },
-    Tool {
-        programs: &["terraform", "tofu", "terragrunt"],
-        value_options: &[],
-        goals: false,
-        verbs: &[
-            verb(&["apply"], Deploy, "changes infrastructure"),
-            verb(&["destroy"], Deploy, "destroys infrastructure"),
-            verb(&["import"], Deploy, "changes infrastructure state"),
-            verb(&["taint"], Deploy, "changes infrastructure state"),
-            verb(&["state", "rm"], Deploy, "changes infrastructure state"),
-            verb(&["state", "mv"], Deploy, "changes infrastructure state"),
-            verb(&["state", "push"], Deploy, "changes infrastructure state"),
-            verb(&["run-all", "apply"], Deploy, "changes infrastructure"),
-        ],
-    },
-    Tool {
-        programs: &["pulumi"],
-        value_options: &["-C", "--cwd", "-s", "--stack"],
-        goals: false,
-        verbs: &[
-            verb_unless(
-                &["up"],
-                Deploy,
-                "changes infrastructure",
-                &["--preview-only"],
-            ),
-            verb(&["update"], Deploy, "changes infrastructure"),
-            verb(&["destroy"], Deploy, "destroys infrastructure"),
-            verb(&["refresh"], Deploy, "changes infrastructure state"),
-        ],
-    },
-    Tool {
-        programs: &[
-            "cdk",
-            "sam",
-            "serverless",
-            "sls",
-            "eb",
-            "copilot",
-            "amplify",
-            "sst",
-        ],
-        value_options: &["--profile", "--region", "-c", "--context", "--stage", "-s"],
-        goals: false,
-        verbs: &[
-            verb(&["deploy"], Deploy, "deploys to the cloud"),
-            verb(&["destroy"], Deploy, "destroys cloud resources"),
-            verb(&["remove"], Deploy, "removes cloud resources"),
-            verb(&["publish"], Deploy, "publishes to the cloud"),
-        ],
-    },
-    Tool {
-        programs: &["aws"],
-        value_options: &["--profile", "--region", "--output", "--endpoint-url"],
-        goals: false,
-        verbs: &[
-            verb(&["cloudformation", "deploy"], Deploy, "deploys a stack"),
-            verb(
-                &["cloudformation", "delete-stack"],
-                Deploy,
-                "deletes a stack",
-            ),
-            verb(&["s3", "sync"], Deploy, "uploads to S3"),
-            verb(&["s3", "cp"], Deploy, "uploads to S3"),
-            verb(&["s3", "rm"], Deploy, "deletes from S3"),
-            verb(
-                &["lambda", "update-function-code"],
-                Deploy,
-                "deploys a function",
-            ),
-            verb(&["ecs", "update-service"], Deploy, "updates a service"),
-        ],
-    },
-    Tool {
-        programs: &["gcloud"],
-        value_options: &["--project", "--account", "--configuration"],
-        goals: false,
-        verbs: &[
-            verb(&["app", "deploy"], Deploy, "deploys to App Engine"),
-            verb(&["run", "deploy"], Deploy, "deploys to Cloud Run"),
-            verb(&["functions", "deploy"], Deploy, "deploys a function"),
-            verb(&["builds", "submit"], Deploy, "starts a cloud build"),
-        ],
-    },
-    Tool {
-        programs: &["az"],
-        value_options: &["--subscription"],
-        goals: false,
-        verbs: &[
-            verb(&["webapp", "deploy"], Deploy, "deploys a web app"),
-            verb(&["webapp", "up"], Deploy, "deploys a web app"),
-            verb(&["functionapp", "deploy"], Deploy, "deploys a function app"),
-            verb(
-                &["deployment", "group", "create"],
-                Deploy,
-                "deploys resources",
-            ),
-        ],
-    },
-    Tool {
-        programs: &["fly", "flyctl"],
-        value_options: &["-a", "--app", "-c", "--config"],
-        goals: false,
-        verbs: &[
-            verb(&["deploy"], Deploy, "deploys to Fly.io"),
-            verb(&["apps", "destroy"], Deploy, "destroys a Fly.io app"),
-            verb(&["scale"], Deploy, "changes a Fly.io app"),
-            verb(&["secrets", "set"], Deploy, "changes a Fly.io app"),
-        ],
-    },
-    Tool {
-        programs: &["vercel"],
-        value_options: &["--scope", "--token", "-t", "--cwd"],
-        goals: false,
-        verbs: &[
-            verb(&["deploy"], Deploy, "deploys to Vercel"),
-            verb(&["--prod"], Deploy, "deploys to Vercel"),
-            verb(&["promote"], Deploy, "deploys to Vercel"),
-            verb(&["rollback"], Deploy, "deploys to Vercel"),
-        ],
-    },
-    Tool {
-        programs: &["netlify", "ntl"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb_with(
-            &["deploy"],
-            Deploy,
-            "deploys to Netlify",
-            &["--prod", "-p", "--prod-if-unlocked"],
-        )],
-    },
-    Tool {
-        programs: &[
-            "wrangler",
-            "firebase",
-            "heroku",
-            "railway",
-            "render",
-            "doctl",
-            "deployctl",
-            "surge",
-            "now",
-        ],
-        value_options: &[
-            "--project",
-            "-P",
-            "--app",
-            "-a",
-            "--env",
-            "-e",
-            "--config",
-            "-c",
-        ],
-        goals: false,
-        verbs: &[
-            verb(&["deploy"], Deploy, "deploys"),
-            verb(&["publish"], Deploy, "deploys"),
-            verb(&["up"], Deploy, "deploys"),
-            verb(&["releases:rollback"], Deploy, "rolls back a release"),
-            verb(&["rollback"], Deploy, "rolls back a release"),
-            verb(&["apps", "create-deployment"], Deploy, "deploys"),
-        ],
-    },
-    Tool {
-        programs: &["ansible-playbook"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb_unless(
-            &[],
-            Deploy,
-            "runs a playbook against hosts",
-            &[
-                "--check",
-                "-C",
-                "--syntax-check",
-                "--list-hosts",
-                "--list-tasks",
-            ],
-        )],
-    },
-    Tool {
-        programs: &["semantic-release", "release-it", "np"],
-        value_options: &[],
-        goals: false,
-        verbs: &[verb_unless(
-            &[],
-            Publish,
-            "publishes a release",
-            &["--dry-run", "-d", "--no-publish"],
-        )],
-    },
-];
+/// Writes the table (`N = 0` counts its bytes).
+const fn pack_tools<const N: usize>() -> Writer<N> {
+    let mut w = Writer::new();
+    let mut t = 0;
+    while t < TABLES.len() {
+        let tools = TABLES[t];
+        w.count(tools.len());
+        let mut i = 0;
+        while i < tools.len() {
+            let tool = &tools[i];
+            w.strs(tool.programs);
+            w.strs(tool.value_options);
+            w.flag(tool.goals);
+            w.count(tool.verbs.len());
+            let mut j = 0;
+            while j < tool.verbs.len() {
+                let verb = &tool.verbs[j];
+                w.strs(verb.words);
+                w.byte(verb.class as u8);
+                w.str(verb.what);
+                w.strs(verb.harmless);
+                w.strs(verb.requires);
+                j += 1;
+            }
+            i += 1;
+        }
+        t += 1;
+    }
+    w
+}
+
+const PACKED_LEN: usize = pack_tools::<0>().len;
+static PACKED: [u8; PACKED_LEN] = pack_tools::<PACKED_LEN>().finish();
+
+/// Every tool the gate knows besides git, decoded from the packed table on first use.
+pub fn tools() -> &'static [Tool] {
+    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let mut r = Reader::new(&PACKED);
+        let mut out = Vec::new();
+        for _ in 0..TABLES.len() {
+            for _ in 0..r.count() {
+                let programs = r.strs();
+                let value_options = r.strs();
+                let goals = r.flag();
+                let verbs: Vec<Verb> = (0..r.count())
+                    .map(|_| Verb {
+                        words: r.strs(),
+                        class: class_of(r.byte()),
+                        what: r.str(),
+                        harmless: r.strs(),
+                        requires: r.strs(),
+                    })
+                    .collect();
+                out.push(Tool {
+                    programs,
+                    value_options,
+                    goals,
+                    verbs: Vec::leak(verbs),
+                });
+            }
+        }
+        debug_assert!(r.done());
+        out
+    })
+}
+
+fn class_of(byte: u8) -> Class {
+    Class::ALL
+        .into_iter()
+        .find(|c| *c as u8 == byte)
+        .expect("the packed table holds classes written from `Class`")
+}
 
 /// Words outside the table that still make a command worth parsing: git and what can hide or
 /// lose work (`rm`, `find`), shells and interpreters that run other code, `eval`, the state
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
+/// (`PREFILTER_SORTED` is what the hook reads; a test derives it from these and the table.)
+#[cfg(test)]
 const EXTRA_WORDS: [&str; 34] = [
     "git",
     "eval",
@@ -657,8 +205,9 @@ const EXTRA_WORDS: [&str; 34] = [
 /// The prefilter's words: every program of the table, the verbs that make a computed program
 /// suspect, git's gated verbs, and the extra words. A table verb needs its program to be
 /// gated, so the program's word is enough.
-pub fn prefilter_words() -> impl Iterator<Item = &'static str> {
-    TOOLS
+#[cfg(test)]
+fn prefilter_words() -> impl Iterator<Item = &'static str> {
+    tools()
         .iter()
         .flat_map(|t| t.programs.iter().map(|p| p.trim_start_matches("./")))
         .chain(DYNAMIC_VERBS)
@@ -809,8 +358,11 @@ const PREFILTER_SORTED: [&str; 134] = [
 /// Whether one word of a command line (letters, digits and `_`; lower case) is a prefilter
 /// word.
 pub fn is_prefilter_word(word: &str) -> bool {
-    PREFILTER_SORTED.binary_search(&word).is_ok()
+    PREFILTER.contains_sorted(word)
 }
+
+static PREFILTER: Words<{ bytes(&PREFILTER_SORTED) }, { PREFILTER_SORTED.len() }> =
+    Words::pack(&PREFILTER_SORTED);
 
 /// Verbs that, next to a program computed at run time, make it suspect (`$c push`, `"$@"` of
 /// `publish`). Only words that name the action itself: `run`, `build` or `create` next to a
@@ -833,7 +385,9 @@ const DYNAMIC_VERBS: [&str; 13] = [
 
 /// Verb words that, next to a program computed at run time, could make it gated.
 pub fn is_gated_verb(word: &str) -> bool {
-    DYNAMIC_VERBS.contains(&word)
+    static PACKED: Words<{ bytes(&DYNAMIC_VERBS) }, { DYNAMIC_VERBS.len() }> =
+        Words::pack(&DYNAMIC_VERBS);
+    PACKED.contains(word)
 }
 
 /// Whether `program` is a tool of the table (or git).
@@ -843,7 +397,7 @@ pub fn is_gated_program(program: &str) -> bool {
 
 /// The tool `program` belongs to.
 pub fn tool(program: &str) -> Option<&'static Tool> {
-    TOOLS.iter().find(|t| {
+    tools().iter().find(|t| {
         t.programs
             .iter()
             .any(|p| *p == program || p.trim_start_matches("./") == program)
@@ -970,6 +524,7 @@ fn verb_at(tool: &Tool, verb: &Verb, words: &[Option<&str>]) -> VerbAt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Class::{Deploy, Publish};
 
     fn class(program: &str, args: &[&str]) -> Option<Class> {
         let words: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
@@ -1028,14 +583,14 @@ mod tests {
     #[test]
     fn prefilter_words_cover_the_table() {
         let words: Vec<&str> = prefilter_words().collect();
-        for t in TOOLS {
+        for t in tools() {
             for p in t.programs {
                 assert!(words.contains(&p.trim_start_matches("./")), "{p}");
             }
         }
         assert!(is_gated_verb("publish") && is_gated_verb("push") && !is_gated_verb("build"));
         for verb in DYNAMIC_VERBS {
-            let in_table = TOOLS
+            let in_table = tools()
                 .iter()
                 .any(|t| t.verbs.iter().any(|v| v.words.first() == Some(&verb)));
             assert!(
@@ -1043,5 +598,21 @@ mod tests {
                 "{verb} is no verb of the table"
             );
         }
+    }
+
+    #[test]
+    fn the_packed_table_reads_back_as_written() {
+        let written: Vec<&Tool> = TABLES.iter().flat_map(|t| t.iter()).collect();
+        let read: Vec<&Tool> = tools().iter().collect();
+        assert_eq!(read, written);
+    }
+
+    #[test]
+    fn each_program_belongs_to_one_tool() {
+        let mut programs: Vec<&str> = tools().iter().flat_map(|t| t.programs.to_vec()).collect();
+        let all = programs.len();
+        programs.sort_unstable();
+        programs.dedup();
+        assert_eq!(programs.len(), all, "a program is listed under two tools");
     }
 }

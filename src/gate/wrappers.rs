@@ -2,7 +2,12 @@
 //! the command it runs starts (after options, after a fixed number of operands, or as a string
 //! a shell reads). Also the interpreters whose inline code can run anything.
 
+use std::sync::OnceLock;
+
+use super::packed::{Reader, Writer};
+
 /// A program that runs the command given after its own arguments.
+#[derive(Debug, PartialEq)]
 pub struct Wrapper {
     pub name: &'static str,
     /// A subcommand that must come first (`uv run`, `op run`, `direnv exec`).
@@ -75,8 +80,9 @@ const fn sub(
     }
 }
 
-/// Every wrapper the shell reader removes.
-pub const WRAPPERS: &[Wrapper] = &[
+/// Every wrapper the shell reader removes. Only `const` evaluation reads it: the binary holds
+/// its packed form (see `packed`), decoded on first use.
+const TABLE: &[Wrapper] = &[
     w(
         "sudo",
         &[
@@ -380,7 +386,7 @@ pub const WRAPPERS: &[Wrapper] = &[
 
 /// The wrapper `program` (with `first`, its first argument) is, if any.
 pub fn wrapper(program: &str, first: Option<&str>) -> Option<&'static Wrapper> {
-    WRAPPERS
+    wrappers()
         .iter()
         .find(|w| w.name == program && w.sub.is_none_or(|s| first == Some(s)))
 }
@@ -390,8 +396,8 @@ pub fn takes_value(wrapper: &Wrapper, option: &str) -> bool {
     wrapper.value_options.contains(&option)
 }
 
-/// Interpreters with inline code, and the options that give it.
-pub const INTERPRETERS: &[(&str, &[&str])] = &[
+/// Interpreters with inline code, and the options that give it (packed like the wrappers).
+const INTERPRETERS: &[(&str, &[&str])] = &[
     ("python", &["-c"]),
     ("python3", &["-c"]),
     ("python2", &["-c"]),
@@ -418,10 +424,68 @@ pub const INTERPRETERS: &[(&str, &[&str])] = &[
 
 /// The interpreter entry of `program`.
 pub fn interpreter(program: &str) -> Option<&'static [&'static str]> {
-    INTERPRETERS
+    interpreters()
         .iter()
         .find(|(name, _)| *name == program)
         .map(|(_, opts)| *opts)
+}
+
+/// Writes both tables (`N = 0` counts their bytes).
+const fn pack<const N: usize>() -> Writer<N> {
+    let mut w = Writer::new();
+    w.count(TABLE.len());
+    let mut i = 0;
+    while i < TABLE.len() {
+        let wrapper = &TABLE[i];
+        w.str(wrapper.name);
+        w.opt_str(wrapper.sub);
+        w.strs(wrapper.value_options);
+        w.count(wrapper.operands);
+        w.strs(wrapper.script_options);
+        w.flag(wrapper.joins);
+        i += 1;
+    }
+    w.count(INTERPRETERS.len());
+    let mut i = 0;
+    while i < INTERPRETERS.len() {
+        w.str(INTERPRETERS[i].0);
+        w.strs(INTERPRETERS[i].1);
+        i += 1;
+    }
+    w
+}
+
+const PACKED_LEN: usize = pack::<0>().len;
+static PACKED: [u8; PACKED_LEN] = pack::<PACKED_LEN>().finish();
+
+type Interpreter = (&'static str, &'static [&'static str]);
+
+fn decoded() -> &'static (Vec<Wrapper>, Vec<Interpreter>) {
+    static TABLES: OnceLock<(Vec<Wrapper>, Vec<Interpreter>)> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut r = Reader::new(&PACKED);
+        let wrappers = (0..r.count())
+            .map(|_| Wrapper {
+                name: r.str(),
+                sub: r.opt_str(),
+                value_options: r.strs(),
+                operands: r.count(),
+                script_options: r.strs(),
+                joins: r.flag(),
+            })
+            .collect();
+        let interpreters = (0..r.count()).map(|_| (r.str(), r.strs())).collect();
+        debug_assert!(r.done());
+        (wrappers, interpreters)
+    })
+}
+
+fn wrappers() -> &'static [Wrapper] {
+    &decoded().0
+}
+
+fn interpreters() -> &'static [Interpreter] {
+    &decoded().1
 }
 
 /// Words of code that runs other programs.
@@ -439,3 +503,14 @@ pub const RUNS_PROGRAMS: [&str; 12] = [
     "run(",
     "qx",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_packed_tables_read_back_as_written() {
+        assert_eq!(wrappers(), TABLE);
+        assert_eq!(interpreters(), INTERPRETERS);
+    }
+}

@@ -1,0 +1,293 @@
+//! The tools that publish: package registries, build tools with publishing goals, container
+//! registries and release tools (the table's rows; `tools` holds the types and the matching).
+
+use super::{Tool, verb, verb_unless, verb_with};
+use crate::gate::classify::Class::{Deploy, Publish};
+
+/// The tools that publish packages, images or releases.
+pub(super) const TOOLS: &[Tool] = &[
+    Tool {
+        programs: &["cargo"],
+        value_options: &["--config", "-Z", "--color", "--manifest-path", "-C"],
+        goals: false,
+        verbs: &[verb(&["publish"], Publish, "publishes a crate")],
+    },
+    Tool {
+        programs: &["npm", "pnpm", "bun"],
+        value_options: &[
+            "--registry",
+            "--prefix",
+            "-C",
+            "--dir",
+            "--filter",
+            "--workspace",
+            "-w",
+            "--otp",
+            "--tag",
+            "--access",
+            "--userconfig",
+        ],
+        goals: false,
+        verbs: &[
+            verb(&["publish"], Publish, "publishes a package"),
+            verb(&["unpublish"], Publish, "removes a published package"),
+            verb(&["dist-tag", "add"], Publish, "moves a published tag"),
+            verb(
+                &["run", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
+                &["run", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
+        ],
+    },
+    Tool {
+        programs: &["yarn"],
+        value_options: &["--cwd", "--registry"],
+        goals: false,
+        verbs: &[
+            verb(&["publish"], Publish, "publishes a package"),
+            verb(&["npm", "publish"], Publish, "publishes a package"),
+            verb(
+                &["run", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
+                &["run", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
+            verb(&["deploy*"], Deploy, "runs the package's deploy script"),
+        ],
+    },
+    Tool {
+        programs: &["make", "gmake", "just", "task", "mise"],
+        value_options: &["-f", "--file", "-C", "--directory", "-j", "--justfile"],
+        goals: true,
+        verbs: &[
+            verb_unless(
+                &["publish*"],
+                Publish,
+                "runs a publish target",
+                &["-n", "--just-print", "--recon", "--dry-run", "-l", "--list"],
+            ),
+            verb_unless(
+                &["deploy*"],
+                Deploy,
+                "runs a deploy target",
+                &["-n", "--just-print", "--recon", "--dry-run", "-l", "--list"],
+            ),
+        ],
+    },
+    Tool {
+        programs: &["lerna"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb(&["publish"], Publish, "publishes packages")],
+    },
+    Tool {
+        programs: &["changeset"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb(&["publish"], Publish, "publishes packages")],
+    },
+    Tool {
+        programs: &["twine"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb(&["upload"], Publish, "uploads to a package index")],
+    },
+    Tool {
+        programs: &["uv", "poetry", "flit", "hatch", "pdm", "maturin"],
+        value_options: &[
+            "--directory",
+            "--project",
+            "-C",
+            "--config-file",
+            "--index-url",
+            "-r",
+            "--repository",
+        ],
+        goals: false,
+        verbs: &[
+            verb(&["publish"], Publish, "publishes a package"),
+            verb(&["upload"], Publish, "uploads a package"),
+        ],
+    },
+    Tool {
+        programs: &["gem"],
+        value_options: &["--host", "--key"],
+        goals: false,
+        verbs: &[
+            verb(&["push"], Publish, "publishes a gem"),
+            verb(&["yank"], Publish, "removes a published gem"),
+        ],
+    },
+    Tool {
+        programs: &["dotnet"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb(
+            &["nuget", "push"],
+            Publish,
+            "publishes a NuGet package",
+        )],
+    },
+    Tool {
+        programs: &["nuget"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb(&["push"], Publish, "publishes a NuGet package")],
+    },
+    Tool {
+        programs: &["mvn", "mvnw", "./mvnw"],
+        value_options: &[
+            "-f",
+            "--file",
+            "-s",
+            "--settings",
+            "-P",
+            "-pl",
+            "--projects",
+            "-D",
+            "-T",
+        ],
+        goals: true,
+        verbs: &[
+            verb(&["deploy"], Publish, "deploys artifacts to a repository"),
+            verb(
+                &["deploy:deploy-file"],
+                Publish,
+                "deploys artifacts to a repository",
+            ),
+            verb(&["release:perform"], Publish, "performs a release"),
+        ],
+    },
+    Tool {
+        programs: &["gradle", "gradlew", "./gradlew"],
+        value_options: &[
+            "-p",
+            "--project-dir",
+            "-b",
+            "--build-file",
+            "-x",
+            "--exclude-task",
+            "-P",
+            "-D",
+        ],
+        goals: true,
+        verbs: &[verb_unless(
+            &["publish*"],
+            Publish,
+            "publishes artifacts",
+            &["--dry-run", "-m"],
+        )],
+    },
+    Tool {
+        programs: &["docker", "podman", "nerdctl", "buildah"],
+        value_options: &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "--log-level",
+            "-l",
+        ],
+        goals: false,
+        verbs: &[
+            verb(&["push"], Publish, "pushes an image"),
+            verb(&["image", "push"], Publish, "pushes an image"),
+            verb(&["manifest", "push"], Publish, "pushes an image manifest"),
+            verb_with(
+                &["buildx", "build"],
+                Publish,
+                "builds and pushes an image",
+                &[
+                    "--push",
+                    "--output=type=registry",
+                    "type=registry",
+                    "-o=type=registry",
+                ],
+            ),
+            verb_with(
+                &["build"],
+                Publish,
+                "builds and pushes an image",
+                &["--push"],
+            ),
+            verb_with(
+                &["buildx", "bake"],
+                Publish,
+                "builds and pushes images",
+                &["--push"],
+            ),
+            verb(
+                &["buildx", "imagetools", "create"],
+                Publish,
+                "pushes an image manifest",
+            ),
+            verb(&["stack", "deploy"], Deploy, "deploys a stack"),
+            verb(&["service", "update"], Deploy, "updates a service"),
+        ],
+    },
+    Tool {
+        programs: &["skopeo", "crane", "oras"],
+        value_options: &[],
+        goals: false,
+        verbs: &[
+            verb(&["copy"], Publish, "copies an image to a registry"),
+            verb(&["push"], Publish, "pushes to a registry"),
+            verb(&["cp"], Publish, "copies an image to a registry"),
+        ],
+    },
+    Tool {
+        programs: &["gh"],
+        value_options: &["-R", "--repo"],
+        goals: false,
+        verbs: &[
+            verb(&["release", "create"], Publish, "creates a release"),
+            verb(&["release", "upload"], Publish, "uploads release assets"),
+            verb(&["release", "edit"], Publish, "edits a release"),
+            verb(&["release", "delete"], Publish, "deletes a release"),
+            verb(&["pr", "create"], Deploy, "opens a pull request"),
+            verb(&["pr", "merge"], Deploy, "merges a pull request"),
+            verb(&["workflow", "run"], Deploy, "starts a workflow"),
+            verb(&["repo", "delete"], Deploy, "deletes a repository"),
+            verb_with(
+                &["api"],
+                Deploy,
+                "changes repository state through the GitHub API",
+                &[
+                    "PUT",
+                    "POST",
+                    "PATCH",
+                    "DELETE",
+                    "--method=PUT",
+                    "--method=POST",
+                    "--method=PATCH",
+                    "--method=DELETE",
+                    "-XPUT",
+                    "-XPOST",
+                    "-XPATCH",
+                    "-XDELETE",
+                ],
+            ),
+        ],
+    },
+    Tool {
+        programs: &["semantic-release", "release-it", "np"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb_unless(
+            &[],
+            Publish,
+            "publishes a release",
+            &["--dry-run", "-d", "--no-publish"],
+        )],
+    },
+];
