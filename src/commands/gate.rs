@@ -247,8 +247,8 @@ fn run(
         // it gated; a config that does not load cannot name one.
         match loaded {
             Ok(s)
-                if classify::may_be_gated(&command, &s.gate.deploy_commands)
-                    || classify::may_be_gated(&command, &s.gate.publish_commands) =>
+                if classify::may_name_user_command(&command, &s.gate.deploy_commands)
+                    || classify::may_name_user_command(&command, &s.gate.publish_commands) =>
             {
                 s
             }

@@ -319,10 +319,29 @@ pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
     let joined: String = unquoted.chars().filter(|c| *c != '\\').collect();
     any_word(&joined)
         || (unquoted.contains('\\') && any_word(&unquoted.replace("\\n", " ").replace("\\t", " ")))
-        || extra
-            .iter()
-            .filter_map(|p| p.first())
-            .any(|p| joined.contains(&p.to_ascii_lowercase()))
+        || names_user_command(&joined, extra)
+}
+
+/// The part of [`may_be_gated`] that the user's commands add: whether `text` names one of
+/// `extra` (user-defined deploy or publish commands). For a line the built-in words already
+/// passed as quiet, this is all that is left to ask.
+pub fn may_name_user_command(text: &str, extra: &[Vec<String>]) -> bool {
+    if extra.is_empty() {
+        return false;
+    }
+    let joined: String = text
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '\\'))
+        .collect();
+    names_user_command(&joined, extra)
+}
+
+fn names_user_command(joined: &str, extra: &[Vec<String>]) -> bool {
+    extra
+        .iter()
+        .filter_map(|p| p.first())
+        .any(|p| joined.contains(&p.to_ascii_lowercase()))
 }
 
 #[cfg(test)]
@@ -510,5 +529,10 @@ mod tests {
         ));
         assert!(!may_be_gated("ls -la && cat README.md", &[]));
         assert!(may_be_gated("./ship.sh", &[vec!["./ship.sh".into()]]));
+        let ship = [vec!["./ship.sh".to_owned()]];
+        assert!(may_name_user_command("./Sh\\ip.sh --prod", &ship));
+        assert!(may_name_user_command("'./ship.sh' x", &ship));
+        assert!(!may_name_user_command("./ship.sh", &[]));
+        assert!(!may_name_user_command("ls ship", &ship));
     }
 }

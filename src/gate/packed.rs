@@ -58,19 +58,25 @@ impl<const B: usize, const N: usize> Words<B, N> {
     }
 
     /// The `i`th word.
+    #[cfg(test)]
     pub fn get(&self, i: usize) -> &str {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        let bytes = &self.text[start..self.ends[i] as usize];
         // Each span is one whole `&str` copied in by `pack`.
-        std::str::from_utf8(bytes).expect("a packed word is the bytes of one string")
+        std::str::from_utf8(self.bytes_of(i)).expect("a packed word is the bytes of one string")
     }
 
+    /// The bytes of the `i`th word: lookups compare bytes (the order of `str` is theirs).
+    fn bytes_of(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
+    }
+
+    #[cfg(test)]
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
         (0..N).map(|i| self.get(i))
     }
 
     pub fn contains(&self, word: &str) -> bool {
-        self.iter().any(|w| w == word)
+        (0..N).any(|i| self.bytes_of(i) == word.as_bytes())
     }
 
     /// Whether `word` is in the list, which must be sorted (a test of the table checks it).
@@ -78,7 +84,7 @@ impl<const B: usize, const N: usize> Words<B, N> {
         let (mut low, mut high) = (0, N);
         while low < high {
             let mid = (low + high) / 2;
-            match self.get(mid).cmp(word) {
+            match self.bytes_of(mid).cmp(word.as_bytes()) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
                 std::cmp::Ordering::Equal => return true,
