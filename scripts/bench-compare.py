@@ -10,6 +10,9 @@ median and 10th-90th percentiles of each, and its ratio to the floor measured in
 `cargo bench --bench hooks` measures one build against its reference points; this script is for
 "did this change move the hook figures", e.g. a commit against its parent (build each with
 `cargo build --release` in its own checkout first).
+
+`HOOKJUDGE_COMPARE=gate` (or `stop`) runs only that hook's rows: a slow Stop call just before
+a gate call leaves colder caches behind it, which shows in the gate's figure.
 """
 import json
 import os
@@ -49,9 +52,12 @@ def main():
                XDG_DATA_HOME=os.path.join(home, ".data"), XDG_STATE_HOME=os.path.join(home, ".state"))
     env.pop("HOOKJUDGE_CONFIG", None)
     cases = [("minimal Rust binary", [floor], stop)]
+    only = os.environ.get("HOOKJUDGE_COMPARE", "")
     for label, binary in (("old", old), ("new", new)):
-        cases.append((f"{label}: stop, quiet text, 10 KB transcript", [binary, "stop", "--agent", "claude"], stop))
-        cases.append((f"{label}: gate, not gated", [binary, "gate", "--agent", "claude"], gate))
+        if only != "gate":
+            cases.append((f"{label}: stop, quiet text, 10 KB transcript", [binary, "stop", "--agent", "claude"], stop))
+        if only != "stop":
+            cases.append((f"{label}: gate, not gated", [binary, "gate", "--agent", "claude"], gate))
     times = {label: [] for label, _, _ in cases}
     for _ in range(rounds):
         for label, argv, stdin in cases:
