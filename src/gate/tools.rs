@@ -6,10 +6,13 @@
 use std::sync::OnceLock;
 
 use super::classify::Class;
-use super::packed::{Reader, Words, Writer, bytes};
+use super::packed::{Reader, Writer};
 
 mod deploy;
 mod publish;
+mod words;
+
+pub use words::{is_gated_verb, is_prefilter_word};
 
 /// A verb of a tool: the words that name it, and what it does.
 #[derive(Debug, PartialEq)]
@@ -157,239 +160,6 @@ fn class_of(byte: u8) -> Class {
         .expect("the packed table holds classes written from `Class`")
 }
 
-/// Words outside the table that still make a command worth parsing: git and what can hide or
-/// lose work (`rm`, `find`), shells and interpreters that run other code, `eval`, the state
-/// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
-/// (`PREFILTER_SORTED` is what the hook reads; a test derives it from these and the table.)
-#[cfg(test)]
-const EXTRA_WORDS: [&str; 34] = [
-    "git",
-    "eval",
-    "husky",
-    "rm",
-    "find",
-    "hookjudge",
-    "refs",
-    "remotes",
-    "packed",
-    "xargs",
-    // Shells: one fed computed text runs what no word of the line says.
-    "sh",
-    "bash",
-    "zsh",
-    "dash",
-    "ksh",
-    // Programs that run other command lines.
-    "at",
-    "batch",
-    "parallel",
-    "vim",
-    "vi",
-    "nvim",
-    "ex",
-    "sqlite3",
-    "hash",
-    // File tools that remove or overwrite work, and the interpreter calls that do.
-    "mv",
-    "cp",
-    "shred",
-    "unlink",
-    "truncate",
-    "rsync",
-    "remove",
-    "rmtree",
-    "remove_tree",
-    "unlinksync",
-];
-
-/// The prefilter's words: every program of the table, the verbs that make a computed program
-/// suspect, git's gated verbs, and the extra words. A table verb needs its program to be
-/// gated, so the program's word is enough.
-#[cfg(test)]
-fn prefilter_words() -> impl Iterator<Item = &'static str> {
-    tools()
-        .iter()
-        .flat_map(|t| t.programs.iter().map(|p| p.trim_start_matches("./")))
-        .chain(DYNAMIC_VERBS)
-        .chain(super::git_options::GATED_VERBS.iter().copied())
-        .chain(EXTRA_WORDS)
-}
-
-/// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
-/// what `prefilter_words` derives from the table, written out so that a hook call does not
-/// build it (a test keeps the two equal).
-const PREFILTER_SORTED: [&str; 134] = [
-    "amplify",
-    "ansible",
-    "apply",
-    "at",
-    "aws",
-    "az",
-    "bash",
-    "batch",
-    "branch",
-    "buildah",
-    "bun",
-    "cargo",
-    "cdk",
-    "changeset",
-    "checkout",
-    "clean",
-    "commit",
-    "config",
-    "copilot",
-    "cp",
-    "crane",
-    "dash",
-    "deploy",
-    "deployctl",
-    "destroy",
-    "docker",
-    "doctl",
-    "dotnet",
-    "eb",
-    "eval",
-    "ex",
-    "find",
-    "firebase",
-    "flit",
-    "fly",
-    "flyctl",
-    "gcloud",
-    "gem",
-    "gh",
-    "git",
-    "gmake",
-    "gradle",
-    "gradlew",
-    "hash",
-    "hatch",
-    "helm",
-    "heroku",
-    "hookjudge",
-    "husky",
-    "index",
-    "it",
-    "just",
-    "ksh",
-    "kubectl",
-    "kustomize",
-    "lerna",
-    "make",
-    "maturin",
-    "mise",
-    "mv",
-    "mvn",
-    "mvnw",
-    "nerdctl",
-    "netlify",
-    "now",
-    "np",
-    "npm",
-    "ntl",
-    "nuget",
-    "nvim",
-    "oc",
-    "oras",
-    "pack",
-    "packed",
-    "parallel",
-    "pdm",
-    "playbook",
-    "pnpm",
-    "podman",
-    "poetry",
-    "publish",
-    "pulumi",
-    "push",
-    "railway",
-    "read",
-    "ref",
-    "refs",
-    "release",
-    "remotes",
-    "remove",
-    "remove_tree",
-    "render",
-    "reset",
-    "restore",
-    "rm",
-    "rmtree",
-    "rsync",
-    "sam",
-    "semantic",
-    "send",
-    "serverless",
-    "sh",
-    "shred",
-    "skaffold",
-    "skopeo",
-    "sls",
-    "sqlite3",
-    "sst",
-    "stash",
-    "surge",
-    "switch",
-    "task",
-    "terraform",
-    "terragrunt",
-    "tilt",
-    "tofu",
-    "tree",
-    "truncate",
-    "twine",
-    "unlink",
-    "unlinksync",
-    "unpublish",
-    "update",
-    "upgrade",
-    "upload",
-    "uv",
-    "vercel",
-    "vi",
-    "vim",
-    "wrangler",
-    "xargs",
-    "yank",
-    "yarn",
-    "zsh",
-];
-
-/// Whether one word of a command line (letters, digits and `_`; lower case) is a prefilter
-/// word.
-pub fn is_prefilter_word(word: &str) -> bool {
-    PREFILTER.contains_sorted(word)
-}
-
-static PREFILTER: Words<{ bytes(&PREFILTER_SORTED) }, { PREFILTER_SORTED.len() }> =
-    Words::pack(&PREFILTER_SORTED);
-
-/// Verbs that, next to a program computed at run time, make it suspect (`$c push`, `"$@"` of
-/// `publish`). Only words that name the action itself: `run`, `build` or `create` next to a
-/// computed program are ordinary. Each is a verb of the table or of git (tested).
-const DYNAMIC_VERBS: [&str; 13] = [
-    "commit",
-    "push",
-    "send-pack",
-    "publish",
-    "unpublish",
-    "deploy",
-    "upload",
-    "apply",
-    "destroy",
-    "yank",
-    "upgrade",
-    "reset",
-    "clean",
-];
-
-/// Verb words that, next to a program computed at run time, could make it gated.
-pub fn is_gated_verb(word: &str) -> bool {
-    static PACKED: Words<{ bytes(&DYNAMIC_VERBS) }, { DYNAMIC_VERBS.len() }> =
-        Words::pack(&DYNAMIC_VERBS);
-    PACKED.contains(word)
-}
-
 /// Whether `program` is a tool of the table (or git).
 pub fn is_gated_program(program: &str) -> bool {
     program == "git" || tool(program).is_some()
@@ -523,6 +293,7 @@ fn verb_at(tool: &Tool, verb: &Verb, words: &[Option<&str>]) -> VerbAt {
 
 #[cfg(test)]
 mod tests {
+    use super::words::{DYNAMIC_VERBS, PREFILTER_SORTED, prefilter_words};
     use super::*;
     use Class::{Deploy, Publish};
 
