@@ -850,3 +850,37 @@ fn a_command_hookjudge_could_not_check_can_still_be_approved_by_a_person() {
     assert_eq!(run_gate(&home, input.clone()).0, "silent");
     assert_eq!(run_gate(&home, input).0, "deny", "used up by one run");
 }
+
+#[test]
+fn one_approval_lets_exactly_one_of_many_concurrent_runs_through() {
+    let (home, repo) = setup();
+    let home = std::sync::Arc::new(home);
+    for agent in [Agent::Codex, Agent::Gemini] {
+        let push = "git push origin main";
+        assert_ne!(
+            run_gate(&home, shell_input(agent, &repo.work, push)).0,
+            "silent"
+        );
+        let approved = approve_on_a_terminal(&home, "y");
+        assert!(approved.stdout.contains("approved"), "{}", approved.stdout);
+        // Eight hook processes for the same command at once: the approval is single use.
+        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let runs: Vec<_> = (0..8)
+            .map(|_| {
+                let (home, start) = (home.clone(), start.clone());
+                let input = shell_input(agent, &repo.work, push);
+                std::thread::spawn(move || {
+                    start.wait();
+                    run_gate(&home, input).0
+                })
+            })
+            .collect();
+        let decisions: Vec<String> = runs.into_iter().map(|r| r.join().unwrap()).collect();
+        assert_eq!(
+            decisions.iter().filter(|d| *d == "silent").count(),
+            1,
+            "{agent:?}: {decisions:?}"
+        );
+        std::fs::remove_file(state_dir(&home).join("approvals.json")).unwrap();
+    }
+}
