@@ -236,7 +236,10 @@ fn run(
     let faked = protect::faked_evidence(&command, &cwd, || {
         loaded
             .as_ref()
-            .map(|s| s.gate.artifacts.clone())
+            .map(|s| protect::EvidenceSettings {
+                artifacts: s.gate.artifacts.clone(),
+                test_commands: Some(s.gate.test_commands.clone()),
+            })
             .unwrap_or_default()
     });
     let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {

@@ -773,6 +773,37 @@ fn writing_test_artifacts_by_hand_is_a_hook_bypass() {
 }
 
 #[test]
+fn a_test_run_writing_its_own_output_is_not_a_faked_artifact() {
+    let (home, repo) = setup();
+    for agent in AGENTS {
+        for command in [
+            "pytest > junit.xml",
+            "python3 -m pytest -q > junit.xml 2>&1",
+            "cd target/nextest/default && cargo test > junit.xml",
+            "cargo test --workspace >> coverage.out",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}`: {reason}");
+        }
+        // Not a test run, or a second writer beside one: still faked.
+        for command in [
+            "cat /tmp/x > junit.xml",
+            "pytest --version > junit.xml",
+            "pytest --collect-only > junit.xml",
+            "pytest > junit.xml; echo '<testsuite/>' > junit.xml",
+            "{ echo '<testsuite/>'; } > junit.xml",
+            "echo pytest > junit.xml",
+            "echo \"a; pytest \" > junit.xml",
+            "touch .hookjudge/verified",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(reason.contains("hook-bypass"), "{agent:?}: {reason}");
+        }
+    }
+}
+
+#[test]
 fn protected_paths_are_resolved_as_the_shell_would() {
     let (home, repo) = setup();
     let state = state_dir(&home);

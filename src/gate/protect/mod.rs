@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use crate::gate::shell::{self, SimpleCommand, Word};
 
-pub use faked::faked_evidence;
+pub use faked::{EvidenceSettings, faked_evidence};
 pub use file_tools::file_tool;
 use file_tools::{patch_check, shell_patch};
 use places::{PROTECTED_NAMES, Protected, normalize};
