@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::places::{Protected, settings_file};
+use super::{env_files, scripts};
 use crate::agent::HookInput;
 use crate::gate::patch;
 
@@ -33,7 +34,20 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
         .or(tool_input["path"].as_str())
         .or(tool_input["absolute_path"].as_str())?;
     let path = resolve(path);
-    let what = protected.what(&path)?;
+    let Some(what) = protected.what(&path) else {
+        // Not a protected file: still an env file an agent loads, or a script that writes
+        // hookjudge's places when it runs.
+        let content = tool_input["content"].as_str().unwrap_or("");
+        let candidate = env_files::is_env_file(&path)
+            || scripts::is_script(&path, content)
+            || scripts::read_script_head(&path).is_some_and(|h| h.starts_with("#!"));
+        if !candidate {
+            return None;
+        }
+        let before = std::fs::read_to_string(&path).unwrap_or_default();
+        let after = edited(tool, tool_input, &before)?;
+        return written_content(&protected, &path, &before, &after);
+    };
     if settings_file(&path) {
         let before = std::fs::read_to_string(&path).unwrap_or_default();
         let after = edited(tool, tool_input, &before)?;
@@ -42,6 +56,31 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
         }
     }
     Some(format!("edit {what} (`{}`)", path.display()))
+}
+
+/// What writing `after` over `before` into `path` (a file the gate does not protect as such)
+/// does against hookjudge: an env file an agent CLI loads that now moves hookjudge's dirs, or
+/// a script that now writes hookjudge's places.
+fn written_content(
+    protected: &Protected,
+    path: &Path,
+    before: &str,
+    after: &str,
+) -> Option<String> {
+    if env_files::is_env_file(path) {
+        return env_files::file_write(path, before, after).map(|what| format!("edit {what}"));
+    }
+    if !scripts::is_script(path, after) {
+        return None;
+    }
+    let what = scripts::code_concerns(after, protected)?;
+    if scripts::code_concerns(before, protected).as_ref() == Some(&what) {
+        return None; // the script did that before the edit too
+    }
+    Some(format!(
+        "edit makes `{}` a script that {what}",
+        path.display()
+    ))
 }
 
 /// The file's text after the tool call; `None` when the call leaves it unchanged.
@@ -125,6 +164,18 @@ pub(super) fn patch_check(
             let Some(name) = name else { continue };
             let path = protected.word_path(name, cwd);
             let Some(what) = protected.what(&path) else {
+                if file.action != patch::Action::Delete && !moved {
+                    let before = std::fs::read_to_string(&path).unwrap_or_default();
+                    let after = match file.action {
+                        patch::Action::Add => Some(file.added()),
+                        _ => patch::apply(&before, &file.chunks),
+                    };
+                    if let Some(after) = after
+                        && let Some(what) = written_content(protected, &path, &before, &after)
+                    {
+                        return Some(format!("patch: {what}"));
+                    }
+                }
                 continue;
             };
             if settings_file(&path)

@@ -10,10 +10,12 @@
 //! Reading is allowed: `hookjudge log|stats|doctor|judge|config show|check`, `cat` of a state
 //! file, `git diff` of a settings file.
 
+pub mod env_files;
 mod faked;
 mod file_tools;
 mod places;
 mod running;
+mod scripts;
 
 use std::path::{Path, PathBuf};
 
@@ -122,7 +124,20 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
     {
         return Some(what);
     }
-    if !protected.may_concern(command) {
+    // `echo HOOKJUDGE_CONFIG=… >> .env`: an env file an agent CLI loads, named in the line.
+    if let Some(what) = env_files::text_writes(command) {
+        return Some(format!("command {what}"));
+    }
+    // `python3 - <<EOF … EOF`, `cat > x.py <<EOF … EOF`: code in a heredoc, run now or later.
+    for body in scripts::heredoc_bodies(command)
+        .into_iter()
+        .filter(|_| scripts::heredocs_are_code(command))
+    {
+        if let Some(what) = scripts::code_concerns(&body, &protected) {
+            return Some(format!("command holds code that {what}"));
+        }
+    }
+    if !protected.may_concern(command) && !scripts::may_run_script(command) {
         return None;
     }
     let mut bodies: Vec<(String, Option<PathBuf>)> = vec![(command.to_owned(), Some(cwd.into()))];
@@ -260,6 +275,21 @@ fn one_command(
     if interpreter && let Some(what) = interpreter_writes(program, &words[1..].join(" ")) {
         return Some(what);
     }
+    // A script file it runs, read now: a shell script as commands, other code for what it
+    // writes.
+    if let Some((path, shell)) = scripts::script_file(cmd)
+        && let Some(code) = scripts::read_script(&path)
+    {
+        if let Some(what) = scripts::code_concerns(&code, protected) {
+            return Some(format!(
+                "command runs `{}`, a script that {what}",
+                path.display()
+            ));
+        }
+        if shell {
+            bodies.push((code, cmd.cwd.clone()));
+        }
+    }
     // Redirects of this command, from the directory it runs in (after `cd`).
     for target in &cmd.writes {
         if let Some(what) = written_target(protected, target.text(), cmd.cwd.as_deref()) {
@@ -276,6 +306,26 @@ fn one_command(
             }
             if removes && let Some(what) = removed_target(protected, target, cmd.cwd.as_deref()) {
                 return Some(what);
+            }
+        }
+        // `cp /tmp/x .env`: the env file gets the source's lines.
+        if COPIERS.contains(&program)
+            && let [sources @ .., last] = &words[1..]
+            && env_files::is_env_file(Path::new(last))
+        {
+            for source in sources.iter().filter(|s| !s.starts_with('-')) {
+                let path = protected.word_path(source, cmd.cwd.as_deref());
+                if let Some(text) = scripts::read_script(&path)
+                    && let Some(name) = env_files::newly_set("", &text)
+                {
+                    return Some(format!(
+                        "command {}",
+                        env_files::env_reason(
+                            &name,
+                            &protected.word_path(last, cmd.cwd.as_deref())
+                        )
+                    ));
+                }
             }
         }
         // `mv hooks.json ~/.codex/`: a source lands in the target directory under its name.
