@@ -162,7 +162,16 @@ pub fn heredocs_are_code(command: &str) -> bool {
 
 /// Quick test before parsing: could `command` run a script file?
 pub fn may_run_script(command: &str) -> bool {
-    command.contains('/')
+    // A program named by a path (`./x.sh`, `bin/tool`): the first word of a statement.
+    let path_program = command
+        .split([';', '&', '|', '(', ')', '\n', '`'])
+        .filter_map(|statement| {
+            statement
+                .split_whitespace()
+                .find(|w| !w.contains('=') || w.starts_with(['/', '.']))
+        })
+        .any(|program| program.contains('/'));
+    path_program
         || command.contains("make")
         || command.contains("source")
         || command.contains(". ")
@@ -286,6 +295,16 @@ mod tests {
         assert!(code_concerns("print(open('approvals.json').read())", &protected).is_none());
         assert!(code_concerns("open('out.txt','w').write('hi')", &protected).is_none());
         assert!(code_concerns("# run `hookjudge log`\nopen('o','w')", &protected).is_none());
+    }
+
+    #[test]
+    fn only_commands_that_may_run_a_script_file_are_parsed_for_one() {
+        for runs in ["./x.sh", "A=1 bin/tool", "true && ../x", "python3 x.py", "make"] {
+            assert!(may_run_script(runs), "{runs}");
+        }
+        for not in ["rm -rf /", "ls /tmp", "git log -- a/b"] {
+            assert!(!may_run_script(not), "{not}");
+        }
     }
 
     #[test]
