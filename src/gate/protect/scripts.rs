@@ -299,7 +299,13 @@ mod tests {
 
     #[test]
     fn only_commands_that_may_run_a_script_file_are_parsed_for_one() {
-        for runs in ["./x.sh", "A=1 bin/tool", "true && ../x", "python3 x.py", "make"] {
+        for runs in [
+            "./x.sh",
+            "A=1 bin/tool",
+            "true && ../x",
+            "python3 x.py",
+            "make",
+        ] {
             assert!(may_run_script(runs), "{runs}");
         }
         for not in ["rm -rf /", "ls /tmp", "git log -- a/b"] {
