@@ -10,10 +10,10 @@
 //! Reading is allowed: `hookjudge log|stats|doctor|judge|config show|check`, `cat` of a state
 //! file, `git diff` of a settings file.
 //!
-//! The parts: [`places`] (what is protected, and a command word as the paths it names),
-//! [`running`] (command lines that run hookjudge), [`file_tools`] (the agents' file-writing
-//! tools and patches), [`scripts`] (script files, heredocs and written scripts, read before
-//! they run), [`env_files`] (the env files the agents load), [`faked`] (artifacts written
+//! The parts: `places` (what is protected, and a command word as the paths it names),
+//! `running` (command lines that run hookjudge), `file_tools` (the agents' file-writing
+//! tools and patches), `scripts` (script files, heredocs and written scripts, read before
+//! they run), [`env_files`] (the env files the agents load), `faked` (artifacts written
 //! without a test run).
 
 pub mod env_files;
