@@ -143,7 +143,10 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
             return Some(format!("command holds code that {what}"));
         }
     }
-    if !protected.may_concern(command) && !scripts::may_run_script(command) {
+    if !protected.may_concern(command)
+        && !scripts::may_run_script(command)
+        && !env_files::names_env_file(command)
+    {
         return None;
     }
     let mut bodies: Vec<(String, Option<PathBuf>)> = vec![(command.to_owned(), Some(cwd.into()))];
