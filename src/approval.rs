@@ -70,16 +70,48 @@ struct Store {
     requests: Vec<Request>,
 }
 
-fn load() -> Store {
-    std::fs::read_to_string(store_path())
-        .ok()
-        .and_then(|t| serde_json::from_str(&t).ok())
+/// What went wrong approving a command.
+#[derive(Debug)]
+pub enum Error {
+    /// No live request has this id.
+    NoSuchRequest(String),
+    /// The store cannot be written.
+    Store(crate::statefile::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoSuchRequest(id) => {
+                write!(f, "no command waits for approval under the id `{id}`")
+            }
+            Error::Store(e) => write!(f, "cannot record the approval: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn parse(text: Option<String>) -> Store {
+    text.and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default()
 }
 
-fn save(store: &Store) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(store).expect("serialisable") + "\n";
-    crate::statefile::write(&store_path(), &text)
+fn load() -> Store {
+    parse(std::fs::read_to_string(store_path()).ok())
+}
+
+/// Changes the store under its lock: read, `change`, write back when it says it changed
+/// something. Every read-modify-write goes through here, so that an approval is used up
+/// exactly once however many hooks run at the same time.
+fn update<T>(change: impl FnOnce(&mut Store) -> (bool, T)) -> Result<T, crate::statefile::Error> {
+    crate::statefile::update(&store_path(), |text| {
+        let mut store = parse(text);
+        let (changed, value) = change(&mut store);
+        let text =
+            changed.then(|| serde_json::to_string_pretty(&store).expect("serialisable") + "\n");
+        (text, value)
+    })
 }
 
 /// What binds an approval to the exact command line, without keeping the line (or a secret
@@ -96,32 +128,34 @@ pub fn request(
     agent: &str,
     reason: &str,
     now: i64,
-) -> Result<(), String> {
-    let mut store = load();
-    store.requests.retain(|r| r.live(now));
-    if store
-        .requests
-        .iter()
-        .any(|r| r.matches(command, repo) && r.approved_ms.is_some())
-    {
-        return save(&store);
-    }
-    store.requests.retain(|r| !r.matches(command, repo));
-    let id = format!(
-        "{:06x}",
-        crate::agent::fnv1a(format!("{command}\0{}\0{now}", repo.display()).as_bytes()) & 0xff_ffff
-    );
-    store.requests.push(Request {
-        id,
-        command: crate::redact::redact(command).text,
-        command_hash: command_hash(command),
-        repo: repo.to_path_buf(),
-        agent: agent.to_owned(),
-        reason: crate::redact::redact(reason).text,
-        requested_ms: now,
-        approved_ms: None,
-    });
-    save(&store)
+) -> Result<(), crate::statefile::Error> {
+    update(|store| {
+        store.requests.retain(|r| r.live(now));
+        if store
+            .requests
+            .iter()
+            .any(|r| r.matches(command, repo) && r.approved_ms.is_some())
+        {
+            return (true, ());
+        }
+        store.requests.retain(|r| !r.matches(command, repo));
+        let id = format!(
+            "{:06x}",
+            crate::agent::fnv1a(format!("{command}\0{}\0{now}", repo.display()).as_bytes())
+                & 0xff_ffff
+        );
+        store.requests.push(Request {
+            id,
+            command: crate::redact::redact(command).text,
+            command_hash: command_hash(command),
+            repo: repo.to_path_buf(),
+            agent: agent.to_owned(),
+            reason: crate::redact::redact(reason).text,
+            requested_ms: now,
+            approved_ms: None,
+        });
+        (true, ())
+    })
 }
 
 /// Whether the user approved `command` in `repo` and the approval is still good.
@@ -132,21 +166,22 @@ pub fn is_approved(command: &str, repo: &Path, now: i64) -> bool {
         .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now))
 }
 
-/// Uses up the approval of `command` in `repo`. Returns whether there was a good one.
+/// Uses up the approval of `command` in `repo`. Returns whether there was a good one: of
+/// processes taking the same approval at once, exactly one gets `true`.
 pub fn take(command: &str, repo: &Path, now: i64) -> bool {
-    let mut store = load();
-    let before = store.requests.len();
-    let found = store
-        .requests
-        .iter()
-        .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now));
-    store
-        .requests
-        .retain(|r| r.live(now) && !(r.matches(command, repo) && r.approved_ms.is_some()));
-    if found || store.requests.len() != before {
-        let _ = save(&store);
-    }
-    found
+    update(|store| {
+        let before = store.requests.len();
+        let found = store
+            .requests
+            .iter()
+            .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now));
+        store
+            .requests
+            .retain(|r| r.live(now) && !(r.matches(command, repo) && r.approved_ms.is_some()));
+        (found || store.requests.len() != before, found)
+    })
+    // A store that cannot be locked or written cannot prove the approval is used up once.
+    .unwrap_or(false)
 }
 
 /// Requests still waiting for the user, oldest first.
@@ -159,20 +194,23 @@ pub fn pending(now: i64) -> Vec<Request> {
 }
 
 /// Approves the waiting request `id`.
-pub fn approve(id: &str, now: i64) -> Result<Request, String> {
-    let mut store = load();
-    store.requests.retain(|r| r.live(now));
-    let Some(request) = store
-        .requests
-        .iter_mut()
-        .find(|r| r.id == id && r.approved_ms.is_none())
-    else {
-        return Err(format!("no command waits for approval under the id `{id}`"));
-    };
-    request.approved_ms = Some(now);
-    let approved = request.clone();
-    save(&store)?;
-    Ok(approved)
+pub fn approve(id: &str, now: i64) -> Result<Request, Error> {
+    update(|store| {
+        store.requests.retain(|r| r.live(now));
+        match store
+            .requests
+            .iter_mut()
+            .find(|r| r.id == id && r.approved_ms.is_none())
+        {
+            Some(request) => {
+                request.approved_ms = Some(now);
+                (true, Some(request.clone()))
+            }
+            None => (false, None),
+        }
+    })
+    .map_err(Error::Store)?
+    .ok_or_else(|| Error::NoSuchRequest(id.to_owned()))
 }
 
 /// The repository an approval is bound to for a command run in `cwd`.

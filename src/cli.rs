@@ -45,14 +45,24 @@ pub enum Command {
     /// is kept), writes `.hookjudge.json` where none exists (and trusts it, having written it),
     /// and with `--git-hook` installs the git pre-push hook. Running it again changes nothing;
     /// after an upgrade it updates the entries in place.
+    ///
+    /// Adding hooks where there were none only makes hookjudge stricter, so a script may do it.
+    /// Replacing hookjudge's entries already there (another binary, other timeouts, another
+    /// pre-push hook) may weaken them: `init` then lists them and asks on your terminal, and
+    /// refuses without one. It refuses inside an agent's tool either way.
     Init(InitArgs),
     /// Remove exactly what `init` installed (settings entries and the git hook)
+    ///
+    /// Removing hooks switches hookjudge off, so `uninstall` lists what it would remove and asks
+    /// on your own terminal; without a terminal, in the background of one, or inside an agent's
+    /// tool it refuses and removes nothing. `--dry-run` needs no terminal.
     Uninstall(UninstallArgs),
     /// Trust this repository's `.hookjudge.json` as it is now, so that all of it applies
     ///
     /// Until you trust it (and again after any change), a repository's config may only make
     /// hookjudge stricter; everything else in it is ignored. Shows what trusting would let the
-    /// file do and asks on your terminal. Refuses to run inside an agent's tool.
+    /// file do and asks on your terminal (always: nothing else can answer). Refuses without a
+    /// terminal, in the background of one, and inside an agent's tool.
     Trust(TrustArgs),
     /// Approve, on your own terminal, a command the gate held back for Codex CLI or Gemini CLI
     ///
@@ -242,7 +252,7 @@ pub struct TrustArgs {
     /// Forget the trust given to the file
     #[arg(long)]
     pub revoke: bool,
-    /// Trust without asking (after you reviewed the file); still only on your own terminal
+    /// Print the summary on stdout too; the question is still asked on your terminal
     #[arg(long)]
     pub yes: bool,
 }

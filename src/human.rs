@@ -1,10 +1,16 @@
-//! Telling a person at their own terminal from an agent's tool call, for the commands only a
-//! person may run (`approve`, `trust`).
+//! Telling a person at their own terminal from an agent's tool call, for the commands that
+//! weaken hookjudge and so only a person may run (`approve`, `trust`, `uninstall`, an `init`
+//! that changes an existing installation).
 //!
-//! Defence in depth behind the gate (which denies agent-run `hookjudge approve|trust`): the
-//! agents' own environment markers, then the process ancestry (an agent CLI among the parents),
-//! then the controlling terminal, which hooks and agents' tools do not have. An agent that
-//! drives the user's own terminal is out of reach for any of this.
+//! Defence in depth behind the gate (which denies agent-run `hookjudge approve|trust|…`): the
+//! agents' own environment markers, then the process ancestry (an agent CLI among the
+//! parents), then the controlling terminal, which hooks and agents' tools do not have: it must
+//! exist, this process must be its foreground job (a job an agent started in the background,
+//! cut from its parents by a double fork, is not), no agent may be in that foreground job, and
+//! the answer is read from it. An unset marker and `setsid` (which cuts the ancestry) leave no
+//! terminal; a double fork leaves the agent in front. An agent that drives a terminal of its
+//! own making (a pseudo-terminal it holds the other end of) or the user's own terminal is out
+//! of reach for any of this; the gate denies the forms of that it can see.
 
 use std::io::{BufRead, BufReader, Write};
 
@@ -36,6 +42,85 @@ pub fn inside_agent() -> Option<String> {
         }
     }
     agent_ancestor()
+}
+
+/// Why a person cannot be asked here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Environment markers or the process ancestry say an agent runs this.
+    InsideAgent(String),
+    /// No controlling terminal: an agent's tool, a hook, `setsid`, a cron job.
+    NoTerminal,
+    /// A terminal, but this process is not what a person at it is running.
+    NotInFront(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::InsideAgent(why) => write!(f, "this runs inside an agent ({why})"),
+            Refusal::NoTerminal => write!(f, "there is no terminal to ask you on"),
+            Refusal::NotInFront(why) => write!(f, "no person runs this at the terminal ({why})"),
+        }
+    }
+}
+
+/// The terminal of the person running this, or why there is none. Only what this returns may
+/// ask the questions that weaken hookjudge; the answer must still come from it.
+pub fn person() -> Result<Tty, Refusal> {
+    if let Some(why) = inside_agent() {
+        return Err(Refusal::InsideAgent(why));
+    }
+    let tty = Tty::open().ok_or(Refusal::NoTerminal)?;
+    if let Some(why) = not_in_front() {
+        return Err(Refusal::NotInFront(why));
+    }
+    Ok(tty)
+}
+
+/// This process's `(pgrp, tty_nr, tpgid)` from `/proc/PID/stat`.
+fn job_of(stat: &str) -> Option<(i64, i64, i64)> {
+    // `pid (comm) state ppid pgrp session tty_nr tpgid …`; comm may hold spaces and `)`.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let number = |i: usize| fields.get(i)?.parse::<i64>().ok();
+    Some((number(2)?, number(4)?, number(5)?))
+}
+
+/// Why this process is not the foreground job a person runs at its terminal, if it is not
+/// (Linux: `/proc`; elsewhere the terminal alone decides).
+fn not_in_front() -> Option<String> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let (pgrp, tty, front) = job_of(&stat)?;
+    if tty == 0 {
+        return Some("the process has no controlling terminal".into());
+    }
+    if front != pgrp {
+        return Some(
+            "it runs in the background of the terminal, not as the job in front of the person"
+                .into(),
+        );
+    }
+    let entries = std::fs::read_dir("/proc").ok()?;
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        if job_of(&stat).is_some_and(|(g, _, _)| g == front)
+            && let Some(agent) = agent_program(pid)
+        {
+            return Some(format!(
+                "the terminal's foreground job holds {agent} (pid {pid}), so it is the agent's terminal"
+            ));
+        }
+    }
+    None
 }
 
 /// An agent CLI among this process's parents (Linux: `/proc`).

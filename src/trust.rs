@@ -411,19 +411,66 @@ pub struct Store {
     pub notified: BTreeSet<String>,
 }
 
+/// What went wrong trusting or revoking a file.
+#[derive(Debug)]
+pub struct Error {
+    pub path: PathBuf,
+    pub kind: ErrorKind,
+}
+
+#[derive(Debug)]
+pub enum ErrorKind {
+    /// The file is a symlink, which would borrow another file's trust.
+    Symlink,
+    /// The file cannot be read.
+    Read(std::io::Error),
+    /// The trust records cannot be written.
+    Store(crate::statefile::Error),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = self.path.display();
+        match &self.kind {
+            ErrorKind::Symlink => write!(
+                f,
+                "`{path}` is a symlink; a symlinked config is never trusted (replace it with the file itself)"
+            ),
+            ErrorKind::Read(e) => write!(f, "cannot read `{path}`: {e}"),
+            ErrorKind::Store(e) => write!(f, "cannot record trust: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
 impl Store {
     /// The records; an unreadable store trusts nothing.
     pub fn load() -> Store {
         std::fs::read_to_string(store_path())
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
+            .map(|t| Store::parse(Some(t)))
             .unwrap_or_default()
     }
 
-    fn save(&self) -> Result<(), String> {
-        let path = store_path();
-        let text = serde_json::to_string_pretty(self).expect("serialisable") + "\n";
-        crate::statefile::write(&path, &text)
+    fn parse(text: Option<String>) -> Store {
+        text.and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    fn text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("serialisable") + "\n"
+    }
+
+    /// Changes the records under the store's lock (see [`crate::statefile::update`]); `change`
+    /// returns whether it changed anything, and the store is written only then.
+    fn update<T>(
+        change: impl FnOnce(&mut Store) -> (bool, T),
+    ) -> Result<T, crate::statefile::Error> {
+        crate::statefile::update(&store_path(), |text| {
+            let mut store = Store::parse(text);
+            let (changed, value) = change(&mut store);
+            (changed.then(|| store.text()), value)
+        })
     }
 
     pub fn is_trusted(&self, path: &Path, hash: &str) -> bool {
@@ -459,50 +506,65 @@ fn canonical(path: &Path) -> PathBuf {
 }
 
 /// Trusts the current content of `path`. Returns the entry recorded.
-pub fn trust(path: &Path) -> Result<Entry, String> {
+pub fn trust(path: &Path) -> Result<Entry, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error {
+        path: path.to_path_buf(),
+        kind: ErrorKind::Read(e),
+    })?;
+    trust_content(path, &bytes)
+}
+
+/// Trusts `content` as the content of `path`: what the user was shown, or what `init` wrote,
+/// rather than whatever the file holds by the time the record is written (a file changed in
+/// between stays untrusted).
+pub fn trust_content(path: &Path, content: &[u8]) -> Result<Entry, Error> {
     if !in_place(path) {
-        return Err(format!(
-            "`{}` is a symlink; a symlinked config is never trusted (replace it with the file itself)",
-            path.display()
-        ));
+        return Err(Error {
+            path: path.to_path_buf(),
+            kind: ErrorKind::Symlink,
+        });
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let mut store = Store::load();
     let entry = Entry {
         path: canonical(path),
-        hash: content_hash(&bytes),
+        hash: content_hash(content),
         trusted_at: crate::time::Timestamp::now().rfc3339(),
     };
-    store.files.retain(|e| e.path != entry.path);
-    store.files.push(entry.clone());
-    store.save()?;
+    Store::update(|store| {
+        store.files.retain(|e| e.path != entry.path);
+        store.files.push(entry.clone());
+        (true, ())
+    })
+    .map_err(|e| Error {
+        path: path.to_path_buf(),
+        kind: ErrorKind::Store(e),
+    })?;
     Ok(entry)
 }
 
 /// Forgets `path`. Returns whether it was trusted.
-pub fn revoke(path: &Path) -> Result<bool, String> {
-    let mut store = Store::load();
-    let path = canonical(path);
-    let before = store.files.len();
-    store.files.retain(|e| e.path != path);
-    if store.files.len() == before {
-        return Ok(false);
-    }
-    store.save()?;
-    Ok(true)
+pub fn revoke(path: &Path) -> Result<bool, Error> {
+    let canonical_path = canonical(path);
+    Store::update(|store| {
+        let before = store.files.len();
+        store.files.retain(|e| e.path != canonical_path);
+        let was = store.files.len() != before;
+        (was, was)
+    })
+    .map_err(|e| Error {
+        path: path.to_path_buf(),
+        kind: ErrorKind::Store(e),
+    })
 }
 
 /// Whether a hook should show `report` now: true the first time for this path and content.
 pub fn first_notice(report: &Report) -> bool {
     let key = format!("{} {}", report.path.display(), report.hash);
-    let mut store = Store::load();
-    if !store.notified.insert(key) {
-        return false;
-    }
     // A store that cannot be written would repeat the notice: better than hiding it.
-    let _ = store.save();
-    true
+    Store::update(|store| {
+        let first = store.notified.insert(key);
+        (first, first)
+    })
+    .unwrap_or(true)
 }
 
 #[cfg(test)]

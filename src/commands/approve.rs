@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::{ExitStatus, UserError};
 use crate::approval::{self, APPROVAL_TTL_MS, Request};
 use crate::cli::ApproveArgs;
-use crate::human::{self, Tty};
+use crate::human;
 use crate::time::Timestamp;
 
 pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
@@ -29,12 +29,9 @@ pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
         }
         return Ok(ExitStatus::Success);
     }
-    let Some(mut tty) = Tty::open() else {
-        return Err(UserError::new(
-            "no terminal: `hookjudge approve` asks you on your terminal, so that nothing without one (an agent's tool, a hook) can approve",
-        )
-        .hint("run it in your own terminal; `hookjudge approve --list` shows what waits"));
-    };
+    // Asks on the terminal of the person running it: nothing without one (an agent's tool, a
+    // hook, a job an agent left in the background) can approve.
+    let mut tty = super::trust::person_for("approve")?;
     if pending.is_empty() {
         writeln!(out, "hookjudge approve: no command waits for approval")
             .map_err(UserError::output)?;
@@ -72,8 +69,8 @@ pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
         writeln!(out, "hookjudge approve: nothing was approved").map_err(UserError::output)?;
         return Ok(ExitStatus::Attention);
     }
-    let approved =
-        approval::approve(&chosen.id, Timestamp::now().millis).map_err(UserError::new)?;
+    let approved = approval::approve(&chosen.id, Timestamp::now().millis)
+        .map_err(|e| UserError::new(e.to_string()))?;
     writeln!(
         out,
         "hookjudge approve: approved `{}` in `{}` for one run; tell the agent to run it again",

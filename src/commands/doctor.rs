@@ -263,6 +263,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     let settings = settings.unwrap_or_else(Settings::defaults);
     checks.push(repo_trust(&settings, &root));
     checks.extend(hooks_switched_off(&root, &home));
+    checks.extend(env_files_that_move_hookjudge(&cwd, &root, &home));
 
     let resolution = crate::llm::resolve::resolve(
         &settings.llm,
@@ -411,6 +412,65 @@ fn hooks_switched_off(root: &Path, home: &Path) -> Vec<Check> {
                 Some(format!("remove `{key}` from `{}`", path.display())),
             ));
         }
+    }
+    checks
+}
+
+/// The env files the agent CLIs load into their environment (and so into every hook's) that
+/// set a variable moving hookjudge's config, state or binary (see
+/// [`crate::gate::protect::env_files`]): from the working directory up to the repository
+/// root (`.env`, `.gemini/.env`), then the user's (`~/.gemini/.env`, `~/.env`,
+/// `$CODEX_HOME/.env`).
+fn env_files_that_move_hookjudge(cwd: &Path, root: &Path, home: &Path) -> Vec<Check> {
+    use crate::gate::protect::env_files;
+    let mut files = Vec::new();
+    for dir in cwd.ancestors() {
+        files.push(dir.join(".gemini/.env"));
+        files.push(dir.join(".env"));
+        if dir == root || dir == home {
+            break;
+        }
+    }
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .filter(|h| !h.is_empty())
+        .map_or_else(|| home.join(".codex"), PathBuf::from);
+    files.extend([
+        home.join(".gemini/.env"),
+        home.join(".env"),
+        codex_home.join(".env"),
+    ]);
+    let mut seen = Vec::new();
+    files.retain(|f| {
+        let new = !seen.contains(f);
+        seen.push(f.clone());
+        new
+    });
+    let mut checks = Vec::new();
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let lines = env_files::settings_in(&text);
+        if lines.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = lines
+            .iter()
+            .map(|l| format!("`{}`", l.split('=').next().unwrap_or("").trim()))
+            .collect();
+        checks.push(check(
+            "agent env file",
+            false,
+            format!(
+                "`{}` sets {}; the agent CLIs load it into the hooks' environment, so it moves hookjudge's config, state or binary",
+                path.display(),
+                names.join(", ")
+            ),
+            Some(format!(
+                "remove those lines from `{}` unless you put them there yourself",
+                path.display()
+            )),
+        ));
     }
     checks
 }

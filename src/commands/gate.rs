@@ -236,7 +236,10 @@ fn run(
     let faked = protect::faked_evidence(&command, &cwd, || {
         loaded
             .as_ref()
-            .map(|s| s.gate.artifacts.clone())
+            .map(|s| protect::EvidenceSettings {
+                artifacts: s.gate.artifacts.clone(),
+                test_commands: Some(s.gate.test_commands.clone()),
+            })
             .unwrap_or_default()
     });
     let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
@@ -271,8 +274,7 @@ fn run(
     if hook::recursion_guard_active() {
         // Set for an LLM CLI that hookjudge itself runs; in the gate it must never mean "allow".
         record.rulings = found.iter().map(recursion_guard_ruling).collect();
-        if approved {
-            approval::take(&command, &approval_repo, now);
+        if approved && approval::take(&command, &approval_repo, now) {
             for ruling in &mut record.rulings {
                 ruling.decision = Decision::Silent;
                 ruling.decided_by = policy::DecidedBy::Approval;
@@ -330,8 +332,17 @@ fn run(
             .iter()
             .any(|r| r.decided_by == policy::DecidedBy::Approval)
     {
-        // Single use: the approval covered this run only.
-        approval::take(&command, &approval_repo, now);
+        // Single use: the approval covered this run only. Another run that used it up first
+        // (two hooks at once) leaves this one to the person again.
+        if !approval::take(&command, &approval_repo, now) {
+            for ruling in &mut record.rulings {
+                if ruling.decided_by == policy::DecidedBy::Approval {
+                    ruling.decision = Decision::Ask;
+                    ruling.decided_by = policy::DecidedBy::Policy;
+                    ruling.reason = "hookjudge gate: the approval of this command was already used by another run; a person must decide again.".into();
+                }
+            }
+        }
     }
     let denied: Vec<&Ruling> = record
         .rulings

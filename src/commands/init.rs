@@ -267,6 +267,8 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     let mut plans: Vec<Planned> = Vec::new();
     let mut errors: Vec<String> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    // Changes to hookjudge's own hooks already installed, which need the person's yes.
+    let mut replaced: Vec<String> = Vec::new();
     let mut installed_for = Vec::new();
     let mut seen = Vec::new();
     for agent in &t.agents {
@@ -373,7 +375,15 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
                     githook::Program::Absolute(binary.clone())
                 };
                 match githook::install(&dir, &program, true) {
-                    Ok(_) => Some((dir, program)),
+                    Ok(outcome) => {
+                        if outcome == githook::Installed::Updated {
+                            replaced.push(format!(
+                                "  replace  {}  (hookjudge's pre-push hook)",
+                                shown(&dir.join("pre-push"), &t)
+                            ));
+                        }
+                        Some((dir, program))
+                    }
                     Err(e) => {
                         errors.push(e);
                         None
@@ -419,6 +429,26 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         return Ok(ExitStatus::Success);
     }
 
+    // Adding hooks where there were none only makes hookjudge stricter, so a script may do it;
+    // changing the hooks already there (another binary, other timeouts) may weaken them, so
+    // only the person at the terminal may.
+    replaced.extend(
+        plans
+            .iter()
+            .filter(|p| p.has_ours_before && p.old.as_deref() != Some(p.new.as_str()))
+            .map(|p| format!("  replace  {}  (hookjudge's entries already there)", p.name)),
+    );
+    if !replaced.is_empty() {
+        let mut tty = super::trust::person_for("init")?;
+        tty.say(&format!(
+            "hookjudge init would change hookjudge's existing installation:\n{}\n(see them with `hookjudge init --dry-run`)\n",
+            replaced.join("\n")
+        ));
+        if !tty.confirm("Replace them?") {
+            let _ = writeln!(out, "hookjudge init: nothing was written");
+            return Ok(ExitStatus::Attention);
+        }
+    }
     let mut lines = write_all(&plans, &t)?;
     // Only a repository config init wrote itself is trusted; a cloned one never is.
     let repo_config = t.root.join(config::REPO_FILE);
@@ -426,7 +456,9 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         .iter()
         .any(|p| p.path == repo_config && p.old.is_none())
     {
-        crate::trust::trust(&repo_config).map_err(UserError::new)?;
+        // What init wrote is what is trusted, never what the file holds by now.
+        crate::trust::trust_content(&repo_config, REPO_CONFIG.as_bytes())
+            .map_err(|e| UserError::new(e.to_string()))?;
     } else if let Some(report) = &settings.repo_report {
         lines.push(format!(
             "  untrusted  {}  ({})",
@@ -678,11 +710,59 @@ fn is_empty_object(text: &str) -> bool {
 }
 
 /// Removes our entries and our git hook.
+///
+/// Removing hooks switches protection off, so it is only for the person at the terminal:
+/// without `--dry-run`, the removals are shown and confirmed on the controlling terminal
+/// first (see [`crate::human::person`]); nothing else (a script, an agent's tool, a job left
+/// in the background) can answer.
 pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
     refuse_inside_agent("uninstall")?;
     let t = target(args.agent, args.scope, true, true)?;
-    let mut out = io::stdout().lock();
+    if args.dry_run {
+        return uninstall_pass(&t, true, &mut io::stdout().lock());
+    }
+    // What would go, found by a dry pass, so that the question names it.
+    let mut preview = Vec::new();
+    let removes = removals(&t, &mut preview)?;
+    if removes.is_empty() {
+        return uninstall_pass(&t, false, &mut io::stdout().lock());
+    }
+    let mut tty = super::trust::person_for("uninstall")?;
+    tty.say(&format!(
+        "hookjudge uninstall ({} scope in {}) would take hookjudge's hooks out:\n{}\n",
+        t.scope.name(),
+        t.root.display(),
+        removes.join("\n")
+    ));
+    if !tty.confirm("Remove them, so that hookjudge no longer checks these agents?") {
+        let _ = writeln!(io::stdout(), "hookjudge uninstall: nothing was removed");
+        return Ok(ExitStatus::Attention);
+    }
+    uninstall_pass(&t, false, &mut io::stdout().lock())
+}
+
+/// The lines a dry pass of `uninstall` reports: what it would remove.
+fn removals(t: &Target, diff: &mut Vec<u8>) -> Result<Vec<String>, UserError> {
     let mut lines = Vec::new();
+    uninstall_changes(t, true, diff, &mut lines)?;
+    Ok(lines)
+}
+
+fn uninstall_pass(t: &Target, dry_run: bool, out: &mut dyn Write) -> Result<ExitStatus, UserError> {
+    let mut lines = Vec::new();
+    uninstall_changes(t, dry_run, out, &mut lines)?;
+    report_uninstall(t, dry_run, out, &lines);
+    Ok(ExitStatus::Success)
+}
+
+/// Takes out (or, with `dry_run`, shows the diff of taking out) every file's part of ours and
+/// the git hook; one line per file for the summary.
+fn uninstall_changes(
+    t: &Target,
+    dry_run: bool,
+    out: &mut dyn Write,
+    lines: &mut Vec<String>,
+) -> Result<(), UserError> {
     let mut seen = Vec::new();
     let mut files_to_undo: Vec<(PathBuf, Option<Agent>)> = Vec::new();
     for agent in &t.agents {
@@ -693,7 +773,7 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
         }
     }
     if t.agent_all_or_default() {
-        if let Some(ignore) = ignore_file(&t) {
+        if let Some(ignore) = ignore_file(t) {
             files_to_undo.push((ignore, None));
         }
         // The schema serves every scope: it goes with the last install in this repository.
@@ -736,7 +816,7 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
             {
                 return Err(UserError::new(format!(
                     "`{}` is not valid JSON (line {}, column {}: {}); it was left untouched",
-                    shown(path, &t),
+                    shown(path, t),
                     e.line,
                     e.column,
                     e.message
@@ -747,8 +827,8 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
                 )));
             }
         }
-        let name = shown(path, &t);
-        match undo(path, args.dry_run, &mut out, &surgical)? {
+        let name = shown(path, t);
+        match undo(path, dry_run, out, &surgical)? {
             None => {}
             Some(Undone::Restored) => lines.push(format!(
                 "  restored   {name}  (as it was before `hookjudge init`)"
@@ -762,7 +842,7 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
         }
     }
     if let Ok(dir) = githook::hooks_dir(&t.root)
-        && githook::uninstall(&dir, args.dry_run).map_err(UserError::new)?
+        && githook::uninstall(&dir, dry_run).map_err(UserError::new)?
     {
         let restored = if dir.join("pre-push").exists() || dir.join(githook::PREVIOUS).exists() {
             " (the previous hook is back)"
@@ -771,12 +851,16 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
         };
         lines.push(format!(
             "  removed    {}{restored}",
-            shown(&dir.join("pre-push"), &t)
+            shown(&dir.join("pre-push"), t)
         ));
     }
-    if args.dry_run {
+    Ok(())
+}
+
+fn report_uninstall(t: &Target, dry_run: bool, out: &mut dyn Write, lines: &[String]) {
+    if dry_run {
         let _ = writeln!(out, "(dry run: nothing was written)");
-        return Ok(ExitStatus::Success);
+        return;
     }
     if lines.is_empty() {
         let _ = writeln!(
@@ -803,7 +887,7 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
             t.scope.name(),
             t.root.display()
         );
-        for line in &lines {
+        for line in lines {
             let _ = writeln!(out, "{line}");
         }
         if t.scope != Scope::User {
@@ -814,7 +898,6 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
             );
         }
     }
-    Ok(ExitStatus::Success)
 }
 
 impl Target {

@@ -7,8 +7,27 @@ use std::path::{Path, PathBuf};
 use super::{ExitStatus, UserError};
 use crate::cli::TrustArgs;
 use crate::config::{self, Settings};
-use crate::human::{self, Tty};
+use crate::human::{self, Refusal, Tty};
 use crate::trust::{self, Store};
+
+/// The terminal of the person who runs `hookjudge COMMAND`, or the error that says why only a
+/// person at their own terminal may run it (see [`human::person`]).
+pub(super) fn person_for(command: &str) -> Result<Tty, UserError> {
+    human::person().map_err(|refusal| {
+        let hint = match refusal {
+            Refusal::InsideAgent(_) => format!(
+                "open a terminal outside the agent and run `hookjudge {command}` there yourself"
+            ),
+            Refusal::NoTerminal | Refusal::NotInFront(_) => format!(
+                "run `hookjudge {command}` yourself in your own terminal; it asks you there, and nothing else can answer"
+            ),
+        };
+        UserError::new(format!(
+            "`hookjudge {command}` weakens hookjudge, so only you may run it, at your own terminal: {refusal}; nothing was changed"
+        ))
+        .hint(hint)
+    })
+}
 
 pub(super) fn trust(args: &TrustArgs) -> Result<ExitStatus, UserError> {
     if let Some(why) = human::inside_agent() {
@@ -25,7 +44,8 @@ pub(super) fn trust(args: &TrustArgs) -> Result<ExitStatus, UserError> {
     let path = target(args.path.as_deref())?;
     let mut out = io::stdout().lock();
     if args.revoke {
-        let was = trust::revoke(&path).map_err(UserError::new)?;
+        // Revoking only makes hookjudge stricter: no terminal needed.
+        let was = trust::revoke(&path).map_err(|e| UserError::new(e.to_string()))?;
         let line = if was {
             format!("hookjudge trust: `{}` is no longer trusted", path.display())
         } else {
@@ -52,25 +72,19 @@ pub(super) fn trust(args: &TrustArgs) -> Result<ExitStatus, UserError> {
         path.display(),
         trust::content_hash(text.as_bytes())
     );
-    // Only a person at the controlling terminal trusts a file: an agent's tool has none, and
-    // `--yes` (which skips the question) does not change that.
-    let Some(mut tty) = Tty::open() else {
-        return Err(
-            UserError::new("no terminal to ask on, so nothing was trusted").hint(
-                "run `hookjudge trust` in your own terminal; `--yes` only skips the question there",
-            ),
-        );
-    };
-    if !args.yes {
-        tty.say(&question);
-        if !tty.confirm("Trust this file as it is now?") {
-            writeln!(out, "hookjudge trust: nothing was trusted").map_err(UserError::output)?;
-            return Ok(ExitStatus::Attention);
-        }
-    } else {
-        write!(out, "{question}").map_err(UserError::output)?;
+    // Only a person at the controlling terminal trusts a file, and the answer is always read
+    // from it: a process an agent started in the background of a terminal it inherited has
+    // the terminal too, but cannot type on it.
+    let mut tty = person_for("trust")?;
+    tty.say(&question);
+    if !tty.confirm("Trust this file as it is now?") {
+        writeln!(out, "hookjudge trust: nothing was trusted").map_err(UserError::output)?;
+        return Ok(ExitStatus::Attention);
     }
-    let entry = trust::trust(&path).map_err(UserError::new)?;
+    // The content shown is the content trusted: a file changed while the question waited is
+    // not.
+    let entry =
+        trust::trust_content(&path, text.as_bytes()).map_err(|e| UserError::new(e.to_string()))?;
     writeln!(
         out,
         "hookjudge trust: `{}` is trusted as {}; any change makes it untrusted again",

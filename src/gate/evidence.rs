@@ -335,7 +335,7 @@ fn patch_files(patch: &str) -> Vec<String> {
 pub const NO_CHANGE_SEEN: &str = "none seen";
 
 /// Options that make a test command not run the tests.
-const NOT_A_RUN: [&str; 10] = [
+pub(crate) const NOT_A_RUN: [&str; 10] = [
     "--no-run",
     "--collect-only",
     "--co",

@@ -16,7 +16,7 @@ those clients. The CLIs are installed from the npm registry at pinned versions i
 present). When the registry cannot be reached the suite is skipped, not failed. Standard library
 only. The last line is `N passed, M failed`.
 """
-import argparse, json, os, re, shutil, socket, subprocess, sys, tempfile, threading, time, uuid
+import argparse, json, os, re, shlex, shutil, socket, subprocess, sys, tempfile, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 CLAUDE_VERSION = "2.1.328"
@@ -410,9 +410,12 @@ exporter = "none"
     with open(user_config, "w") as f:
         json.dump(config, f)
     if sc.uninstall:
-        un = subprocess.run([args.hookjudge, "uninstall", "--agent", agent, "--scope", scope], cwd=repo, env=hj_env, capture_output=True, text=True)
+        # Removing hooks is for a person at a terminal: `script` gives uninstall one, and the
+        # person's `y` is typed on it.
+        line = " ".join(shlex.quote(a) for a in [args.hookjudge, "uninstall", "--agent", agent, "--scope", scope])
+        un = subprocess.run(["script", "-qec", line, "/dev/null"], cwd=repo, env=hj_env, input="y\n", capture_output=True, text=True)
         if un.returncode != 0:
-            return False, f"hookjudge uninstall failed: {un.stderr}", 0
+            return False, f"hookjudge uninstall failed: {un.stdout}{un.stderr}", 0
     spec = {"client": sc.client, "turns": sc.turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),

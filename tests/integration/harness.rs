@@ -103,6 +103,34 @@ impl Run {
         self
     }
 
+    /// Runs the command as a person at a terminal does: `script` gives it a controlling
+    /// terminal (a pseudo-terminal it is the foreground job of) and types `answer` on it.
+    /// Stdout is the terminal's screen (the program's stdout, stderr and questions).
+    pub fn on_terminal(self, answer: &str) -> Outcome {
+        let mut line = vec![self.command.get_program().to_string_lossy().into_owned()];
+        line.extend(
+            self.command
+                .get_args()
+                .map(|a| a.to_string_lossy().into_owned()),
+        );
+        let line = shell_words::join(line);
+        let mut command = Command::new("script");
+        command.args(["-qec", &line, "/dev/null"]).env_clear();
+        if let Some(dir) = self.command.get_current_dir() {
+            command.current_dir(dir);
+        }
+        for (key, value) in self.command.get_envs() {
+            if let Some(value) = value {
+                command.env(key, value);
+            }
+        }
+        Run {
+            command,
+            stdin: answer.as_bytes().to_vec(),
+        }
+        .output()
+    }
+
     pub fn output(mut self) -> Outcome {
         let mut child = self
             .command

@@ -13,10 +13,23 @@ use crate::harness::{BIN, Home, Outcome};
 /// A user's settings file with other hooks, permissions, odd indentation and non-ASCII text.
 const USER_SETTINGS: &str = "{\n      \"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": [\"Read(./.env)\"]},\n  \"hooks\": {\n    \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send 'Fertig ✓'\" } ] } ]\n  },\n  \"theme\": \"ダーク\"\n}\n";
 
+/// `hookjudge ARGS` in `dir`; `uninstall` as a person runs it, on a terminal answering yes
+/// (it refuses without one).
 pub fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
     let mut run = home.cmd(args);
     run.command.current_dir(dir);
+    if args.first() == Some(&"uninstall") && !args.contains(&"--dry-run") {
+        return run.on_terminal("y\n");
+    }
     run.output()
+}
+
+/// `hookjudge ARGS` in `dir` as a person runs it: on a terminal, answering yes to its question
+/// (an `init` that replaces hookjudge's existing entries asks one).
+pub fn as_person(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
+    let mut run = home.cmd(args);
+    run.command.current_dir(dir);
+    run.on_terminal("y\n")
 }
 
 pub fn read(p: &Path) -> String {

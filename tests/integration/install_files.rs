@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::gate_repo::{GitFixture, git};
 use crate::harness::{BIN, Home, Outcome};
-use crate::install::{in_dir, read};
+use crate::install::{as_person, in_dir, read};
 
 /// Every file in the repository that git would commit now (untracked or changed), with its
 /// repository-relative name.
@@ -245,7 +245,7 @@ fn backups_never_overwrite_an_earlier_one() {
     // A longer LLM deadline rewrites the timeouts: a second write, a second backup.
     // (LLM settings are the user's own config, which a repository file may not override.)
     home.user_config(r#"{"llm": {"timeout_ms": 30000}}"#);
-    let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
+    let out = as_person(&home, &repo.work, &["init", "--scope", "project"]);
     assert!(
         out.stdout
             .contains("backup: .claude/settings.json.hookjudge-backup.2"),
@@ -445,7 +445,7 @@ fn doctor_tells_not_installed_here_from_points_elsewhere() {
     .unwrap();
     let c = doctor_check(&home, &repo.work, "Claude Code (local scope)", &system);
     assert!(c["detail"].as_str().unwrap().contains("lacks"), "{c}");
-    in_dir(&home, &repo.work, &["init"]);
+    as_person(&home, &repo.work, &["init"]);
     let text = read(&local).replace(
         &std::fs::canonicalize(BIN).unwrap().display().to_string(),
         "/gone/hookjudge",
@@ -497,7 +497,7 @@ fn timeouts_follow_the_config_and_doctor_flags_one_below_the_deadline() {
             .contains("hookjudge init --agent claude --scope local (sets it to 65 s)"),
         "{c}"
     );
-    in_dir(&home, &repo.work, &["init"]);
+    as_person(&home, &repo.work, &["init"]);
     let c = doctor_check(&home, &repo.work, "Claude Code (local scope)", &path);
     assert_eq!(c["ok"], true, "{c}");
 }

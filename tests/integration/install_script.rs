@@ -23,9 +23,27 @@ fn run_script(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
         .arg(bin.join("cargo"))
         .status()
         .unwrap();
-    Command::new("sh")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/install/install.sh"))
-        .args(args)
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/install/install.sh");
+    // `--uninstall` removes hooks, which only a person at a terminal may: run it on one,
+    // answering yes.
+    let uninstall = args.contains(&"--uninstall");
+    let mut command = if uninstall {
+        let mut line = vec!["sh".to_owned(), script.to_owned()];
+        line.extend(args.iter().map(|a| a.to_string()));
+        let mut c = Command::new("script");
+        c.args(["-qec", &shell_words::join(line), "/dev/null"]);
+        c
+    } else {
+        let mut c = Command::new("sh");
+        c.arg(script).args(args);
+        c
+    };
+    command.stdin(if uninstall {
+        std::process::Stdio::piped()
+    } else {
+        std::process::Stdio::null()
+    });
+    let child = command
         .current_dir(dir)
         .env(
             "PATH",
@@ -36,8 +54,16 @@ fn run_script(home: &Home, dir: &Path, args: &[&str]) -> std::process::Output {
         .env("XDG_CONFIG_HOME", home.path().join("config"))
         .env("XDG_DATA_HOME", home.path().join("data"))
         .env("XDG_STATE_HOME", home.path().join("state"))
-        .output()
-        .unwrap()
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = child;
+    if let Some(mut stdin) = child.stdin.take() {
+        use std::io::Write;
+        let _ = stdin.write_all(b"y\n");
+    }
+    child.wait_with_output().unwrap()
 }
 
 #[test]

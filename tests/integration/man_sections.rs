@@ -14,6 +14,16 @@ const EXIT_COMMON: &[Entry] = &[
     ),
 ];
 
+/// Commands that ask the person at the terminal before they weaken hookjudge.
+const EXIT_PERSON: &[Entry] = &[
+    ("0", "Done."),
+    ("1", "You declined on the terminal; nothing changed."),
+    (
+        "2",
+        "Nothing changed: the command could not do its work, or it needed your terminal (no terminal, not run in front of it, or inside an agent's tool); the message says what to do next.",
+    ),
+];
+
 const ENVIRONMENT: &[Entry] = &[
     (
         "HOOKJUDGE_CONFIG",
@@ -141,7 +151,7 @@ pub const SECTIONS: &[(&str, &str, &[Entry])] = &[
             "What the gate says about a push from here.",
         )],
     ),
-    ("init", "EXIT STATUS", EXIT_COMMON),
+    ("init", "EXIT STATUS", EXIT_PERSON),
     (
         "init",
         "EXAMPLES",
@@ -156,7 +166,7 @@ pub const SECTIONS: &[(&str, &str, &[Entry])] = &[
             ),
         ],
     ),
-    ("uninstall", "EXIT STATUS", EXIT_COMMON),
+    ("uninstall", "EXIT STATUS", EXIT_PERSON),
     (
         "uninstall",
         "EXAMPLES",
@@ -209,7 +219,7 @@ pub const SECTIONS: &[(&str, &str, &[Entry])] = &[
             ("1", "You declined on the terminal; nothing changed."),
             (
                 "2",
-                "Nothing was trusted: no terminal to ask on (and no `--yes`), run inside an agent's tool, or the file is missing or not valid config.",
+                "Nothing was trusted: no terminal to ask on, not run in front of it, run inside an agent's tool, or the file is missing or not valid config.",
             ),
         ],
     ),

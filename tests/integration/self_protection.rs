@@ -773,6 +773,37 @@ fn writing_test_artifacts_by_hand_is_a_hook_bypass() {
 }
 
 #[test]
+fn a_test_run_writing_its_own_output_is_not_a_faked_artifact() {
+    let (home, repo) = setup();
+    for agent in AGENTS {
+        for command in [
+            "pytest > junit.xml",
+            "python3 -m pytest -q > junit.xml 2>&1",
+            "cd target/nextest/default && cargo test > junit.xml",
+            "cargo test --workspace >> coverage.out",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "silent", "{agent:?}: `{command}`: {reason}");
+        }
+        // Not a test run, or a second writer beside one: still faked.
+        for command in [
+            "cat /tmp/x > junit.xml",
+            "pytest --version > junit.xml",
+            "pytest --collect-only > junit.xml",
+            "pytest > junit.xml; echo '<testsuite/>' > junit.xml",
+            "{ echo '<testsuite/>'; } > junit.xml",
+            "echo pytest > junit.xml",
+            "echo \"a; pytest \" > junit.xml",
+            "touch .hookjudge/verified",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(reason.contains("hook-bypass"), "{agent:?}: {reason}");
+        }
+    }
+}
+
+#[test]
 fn protected_paths_are_resolved_as_the_shell_would() {
     let (home, repo) = setup();
     let state = state_dir(&home);
@@ -849,4 +880,288 @@ fn a_command_hookjudge_could_not_check_can_still_be_approved_by_a_person() {
     );
     assert_eq!(run_gate(&home, input.clone()).0, "silent");
     assert_eq!(run_gate(&home, input).0, "deny", "used up by one run");
+}
+
+#[test]
+fn one_approval_lets_exactly_one_of_many_concurrent_runs_through() {
+    let (home, repo) = setup();
+    let home = std::sync::Arc::new(home);
+    for agent in [Agent::Codex, Agent::Gemini] {
+        let push = "git push origin main";
+        assert_ne!(
+            run_gate(&home, shell_input(agent, &repo.work, push)).0,
+            "silent"
+        );
+        let approved = approve_on_a_terminal(&home, "y");
+        assert!(approved.stdout.contains("approved"), "{}", approved.stdout);
+        // Eight hook processes for the same command at once: the approval is single use.
+        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let runs: Vec<_> = (0..8)
+            .map(|_| {
+                let (home, start) = (home.clone(), start.clone());
+                let input = shell_input(agent, &repo.work, push);
+                std::thread::spawn(move || {
+                    start.wait();
+                    run_gate(&home, input).0
+                })
+            })
+            .collect();
+        let decisions: Vec<String> = runs.into_iter().map(|r| r.join().unwrap()).collect();
+        assert_eq!(
+            decisions.iter().filter(|d| *d == "silent").count(),
+            1,
+            "{agent:?}: {decisions:?}"
+        );
+        std::fs::remove_file(state_dir(&home).join("approvals.json")).unwrap();
+    }
+}
+
+/// The agent's own file-writing tool writing `content` to `path`: Claude Code `Write`,
+/// Gemini CLI `write_file`, Codex `apply_patch` adding the file.
+fn write_tool(agent: Agent, cwd: &Path, path: &Path, content: &str) -> String {
+    match agent {
+        Agent::Claude => tool_input(
+            agent,
+            cwd,
+            "Write",
+            json!({"file_path": path, "content": content}),
+        ),
+        Agent::Gemini => tool_input(
+            agent,
+            cwd,
+            "write_file",
+            json!({"file_path": path, "content": content}),
+        ),
+        Agent::Codex => {
+            let mut patch = format!("*** Begin Patch\n*** Add File: {}\n", path.display());
+            for line in content.lines() {
+                patch.push_str(&format!("+{line}\n"));
+            }
+            patch.push_str("*** End Patch\n");
+            tool_input(agent, cwd, "apply_patch", json!({"command": patch}))
+        }
+    }
+}
+
+/// Python that approves every waiting request in the approval store, as an agent would
+/// write it to get past the gate.
+fn forging_script(home: &Home) -> String {
+    format!(
+        "import json, time\np = {:?}\nd = json.load(open(p))\nfor r in d['requests']:\n    r['approved_ms'] = int(time.time() * 1000)\njson.dump(d, open(p, 'w'))\n",
+        state_dir(home).join("approvals.json").display().to_string()
+    )
+}
+
+#[test]
+fn a_script_that_forges_an_approval_is_stopped_where_it_is_written_and_where_it_runs() {
+    let (home, repo) = setup();
+    let forge = forging_script(&home);
+    let self_protection = |agent: Agent, input: String, what: &str| {
+        let (decision, reason) = run_gate(&home, input);
+        assert_ne!(decision, "silent", "{agent:?}: {what} was silent");
+        assert!(
+            reason.contains("self-protection"),
+            "{agent:?}: {what}: {reason}"
+        );
+    };
+    for agent in AGENTS {
+        // Written through the file tool or a heredoc.
+        let script = repo.work.join("x.py");
+        self_protection(
+            agent,
+            write_tool(agent, &repo.work, &script, &forge),
+            "writing the script",
+        );
+        self_protection(
+            agent,
+            shell_input(
+                agent,
+                &repo.work,
+                &format!("cat > x.py <<'EOF'\n{forge}EOF"),
+            ),
+            "a heredoc into x.py",
+        );
+        self_protection(
+            agent,
+            shell_input(agent, &repo.work, &format!("python3 - <<'EOF'\n{forge}EOF")),
+            "a heredoc into python3",
+        );
+        // Already on disk (written some way the gate did not see): read when it runs.
+        std::fs::write(&script, &forge).unwrap();
+        std::fs::write(
+            repo.work.join("x.js"),
+            format!(
+                "require('fs').writeFileSync({:?}, '{{}}')\n",
+                state_dir(&home)
+                    .join("approvals.json")
+                    .display()
+                    .to_string()
+            ),
+        )
+        .unwrap();
+        std::fs::write(repo.work.join("x.sh"), "#!/bin/sh\npython3 x.py\n").unwrap();
+        std::fs::write(
+            repo.work.join("inner.sh"),
+            format!(
+                "echo '{{}}' > {}\n",
+                state_dir(&home).join("approvals.json").display()
+            ),
+        )
+        .unwrap();
+        std::fs::write(
+            repo.work.join("forge.mk"),
+            "all:\n\tpython3 x.py # writes approvals.json\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            repo.work.join("x.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        for command in [
+            "python3 x.py",
+            "python3 -u ./x.py",
+            "node x.js",
+            "bash inner.sh",
+            "sh inner.sh",
+            "./x.sh",
+            "bash x.sh",
+            "make -f forge.mk",
+        ] {
+            self_protection(agent, shell_input(agent, &repo.work, command), command);
+        }
+        std::fs::remove_file(&script).unwrap();
+        // Ordinary scripts and documents pass.
+        let harmless = repo.work.join("y.py");
+        std::fs::write(&harmless, "open('out.txt', 'w').write('x')\n").unwrap();
+        for (what, input) in [
+            (
+                "writing an ordinary script",
+                write_tool(agent, &repo.work, &harmless, "print('hi')\n"),
+            ),
+            (
+                "running an ordinary script",
+                shell_input(agent, &repo.work, "python3 y.py"),
+            ),
+            (
+                "writing notes that quote the script",
+                write_tool(agent, &repo.work, &repo.work.join("NOTES.md"), &forge),
+            ),
+            (
+                "a heredoc into a document",
+                shell_input(
+                    agent,
+                    &repo.work,
+                    &format!("cat > notes.md <<'EOF'\n{forge}EOF"),
+                ),
+            ),
+        ] {
+            let (decision, reason) = run_gate(&home, input);
+            assert_eq!(decision, "silent", "{agent:?}: {what}: {reason}");
+        }
+    }
+
+    // What the gate stopped is a real forgery: run unguarded, it approves a held-back push.
+    let push = "git push origin main";
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, push)).0,
+        "deny"
+    );
+    std::fs::write(repo.work.join("x.py"), &forge).unwrap();
+    let ran = std::process::Command::new("python3")
+        .arg("x.py")
+        .current_dir(&repo.work)
+        .status()
+        .unwrap();
+    assert!(ran.success());
+    assert_eq!(
+        run_gate(&home, shell_input(Agent::Codex, &repo.work, push)).0,
+        "silent",
+        "the unguarded script forged the approval"
+    );
+}
+
+#[test]
+fn env_files_the_agents_load_may_not_move_hookjudge() {
+    let (home, repo) = setup();
+    let evil = home.path().join("evil.env");
+    std::fs::write(&evil, "PATH=/tmp/bin\n").unwrap();
+    for agent in AGENTS {
+        for (path, content) in [
+            (
+                repo.work.join(".gemini/.env"),
+                "HOOKJUDGE_CONFIG=/tmp/x.json\n",
+            ),
+            (home.path().join(".gemini/.env"), "XDG_STATE_HOME=/tmp/s\n"),
+            (home.path().join(".codex/.env"), "export HOME=/tmp/h\n"),
+            (
+                repo.work.join(".env"),
+                "DATABASE_URL=x\nXDG_CONFIG_HOME=/tmp/c\n",
+            ),
+        ] {
+            let (decision, reason) = run_gate(&home, write_tool(agent, &repo.work, &path, content));
+            assert_ne!(decision, "silent", "{agent:?}: {}", path.display());
+            assert!(reason.contains("environment file"), "{agent:?}: {reason}");
+        }
+        for command in [
+            "echo 'HOOKJUDGE_CONFIG=/tmp/x.json' >> .env",
+            "printf 'XDG_DATA_HOME=/tmp/d\\n' >> ~/.gemini/.env",
+            "cat >> ~/.codex/.env <<EOF\nHOME=/tmp/h\nEOF",
+            &format!("cp {} .env", evil.display()),
+            "python3 -c \"open('.gemini/.env','a').write('HOOKJUDGE_CONFIG=/x')\"",
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
+            assert_ne!(decision, "silent", "{agent:?}: `{command}` was silent");
+            assert!(reason.contains("environment file"), "{agent:?}: {reason}");
+        }
+        // The project's own variables are its business.
+        for input in [
+            write_tool(
+                agent,
+                &repo.work,
+                &repo.work.join(".env"),
+                "DATABASE_URL=postgres://db\n",
+            ),
+            shell_input(agent, &repo.work, "echo DEBUG=1 >> .env"),
+            shell_input(agent, &repo.work, "echo \"DATA=$HOME/data\" >> .env"),
+        ] {
+            let (decision, reason) = run_gate(&home, input);
+            assert_eq!(decision, "silent", "{agent:?}: {reason}");
+        }
+    }
+
+    // What got there anyway (by hand, or before hookjudge was installed), doctor reports.
+    std::fs::create_dir_all(home.path().join(".gemini")).unwrap();
+    std::fs::write(
+        home.path().join(".gemini/.env"),
+        "GEMINI_API_KEY=k\nHOOKJUDGE_CONFIG=/tmp/x.json\n",
+    )
+    .unwrap();
+    std::fs::write(repo.work.join(".env"), "XDG_STATE_HOME=/tmp/s\n").unwrap();
+    let mut run = home.cmd(&["doctor", "--json"]);
+    run.command.current_dir(&repo.work);
+    let report: Value = serde_json::from_str(run.output().stdout.trim()).unwrap();
+    let found: Vec<&Value> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "agent env file")
+        .collect();
+    assert_eq!(found.len(), 2, "{report}");
+    assert!(
+        found
+            .iter()
+            .any(|c| c["detail"].as_str().unwrap().contains("`HOOKJUDGE_CONFIG`"))
+            && found
+                .iter()
+                .any(|c| c["detail"].as_str().unwrap().contains("`XDG_STATE_HOME`")),
+        "{found:?}"
+    );
+    assert!(
+        !found[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("GEMINI_API_KEY")
+    );
 }

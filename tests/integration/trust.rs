@@ -57,7 +57,7 @@ fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
 }
 
 /// `hookjudge trust --yes` as a person runs it: on a controlling terminal (`script` gives it
-/// one fed from our stdin).
+/// one fed from our stdin), answering yes.
 fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
     let line = format!("{} trust --yes", shell_words::quote(crate::harness::BIN));
     let mut run = home.cmd(&[]);
@@ -71,7 +71,7 @@ fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
         .env("XDG_CONFIG_HOME", home.path().join("config"))
         .env("XDG_DATA_HOME", home.path().join("data"))
         .env("XDG_STATE_HOME", home.path().join("state"));
-    run.stdin("").output()
+    run.stdin("y\n").output()
 }
 
 fn gate(home: &Home, cwd: &Path, command: &str) -> String {

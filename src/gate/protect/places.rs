@@ -1,0 +1,258 @@
+//! The places an agent may not write: hookjudge's state and config dirs, the config file
+//! `HOOKJUDGE_CONFIG` names, the binary the hooks run, hookjudge's pre-push hook and the
+//! agents' settings files, with the directories holding them; and a command word as the paths
+//! the shell would pass (`~`, the tracked `cd`, globs matched against the file system).
+
+use std::path::{Component, Path, PathBuf};
+
+use super::HUMAN_ONLY;
+use crate::config::dirs;
+
+/// Settings files whose hook entries an agent may not change, by path suffix.
+pub(super) const SETTINGS_FILES: [&str; 5] = [
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+];
+
+/// The places an agent may not write.
+pub(super) struct Protected {
+    pub(super) dirs: Vec<PathBuf>,
+    /// Single files: the config `HOOKJUDGE_CONFIG` names, which applies in full.
+    pub(super) files: Vec<PathBuf>,
+    pub(super) binary: Option<PathBuf>,
+    pub(super) home: Option<PathBuf>,
+}
+
+impl Protected {
+    pub(super) fn here() -> Protected {
+        let mut dirs = vec![dirs::state_dir()];
+        if let Some(config) = dirs::config_file().parent() {
+            dirs.push(config.to_path_buf());
+        }
+        let binary = std::env::current_exe()
+            .ok()
+            .map(|b| b.canonicalize().unwrap_or(b));
+        let files = std::env::var_os(crate::config::CONFIG_ENV)
+            .filter(|p| !p.is_empty())
+            .map(|p| normalize(&PathBuf::from(p)))
+            .into_iter()
+            .collect();
+        Protected {
+            dirs,
+            files,
+            binary,
+            home: std::env::var_os("HOME").map(PathBuf::from),
+        }
+    }
+
+    /// What `path` is, when it is protected.
+    pub(super) fn what(&self, path: &Path) -> Option<&'static str> {
+        let path = normalize(path);
+        let real = real_path(&path);
+        for p in [&path, &real] {
+            if self.dirs.iter().any(|d| p.starts_with(normalize(d))) {
+                return Some("changes hookjudge's own state or config (trust, approvals)");
+            }
+            if self.binary.as_deref() == Some(p.as_path()) {
+                return Some("changes the hookjudge binary the hooks run");
+            }
+            if self.files.iter().any(|f| f == p) {
+                return Some("changes the config file `HOOKJUDGE_CONFIG` names");
+            }
+        }
+        if path.ends_with(".git/hooks/pre-push")
+            && std::fs::read_to_string(&path).is_ok_and(|t| t.contains("hookjudge"))
+        {
+            return Some("changes hookjudge's git pre-push hook");
+        }
+        if settings_file(&path) {
+            return Some("changes an agent's hook settings");
+        }
+        None
+    }
+
+    /// Why `path`, a directory, holds a protected file, if it does (deleting or moving it
+    /// takes the file with it).
+    pub(super) fn holds_protected(&self, path: &Path) -> Option<&'static str> {
+        let path = normalize(path);
+        let real = real_path(&path);
+        let inside =
+            |p: &Path| p != path && p != real && (p.starts_with(&path) || p.starts_with(&real));
+        if self.dirs.iter().any(|d| inside(&normalize(d)))
+            || self.files.iter().any(|f| inside(f))
+            || self.binary.as_deref().is_some_and(inside)
+        {
+            return Some(
+                "moves or deletes a directory holding hookjudge's state, config or binary",
+            );
+        }
+        for settings in SETTINGS_FILES {
+            let (dir, _) = settings.split_once('/').unwrap_or((settings, ""));
+            let named = path.file_name().is_some_and(|n| n == dir);
+            if path.join(settings).is_file()
+                || (named && path.parent().is_some_and(|p| p.join(settings).is_file()))
+            {
+                return Some("moves or deletes a directory holding an agent's hook settings");
+            }
+        }
+        for hook in ["pre-push", "hooks/pre-push", ".git/hooks/pre-push"] {
+            if std::fs::read_to_string(path.join(hook)).is_ok_and(|t| t.contains("hookjudge")) {
+                return Some(
+                    "moves or deletes the directory holding hookjudge's git pre-push hook",
+                );
+            }
+        }
+        None
+    }
+
+    /// A word as the paths the shell would pass: a glob (`.cl*`, `hook?udge`) matched against
+    /// the file system; the word itself when nothing matches (the shell passes it unchanged).
+    pub(super) fn expanded(&self, word: &str, cwd: Option<&Path>) -> Vec<PathBuf> {
+        let path = self.word_path(word, cwd);
+        // The directory may be a glob too (`cd .cl* && …`).
+        if !path.to_string_lossy().contains(['*', '?', '[']) {
+            return vec![path];
+        }
+        let mut found = vec![PathBuf::new()];
+        for part in path.components() {
+            let text = part.as_os_str().to_string_lossy();
+            let matcher = text
+                .contains(['*', '?', '['])
+                .then(|| globset::Glob::new(&text).ok().map(|g| g.compile_matcher()))
+                .flatten();
+            let mut next = Vec::new();
+            for base in &found {
+                match &matcher {
+                    None => next.push(base.join(part)),
+                    Some(m) => {
+                        let Ok(entries) = std::fs::read_dir(base) else {
+                            continue;
+                        };
+                        for entry in entries.flatten().take(512) {
+                            if m.is_match(entry.file_name()) {
+                                next.push(base.join(entry.file_name()));
+                            }
+                        }
+                    }
+                }
+            }
+            next.truncate(512);
+            found = next;
+        }
+        if found.is_empty() {
+            found.push(path);
+        }
+        found
+    }
+
+    /// A word of a command as a path: `~` expanded, relative to `cwd`.
+    pub(super) fn word_path(&self, word: &str, cwd: Option<&Path>) -> PathBuf {
+        let word = word.trim_start_matches("file://");
+        if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.home) {
+            return home.join(rest);
+        }
+        match cwd {
+            Some(cwd) if !word.starts_with('/') => cwd.join(word),
+            _ => PathBuf::from(word),
+        }
+    }
+}
+
+pub(super) fn settings_file(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    SETTINGS_FILES.iter().any(|s| text.ends_with(s))
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+pub(super) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The path with its existing part resolved through symlinks.
+pub(super) fn real_path(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_os_string());
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+    let mut real = existing.canonicalize().unwrap_or(existing);
+    for name in rest.iter().rev() {
+        real.push(name);
+    }
+    real
+}
+
+impl Protected {
+    /// Quick test before parsing: could `command` concern hookjudge at all?
+    pub(super) fn may_concern(&self, command: &str) -> bool {
+        let plain: String = command
+            .chars()
+            .filter(|c| !matches!(c, '\\' | '"' | '\''))
+            .collect();
+        let mentions = |p: &Path| {
+            p.to_str()
+                .is_some_and(|p| !p.is_empty() && plain.contains(p))
+        };
+        plain.contains("hookjudge")
+            || PATH_HINTS.iter().any(|h| plain.contains(h))
+            || plain.contains(['*', '?', '['])
+            || HUMAN_ONLY
+                .iter()
+                .filter(|v| **v != "init")
+                .any(|v| plain.contains(&format!(" {v}")))
+            || plain.contains(".git/hooks")
+            || SETTINGS_FILES
+                .iter()
+                .any(|s| plain.contains(s.trim_end_matches(".json").trim_end_matches(".toml")))
+            || self.dirs.iter().any(|d| mentions(d))
+            || self
+                .files
+                .iter()
+                .any(|f| mentions(f) || f.file_name().is_some_and(|n| mentions(Path::new(n))))
+            || self.binary.as_deref().is_some_and(mentions)
+    }
+}
+
+/// Words in a command line that may concern hookjudge's places (checked before parsing).
+pub(super) const PATH_HINTS: [&str; 6] = [
+    "hook",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "settings",
+    "config.toml",
+];
+
+/// Names in a path built at run time that could make it a protected path.
+pub(super) const PROTECTED_NAMES: [&str; 11] = [
+    "hookjudge",
+    ".claude",
+    ".codex",
+    ".gemini",
+    "settings.json",
+    "settings.local.json",
+    "hooks.json",
+    "config.toml",
+    "approvals.json",
+    "trust.json",
+    "pre-push",
+];
