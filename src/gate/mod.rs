@@ -19,6 +19,7 @@ pub mod glob;
 pub mod patch;
 pub mod policy;
 pub mod protect;
+pub mod settings;
 pub mod shell;
 pub mod tools;
 pub mod wrappers;

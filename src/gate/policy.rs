@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::classify::{Class, Destructive, Gated};
 use super::evidence::{self, Finding};
 use super::facts::{Commits, Repo};
-use crate::config::{GateSettings, Policy};
+use super::settings::{GateSettings, Policy};
 use crate::judge::Judge;
 use crate::judge::evaluate::{Answer, Layer2};
 
