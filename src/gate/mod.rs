@@ -9,10 +9,12 @@
 //! the shell and the agents' file-writing tools.
 
 pub mod classify;
+pub mod decide;
 pub mod delete;
 pub mod evidence;
 mod evidence_gemini;
 pub mod facts;
+pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
