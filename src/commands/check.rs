@@ -15,7 +15,7 @@ use crate::cli::CheckArgs;
 use crate::config::Settings;
 use crate::gate::classify::{Class, Gated, PushSpec, Target};
 use crate::gate::facts::Repo;
-use crate::gate::gather::Repos;
+use crate::gate::gather::Reads;
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::time::Timestamp;
 
@@ -34,8 +34,8 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     };
     super::warn_config_problems(&settings);
     // Opened once: the report and every ruling read the same repository.
-    let repos = Repos::default();
-    let opened = repos.open(&target, &cwd);
+    let reads = Reads::default();
+    let opened = reads.repo(&target, &cwd);
     let repo = opened.as_ref().as_ref().map_err(|e| {
         UserError::new(e.to_string()).hint("run `hookjudge check` inside a git work tree")
     })?;
@@ -75,7 +75,7 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
             judge: None,
             approved: false,
             now,
-            repos: &repos,
+            reads: &reads,
         };
         rulings.push(policy::decide(&gated, &ctx));
     }

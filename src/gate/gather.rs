@@ -3,9 +3,10 @@
 //! evidence of verification, then the gate's judge. [`super::decide`] turns the facts into a
 //! ruling without touching a repository, a transcript or an LLM.
 //!
-//! A repository is opened once per hook call ([`Repos`]), however many actions on the line
-//! target it. The transcript is read here and nowhere else in the gate's decision: for test
-//! runs (with the short wait for a just-finished one) and for the judge's activity summary.
+//! What one hook call reads is shared by all its actions ([`Reads`]): a repository is opened
+//! once however many actions on the line target it, and the session's recent activity is
+//! summarised once. The transcript is read here and nowhere else in the gate's decision: for
+//! test runs (with the short wait for a just-finished one) and for the judge's activity summary.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -65,7 +66,7 @@ pub struct WorkFacts {
 }
 
 /// For a push.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct PushRepoFacts {
     pub work_tree: Option<PathBuf>,
     /// Whether the remote the command names is configured (`None`: it names none, or a URL).
@@ -75,9 +76,11 @@ pub struct PushRepoFacts {
     /// What each refspec would send; `None` when the facts above already settle the push
     /// (walking the history towards a remote that does not exist could read all of it).
     pub refs: Option<Result<Vec<PushFacts>, String>>,
-    /// Repository paths the pushed commits change.
-    pub pushed_paths: Vec<String>,
-    /// The newest pushed commit's time in ms (the end of its second).
+    /// Repository paths the pushed commits change; an error when some range could not be
+    /// compared (then every change counts against the evidence).
+    pub pushed_paths: Result<Vec<String>, String>,
+    /// The newest pushed commit's time in ms (the end of its second; now when unreadable, so
+    /// that no earlier evidence counts).
     pub newest_commit_ms: i64,
 }
 
@@ -97,6 +100,20 @@ pub struct DestructiveFacts {
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move leaves on no ref.
     pub lost_by_move: Option<Result<Commits, String>>,
+}
+
+impl Default for PushRepoFacts {
+    fn default() -> PushRepoFacts {
+        PushRepoFacts {
+            work_tree: None,
+            named_remote_configured: None,
+            has_upstream: false,
+            origin_configured: false,
+            refs: None,
+            pushed_paths: Ok(Vec::new()),
+            newest_commit_ms: 0,
+        }
+    }
 }
 
 impl Default for DestructiveFacts {
@@ -157,22 +174,37 @@ pub struct EvidenceQuery {
 /// A repository opened (or not) for a target.
 pub type Opened = Rc<Result<Repo, facts::Error>>;
 
-/// The repositories opened during one hook call, each once.
+/// What one hook call has read, shared by all its actions.
 #[derive(Default)]
-pub struct Repos {
-    opened: RefCell<Vec<(Target, PathBuf, Opened)>>,
+pub struct Reads {
+    repos: RefCell<Vec<(Target, PathBuf, Opened)>>,
+    /// The session's recent activity, by transcript.
+    activity: RefCell<Option<(PathBuf, String)>>,
 }
 
-impl Repos {
+impl Reads {
     /// The repository of `target` (discovered from `cwd` when the target names no directory).
-    pub fn open(&self, target: &Target, cwd: &Path) -> Opened {
-        let mut opened = self.opened.borrow_mut();
-        if let Some((_, _, repo)) = opened.iter().find(|(t, dir, _)| t == target && dir == cwd) {
+    pub fn repo(&self, target: &Target, cwd: &Path) -> Opened {
+        let mut repos = self.repos.borrow_mut();
+        if let Some((_, _, repo)) = repos.iter().find(|(t, dir, _)| t == target && dir == cwd) {
             return Rc::clone(repo);
         }
         let repo = Rc::new(Repo::open(target, cwd));
-        opened.push((target.clone(), cwd.to_path_buf(), Rc::clone(&repo)));
+        repos.push((target.clone(), cwd.to_path_buf(), Rc::clone(&repo)));
         repo
+    }
+
+    /// The last [`ACTIVITY_BYTES`] of the session's activity, for the judge.
+    fn activity(&self, transcript: &Path) -> String {
+        let mut cached = self.activity.borrow_mut();
+        if let Some((path, text)) = cached.as_ref()
+            && path == transcript
+        {
+            return text.clone();
+        }
+        let text = evidence::recent_activity(transcript, ACTIVITY_BYTES, Default::default());
+        *cached = Some((transcript.to_path_buf(), text.clone()));
+        text
     }
 }
 
@@ -190,7 +222,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     if !needs_repo {
         return facts;
     }
-    let opened = ctx.repos.open(&gated.target, ctx.cwd);
+    let opened = ctx.reads.repo(&gated.target, ctx.cwd);
     let repo = match opened.as_ref() {
         Ok(repo) => repo,
         Err(e) => {
@@ -200,7 +232,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     };
     facts.repo = match gated.class {
         Class::Destructive => RepoFacts::Destructive(destructive(repo, gated)),
-        Class::Push => RepoFacts::Push(push(repo, gated)),
+        Class::Push => RepoFacts::Push(push(repo, gated, ctx.now)),
         _ => {
             let artifacts = &ctx.settings.artifacts;
             RepoFacts::Work(WorkFacts {
@@ -216,7 +248,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     facts
 }
 
-fn push(repo: &Repo, gated: &Gated) -> PushRepoFacts {
+fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
     let spec = gated.push.clone().unwrap_or_default();
     let named = spec
         .remote
@@ -236,13 +268,19 @@ fn push(repo: &Repo, gated: &Gated) -> PushRepoFacts {
     let refs = repo.push_facts_all(&spec).map_err(|e| e.to_string());
     if let Ok(refs) = &refs {
         for pushed in refs.iter().filter(|f| f.ahead.count > 0) {
-            if let Some(id) = pushed.source_id {
-                if let Ok(paths) = repo.changed_paths(pushed.base_id, id, MAX_PUSHED_PATHS) {
-                    facts.pushed_paths.extend(paths);
-                }
-                let ms = repo.commit_time(id).map(|t| t * 1000 + 999).unwrap_or(0);
-                facts.newest_commit_ms = facts.newest_commit_ms.max(ms);
+            let Some(id) = pushed.source_id else {
+                continue;
+            };
+            match (
+                repo.changed_paths(pushed.base_id, id, MAX_PUSHED_PATHS),
+                &mut facts.pushed_paths,
+            ) {
+                (Ok(paths), Ok(all)) => all.extend(paths),
+                (Err(e), all) => *all = Err(e.to_string()),
+                (Ok(_), Err(_)) => {}
             }
+            let ms = repo.commit_time(id).map_or(now, |t| t * 1000 + 999);
+            facts.newest_commit_ms = facts.newest_commit_ms.max(ms);
         }
     }
     facts.refs = Some(refs);
@@ -354,7 +392,7 @@ pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
     let (Some((judge, layer2)), Some(transcript)) = (ctx.judge, ctx.transcript) else {
         return JudgeSaid::Nothing;
     };
-    let activity = evidence::recent_activity(transcript, ACTIVITY_BYTES, Default::default());
+    let activity = ctx.reads.activity(transcript);
     if activity.trim().is_empty() {
         return JudgeSaid::Nothing;
     }
@@ -370,5 +408,131 @@ pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
         },
         Answer::Failed { cause, .. } => JudgeSaid::Failed(cause),
         Answer::Unjudged => JudgeSaid::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::classify::PushSpec;
+    use crate::gate::settings::GateSettings;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let status = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "git {args:?}: {status:?}");
+    }
+
+    fn scratch_repository() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        git(dir.path(), &["init", "-q"]);
+        std::fs::write(dir.path().join("a.rs"), "fn a() {}\n").unwrap();
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", "first"]);
+        dir
+    }
+
+    fn context<'a>(settings: &'a GateSettings, cwd: &'a Path, reads: &'a Reads) -> Context<'a> {
+        Context {
+            settings,
+            cwd,
+            transcript: None,
+            judge: None,
+            approved: false,
+            now: 0,
+            reads,
+        }
+    }
+
+    fn gated(class: Class, push: Option<PushSpec>) -> Gated {
+        Gated {
+            class,
+            command: "git x".into(),
+            target: Target::default(),
+            push,
+            destructive: None,
+            what: "does it".into(),
+        }
+    }
+
+    #[test]
+    fn a_repository_is_opened_once_per_call() {
+        let dir = scratch_repository();
+        let reads = Reads::default();
+        let target = Target::default();
+        let first = reads.repo(&target, dir.path());
+        assert!(first.is_ok());
+        assert!(Rc::ptr_eq(&first, &reads.repo(&target, dir.path())));
+        let other = tempfile::tempdir().unwrap();
+        let missing = reads.repo(&target, other.path());
+        assert!(!Rc::ptr_eq(&first, &missing));
+        let err = missing.as_ref().as_ref().err().unwrap().to_string();
+        assert!(err.contains("no git repository"), "{err}");
+    }
+
+    #[test]
+    fn a_commit_gathers_the_work_and_nothing_more() {
+        let dir = scratch_repository();
+        std::fs::write(dir.path().join("b.rs"), "fn b() {}\n").unwrap();
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let facts = repository(&gated(Class::Commit, None), &ctx);
+        let RepoFacts::Work(work) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        assert_eq!(work.branch.as_deref(), Some("main"));
+        assert_eq!(work.changes.as_ref().unwrap().untracked, ["b.rs"]);
+        assert!(work.head_time.is_some());
+        assert!(facts.evidence.is_none() && facts.judge.is_none());
+        // A policy that settles the action reads no repository.
+        let ask = GateSettings {
+            policies: vec![(Class::Commit, crate::gate::settings::Policy::Ask)],
+            ..GateSettings::default()
+        };
+        let ctx = context(&ask, dir.path(), &reads);
+        let facts = repository(&gated(Class::Commit, None), &ctx);
+        assert!(matches!(facts.repo, RepoFacts::NotRead));
+    }
+
+    #[test]
+    fn a_push_to_a_remote_that_does_not_exist_walks_no_history() {
+        let dir = scratch_repository();
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let spec = PushSpec {
+            remote: Some("nonesuch".into()),
+            ..PushSpec::default()
+        };
+        let facts = repository(&gated(Class::Push, Some(spec)), &ctx);
+        let RepoFacts::Push(push) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        assert_eq!(push.named_remote_configured, Some(false));
+        assert!(push.refs.is_none());
+        // To a path, the refs are read.
+        let spec = PushSpec {
+            remote: Some("../elsewhere".into()),
+            ..PushSpec::default()
+        };
+        let facts = repository(&gated(Class::Push, Some(spec)), &ctx);
+        let RepoFacts::Push(push) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        assert_eq!(push.named_remote_configured, None);
+        let refs = push.refs.as_ref().unwrap().as_ref().unwrap();
+        assert_eq!(refs[0].ahead.count, 1);
+        assert_eq!(push.pushed_paths.as_ref().unwrap(), &["a.rs"]);
+        assert!(push.newest_commit_ms > 0);
     }
 }

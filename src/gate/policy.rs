@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::classify::Gated;
 use super::decide::{self, Need, Step};
-use super::gather::{self, Repos};
+use super::gather::{self, Reads};
 use super::settings::GateSettings;
 use crate::judge::Judge;
 use crate::judge::evaluate::Layer2;
@@ -26,8 +26,9 @@ pub struct Context<'a> {
     pub approved: bool,
     /// Now, in ms since the epoch.
     pub now: i64,
-    /// The repositories this hook call opened, shared by all its actions.
-    pub repos: &'a Repos,
+    /// What this hook call has read (repositories, the session's activity), shared by all
+    /// its actions.
+    pub reads: &'a Reads,
 }
 
 /// Rules on one gated action.

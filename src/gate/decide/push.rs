@@ -96,7 +96,17 @@ pub(super) fn push(
     }
     // What is pushed is the commits: an uncommitted edit is not part of it, but a pushed file
     // changed after the tests is.
-    ruling.facts["pushed_paths"] = json!(repo.pushed_paths.len());
+    let scope = match &repo.pushed_paths {
+        Ok(paths) => {
+            ruling.facts["pushed_paths"] = json!(paths.len());
+            Scope::Paths(paths.clone())
+        }
+        // What the commits change is unknown: every change counts against the evidence.
+        Err(e) => {
+            ruling.facts["error"] = json!(e);
+            Scope::Everything
+        }
+    };
     let described: Vec<String> = all_facts
         .iter()
         .filter(|f| f.ahead.count > 0)
@@ -115,7 +125,6 @@ pub(super) fn push(
     } else {
         format!("`{cmd}` would publish {}", described.join(", "))
     };
-    let scope = Scope::Paths(repo.pushed_paths.clone());
     let work_tree = repo.work_tree.clone();
     verify(
         ruling,

@@ -501,7 +501,7 @@ fn configured(refs: Vec<PushFacts>) -> PushRepoFacts {
         has_upstream: true,
         origin_configured: true,
         refs: Some(Ok(refs)),
-        pushed_paths: vec!["src/a.rs".into()],
+        pushed_paths: Ok(vec!["src/a.rs".into()]),
         newest_commit_ms: 7_999,
         ..PushRepoFacts::default()
     }
@@ -984,4 +984,27 @@ fn destructive_table() {
         DecidedBy::Facts,
         "a, b, c, d, e and 2 more.",
     );
+}
+
+#[test]
+fn a_push_whose_changed_paths_are_unknown_counts_every_change() {
+    let repo = PushRepoFacts {
+        pushed_paths: Err("cannot read a commit's tree".into()),
+        ..configured(vec![push_facts("feature", 1, 0)])
+    };
+    let (g, facts) = pushing(PushSpec::default(), repo);
+    let Step::Needs(Need::Evidence(q)) = decide(&g, &facts, &GateSettings::default()) else {
+        panic!("evidence is needed");
+    };
+    assert_eq!(q.scope, Scope::Everything);
+    let facts = Facts {
+        evidence: Some(Evidence {
+            artifacts: Finding::None,
+            transcript: None,
+        }),
+        judge: Some(JudgeSaid::Nothing),
+        ..facts
+    };
+    let r = ruled(decide(&g, &facts, &GateSettings::default()));
+    assert_eq!(r.facts["error"], "cannot read a commit's tree");
 }
