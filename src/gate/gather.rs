@@ -210,16 +210,11 @@ impl Reads {
 
 /// The repository facts `gated` is decided on (none when its policy or class needs none).
 pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
-    use super::settings::Policy;
     let mut facts = Facts {
         approved: ctx.approved,
         ..Facts::default()
     };
-    let needs_repo = matches!(
-        ctx.settings.policy(gated.class),
-        Policy::Verify | Policy::Guard
-    ) && !matches!(gated.class, Class::Unparsed | Class::Catastrophic);
-    if !needs_repo {
+    if !super::decide::rests_on_repository(gated.class, ctx.settings) {
         return facts;
     }
     let opened = ctx.reads.repo(&gated.target, ctx.cwd);

@@ -110,7 +110,7 @@ pub fn decide(gated: &Gated, facts: &Facts, settings: &GateSettings) -> Step {
         }
         Policy::Verify | Policy::Guard => {}
     }
-    if matches!(gated.class, Class::Unparsed | Class::Catastrophic) {
+    if !rests_on_repository(gated.class, settings) {
         let why = plain_reason(gated, &cmd);
         return Step::Ruled(ask(ruling, facts, why, DecidedBy::Policy));
     }
@@ -157,6 +157,14 @@ pub fn decide(gated: &Gated, facts: &Facts, settings: &GateSettings) -> Step {
             Step::Ruled(ask(ruling, facts, why, DecidedBy::Facts))
         }
     }
+}
+
+/// Whether the ruling on an action of `class` rests on its repository's facts: its policy
+/// checks (`verify`, `guard`), and the action can be read (not an unparsed line, not a
+/// catastrophic delete, which go to a human whatever the repository shows).
+pub fn rests_on_repository(class: Class, settings: &GateSettings) -> bool {
+    matches!(settings.policy(class), Policy::Verify | Policy::Guard)
+        && !matches!(class, Class::Unparsed | Class::Catastrophic)
 }
 
 /// A commit, publish or deploy: silent when it has nothing to take, else it needs evidence.

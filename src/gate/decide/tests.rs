@@ -1008,3 +1008,24 @@ fn a_push_whose_changed_paths_are_unknown_counts_every_change() {
     let r = ruled(decide(&g, &facts, &GateSettings::default()));
     assert_eq!(r.facts["error"], "cannot read a commit's tree");
 }
+
+#[test]
+fn facts_that_were_not_gathered_leave_the_action_to_a_human() {
+    let s = GateSettings::default();
+    assert!(rests_on_repository(Class::Push, &s));
+    assert!(!rests_on_repository(Class::Deploy, &s), "`ask` by default");
+    assert!(!rests_on_repository(
+        Class::Catastrophic,
+        &with_policy(Class::Catastrophic, Policy::Guard)
+    ));
+    let r = expect(
+        decide(&gated(Class::Push, "git push"), &Facts::default(), &s),
+        Decision::Ask,
+        DecidedBy::Facts,
+        "has no facts about it",
+    );
+    assert!(
+        r.reason
+            .starts_with("hookjudge gate [push]: `git push` does the thing")
+    );
+}
