@@ -73,20 +73,9 @@ fn expect(step: Step, decision: Decision, by: DecidedBy, reason_has: &str) -> Ru
     r
 }
 
-const CLASSES: [Class; 8] = [
-    Class::Commit,
-    Class::Push,
-    Class::Publish,
-    Class::Deploy,
-    Class::HookBypass,
-    Class::Destructive,
-    Class::Catastrophic,
-    Class::Unparsed,
-];
-
 #[test]
 fn the_policy_decides_first_for_every_class() {
-    for class in CLASSES {
+    for class in Class::ALL {
         let g = gated(class, "x");
         let facts = Facts::default();
         let step = decide(&g, &facts, &with_policy(class, Policy::Allow));
