@@ -15,6 +15,7 @@ use crate::cli::CheckArgs;
 use crate::config::Settings;
 use crate::gate::classify::{Class, Gated, PushSpec, Target};
 use crate::gate::facts::Repo;
+use crate::gate::gather::Reads;
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::time::Timestamp;
 
@@ -32,7 +33,10 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
         ..Target::default()
     };
     super::warn_config_problems(&settings);
-    let repo = Repo::open(&target, &cwd).map_err(|e| {
+    // Opened once: the report and every ruling read the same repository.
+    let reads = Reads::default();
+    let opened = reads.repo(&target, &cwd);
+    let repo = opened.as_ref().as_ref().map_err(|e| {
         UserError::new(e.to_string()).hint("run `hookjudge check` inside a git work tree")
     })?;
     let class = if args.commit {
@@ -71,10 +75,11 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
             judge: None,
             approved: false,
             now,
+            reads: &reads,
         };
         rulings.push(policy::decide(&gated, &ctx));
     }
-    let report = report(&repo, &settings, &rulings);
+    let report = report(repo, &settings, &rulings);
     let worst = if rulings.iter().any(|r| r.decision == Decision::Deny) {
         Decision::Deny
     } else if rulings.iter().any(|r| r.decision == Decision::Ask) {

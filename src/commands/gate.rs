@@ -303,6 +303,8 @@ fn run(
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
+    // A repository several actions target is opened once; the session's activity read once.
+    let reads = crate::gate::gather::Reads::default();
     for gated in &found {
         let gate_settings = targets.for_target(&gated.target, &settings);
         let ctx = Context {
@@ -316,6 +318,7 @@ fn run(
                 .map(|j| (j, &llm as &dyn crate::judge::evaluate::Layer2)),
             approved,
             now,
+            reads: &reads,
         };
         let mut ruling = policy::decide(gated, &ctx);
         if let (Err(e), policy::DecidedBy::JudgeFailed) = (&gate_judge, ruling.decided_by) {

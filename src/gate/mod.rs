@@ -2,17 +2,21 @@
 //!
 //! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
 //! `classify` names the gated ones (git through `git`, other tools through the table in
-//! `tools`, catastrophic deletes through `delete`), `facts` reads the target repository,
-//! `evidence` looks for proof that the code was verified since its last change
-//! (`evidence_gemini` reads Gemini CLI sessions for it), and `policy` decides: silent, deny,
-//! or ask a human. `protect` comes first: it denies actions against hookjudge itself, through
-//! the shell and the agents' file-writing tools.
+//! `tools`, catastrophic deletes through `delete`). `policy` rules on each in two halves:
+//! `gather` collects the facts once (the target repository through `facts`, proof that the
+//! code was verified since its last change through `evidence`, which `evidence_gemini` extends
+//! to Gemini CLI sessions, and the gate's judge), then `decide` turns them into silent, deny,
+//! or ask a human, without reading anything. `settings` holds the gate's configuration.
+//! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
+//! agents' file-writing tools.
 
 pub mod classify;
+pub mod decide;
 pub mod delete;
 pub mod evidence;
 mod evidence_gemini;
 pub mod facts;
+pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
@@ -20,6 +24,7 @@ mod packed;
 pub mod patch;
 pub mod policy;
 pub mod protect;
+pub mod settings;
 pub mod shell;
 pub mod tools;
 pub mod wrappers;

@@ -1,0 +1,533 @@
+//! Gathering what one gated action is decided on, each fact read once: the repository's state
+//! as far as the action's class needs it, then (only when that leaves the action to them) the
+//! evidence of verification, then the gate's judge. [`super::decide`] turns the facts into a
+//! ruling without touching a repository, a transcript or an LLM.
+//!
+//! What one hook call reads is shared by all its actions ([`Reads`]): a repository is opened
+//! once however many actions on the line target it, and the session's recent activity is
+//! summarised once. The transcript is read here and nowhere else in the gate's decision: for
+//! test runs (with the short wait for a just-finished one) and for the judge's activity summary.
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::classify::{Class, Destructive, Gated, Target};
+use super::evidence::{self, Finding};
+use super::facts::{self, Changes, Commits, PushFacts, Repo};
+use super::policy::Context;
+use crate::judge::evaluate::Answer;
+
+/// How long a just-finished test run's result may take to land in the transcript: agents
+/// write it asynchronously (at most `POLLS` × `POLL_MS`, only when a run is pending).
+const POLLS: usize = 10;
+const POLL_MS: u64 = 50;
+/// Bytes of recent session activity the gate's judge reads.
+const ACTIVITY_BYTES: usize = 4000;
+/// Paths a pushed range is compared on at most.
+const MAX_PUSHED_PATHS: usize = 5000;
+
+/// Everything one gated action is decided on.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The user approved this exact command with `hookjudge approve`.
+    pub approved: bool,
+    /// The repository the action targets, as far as its class needs it.
+    pub repo: RepoFacts,
+    /// Proof of verification; gathered only when the repository facts leave the action to it.
+    pub evidence: Option<Evidence>,
+    /// What the gate's judge said; asked only when the evidence does not settle the action.
+    pub judge: Option<JudgeSaid>,
+}
+
+/// What the target repository shows.
+#[derive(Debug, Clone, Default)]
+pub enum RepoFacts {
+    /// Not read: the policy settles the action without it.
+    #[default]
+    NotRead,
+    /// The repository could not be opened.
+    Unreadable(String),
+    /// A commit, publish or deploy: the uncommitted work and where HEAD is.
+    Work(WorkFacts),
+    Push(PushRepoFacts),
+    Destructive(DestructiveFacts),
+}
+
+/// For a commit, publish or deploy.
+#[derive(Debug, Clone)]
+pub struct WorkFacts {
+    pub work_tree: Option<PathBuf>,
+    pub branch: Option<String>,
+    /// Uncommitted work less test artifacts (a commit takes the index too: the exact status).
+    pub changes: Result<Changes, String>,
+    /// HEAD's committer time, in seconds.
+    pub head_time: Option<i64>,
+}
+
+/// For a push.
+#[derive(Debug, Clone)]
+pub struct PushRepoFacts {
+    pub work_tree: Option<PathBuf>,
+    /// Whether the remote the command names is configured (`None`: it names none, or a URL).
+    pub named_remote_configured: Option<bool>,
+    pub has_upstream: bool,
+    pub origin_configured: bool,
+    /// What each refspec would send; `None` when the facts above already settle the push
+    /// (walking the history towards a remote that does not exist could read all of it).
+    pub refs: Option<Result<Vec<PushFacts>, String>>,
+    /// Repository paths the pushed commits change; an error when some range could not be
+    /// compared (then every change counts against the evidence).
+    pub pushed_paths: Result<Vec<String>, String>,
+    /// The newest pushed commit's time in ms (the end of its second; now when unreadable, so
+    /// that no earlier evidence counts).
+    pub newest_commit_ms: i64,
+}
+
+/// For a destructive operation: what it would lose.
+#[derive(Debug, Clone)]
+pub struct DestructiveFacts {
+    pub work_tree: Option<PathBuf>,
+    pub changes: Result<Changes, String>,
+    /// The current branch.
+    pub branch: Option<String>,
+    /// `git checkout X …` without `--`: whether `X` names a commit (then the rest are paths).
+    pub first_arg_is_commit: bool,
+    /// `clean.requireForce` is off.
+    pub clean_needs_no_force: bool,
+    pub stash_count: usize,
+    /// Branches being deleted (`HEAD` read as the current one), with the commits only they have.
+    pub only_on_branch: Vec<(String, Commits)>,
+    /// Commits a branch move leaves on no ref.
+    pub lost_by_move: Option<Result<Commits, String>>,
+}
+
+impl Default for PushRepoFacts {
+    fn default() -> PushRepoFacts {
+        PushRepoFacts {
+            work_tree: None,
+            named_remote_configured: None,
+            has_upstream: false,
+            origin_configured: false,
+            refs: None,
+            pushed_paths: Ok(Vec::new()),
+            newest_commit_ms: 0,
+        }
+    }
+}
+
+impl Default for DestructiveFacts {
+    fn default() -> DestructiveFacts {
+        DestructiveFacts {
+            work_tree: None,
+            changes: Ok(Changes::default()),
+            branch: None,
+            first_arg_is_commit: false,
+            clean_needs_no_force: false,
+            stash_count: 0,
+            only_on_branch: Vec::new(),
+            lost_by_move: None,
+        }
+    }
+}
+
+/// Evidence that the code was verified since its last change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evidence {
+    /// Test artifacts in the work tree.
+    pub artifacts: Finding,
+    /// Test runs in the session; `None` when not read (fresh artifacts, no transcript).
+    pub transcript: Option<Finding>,
+}
+
+/// What the gate's judge said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JudgeSaid {
+    /// No judge, no transcript, no activity, or no LLM: nobody judged.
+    Nothing,
+    /// Its fields, with its `block_when` applied.
+    Answer {
+        blocks: bool,
+        reason: Option<String>,
+    },
+    /// The call failed.
+    Failed(String),
+}
+
+/// Which changes count against evidence: all of them (a commit takes the work tree), or only
+/// those to the given repository paths (a push sends commits, not the uncommitted edits).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    Everything,
+    Paths(Vec<String>),
+}
+
+/// What the evidence is looked for against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvidenceQuery {
+    pub work_tree: Option<PathBuf>,
+    /// The newest change, in ms.
+    pub newest_change: i64,
+    pub scope: Scope,
+}
+
+/// A repository opened (or not) for a target.
+pub type Opened = Rc<Result<Repo, facts::Error>>;
+
+/// What one hook call has read, shared by all its actions.
+#[derive(Default)]
+pub struct Reads {
+    repos: RefCell<Vec<(Target, PathBuf, Opened)>>,
+    /// The session's recent activity, by transcript.
+    activity: RefCell<Option<(PathBuf, String)>>,
+}
+
+impl Reads {
+    /// The repository of `target` (discovered from `cwd` when the target names no directory).
+    pub fn repo(&self, target: &Target, cwd: &Path) -> Opened {
+        let mut repos = self.repos.borrow_mut();
+        if let Some((_, _, repo)) = repos.iter().find(|(t, dir, _)| t == target && dir == cwd) {
+            return Rc::clone(repo);
+        }
+        let repo = Rc::new(Repo::open(target, cwd));
+        repos.push((target.clone(), cwd.to_path_buf(), Rc::clone(&repo)));
+        repo
+    }
+
+    /// The last [`ACTIVITY_BYTES`] of the session's activity, for the judge.
+    fn activity(&self, transcript: &Path) -> String {
+        let mut cached = self.activity.borrow_mut();
+        if let Some((path, text)) = cached.as_ref()
+            && path == transcript
+        {
+            return text.clone();
+        }
+        let text = evidence::recent_activity(transcript, ACTIVITY_BYTES, Default::default());
+        *cached = Some((transcript.to_path_buf(), text.clone()));
+        text
+    }
+}
+
+/// The repository facts `gated` is decided on (none when its policy or class needs none).
+pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
+    let mut facts = Facts {
+        approved: ctx.approved,
+        ..Facts::default()
+    };
+    if !super::decide::rests_on_repository(gated.class, ctx.settings) {
+        return facts;
+    }
+    let opened = ctx.reads.repo(&gated.target, ctx.cwd);
+    let repo = match opened.as_ref() {
+        Ok(repo) => repo,
+        Err(e) => {
+            facts.repo = RepoFacts::Unreadable(e.to_string());
+            return facts;
+        }
+    };
+    facts.repo = match gated.class {
+        Class::Destructive => RepoFacts::Destructive(destructive(repo, gated)),
+        Class::Push => RepoFacts::Push(push(repo, gated, ctx.now)),
+        _ => {
+            let artifacts = &ctx.settings.artifacts;
+            RepoFacts::Work(WorkFacts {
+                work_tree: repo.work_tree.clone(),
+                branch: repo.branch(),
+                changes: repo
+                    .changes_except(|p| evidence::is_artifact(p, artifacts))
+                    .map_err(|e| e.to_string()),
+                head_time: repo.head().map(|(_, t)| t),
+            })
+        }
+    };
+    facts
+}
+
+fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
+    let spec = gated.push.clone().unwrap_or_default();
+    let named = spec
+        .remote
+        .as_ref()
+        .filter(|r| !r.contains(['/', ':']) && *r != ".");
+    let mut facts = PushRepoFacts {
+        work_tree: repo.work_tree.clone(),
+        named_remote_configured: named.map(|r| repo.remote_exists(r)),
+        has_upstream: repo.upstream().is_some(),
+        origin_configured: repo.remote_exists("origin"),
+        ..PushRepoFacts::default()
+    };
+    let nowhere = spec.remote.is_none() && !facts.has_upstream && !facts.origin_configured;
+    if spec.computed.is_some() || facts.named_remote_configured == Some(false) || nowhere {
+        return facts;
+    }
+    let refs = repo.push_facts_all(&spec).map_err(|e| e.to_string());
+    if let Ok(refs) = &refs {
+        for pushed in refs.iter().filter(|f| f.ahead.count > 0) {
+            let Some(id) = pushed.source_id else {
+                continue;
+            };
+            match (
+                repo.changed_paths(pushed.base_id, id, MAX_PUSHED_PATHS),
+                &mut facts.pushed_paths,
+            ) {
+                (Ok(paths), Ok(all)) => all.extend(paths),
+                (Err(e), all) => *all = Err(e.to_string()),
+                (Ok(_), Err(_)) => {}
+            }
+            let ms = repo.commit_time(id).map_or(now, |t| t * 1000 + 999);
+            facts.newest_commit_ms = facts.newest_commit_ms.max(ms);
+        }
+    }
+    facts.refs = Some(refs);
+    facts
+}
+
+fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
+    let mut facts = DestructiveFacts {
+        work_tree: repo.work_tree.clone(),
+        changes: repo.changes().map_err(|e| e.to_string()),
+        branch: repo.branch(),
+        ..DestructiveFacts::default()
+    };
+    match &gated.destructive {
+        Some(Destructive::Checkout {
+            args,
+            dashdash: None,
+            ..
+        }) => {
+            facts.first_arg_is_commit = args
+                .first()
+                .is_some_and(|first| repo.resolve_rev(first).is_some());
+        }
+        Some(Destructive::Clean { .. }) => facts.clean_needs_no_force = repo.clean_needs_no_force(),
+        Some(Destructive::StashDrop { .. } | Destructive::StashClear { .. }) => {
+            facts.stash_count = repo.stash_count();
+        }
+        Some(Destructive::BranchDelete { branches }) => {
+            for b in branches {
+                // `update-ref -d HEAD` deletes the branch HEAD is on.
+                let b = match (b.as_str(), &facts.branch) {
+                    ("HEAD", Some(current)) => current.clone(),
+                    _ => b.clone(),
+                };
+                if let Ok(only) = repo.only_on_branch(&b) {
+                    facts.only_on_branch.push((b, only));
+                }
+            }
+        }
+        Some(Destructive::MoveBranch { branch, to, .. }) => {
+            facts.lost_by_move = Some(
+                repo.lost_by_move(branch.as_deref(), to)
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        _ => {}
+    }
+    facts
+}
+
+/// Evidence of verification against `query`: test artifacts first, then the session's test
+/// runs when the artifacts do not prove it.
+pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
+    let artifacts = match &query.work_tree {
+        Some(root) => {
+            evidence::artifacts(root, &ctx.settings.artifacts, query.newest_change, ctx.now)
+        }
+        None => Finding::None,
+    };
+    let transcript = match ctx.transcript {
+        Some(transcript) if !artifacts.is_fresh() => transcript_tests(transcript, query, ctx),
+        _ => None,
+    };
+    Evidence {
+        artifacts,
+        transcript,
+    }
+}
+
+/// The session's test runs since the last relevant change. The settings were validated when
+/// they loaded, so `test_commands` compiles; if it did not, no run would be recognised, which
+/// leaves the action to the judge or a human.
+fn transcript_tests(transcript: &Path, query: &EvidenceQuery, ctx: &Context) -> Option<Finding> {
+    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let relevant = |path: &str| -> bool {
+        let Scope::Paths(paths) = &query.scope else {
+            return true;
+        };
+        let rel = match &query.work_tree {
+            Some(r) => Path::new(path)
+                .strip_prefix(r)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|_| path.to_owned()),
+            None => path.to_owned(),
+        };
+        paths.contains(&rel)
+    };
+    let reader = evidence::Reader {
+        tests: &tests,
+        relevant: &relevant,
+        cwd: ctx.cwd,
+        commits_only: matches!(query.scope, Scope::Paths(_)),
+    };
+    let mut found = reader.transcript_tests(transcript, Default::default());
+    // Agents write the transcript asynchronously: give a just-finished test run's result a
+    // moment to land.
+    for _ in 0..POLLS {
+        if !matches!(found, Finding::TestRunPending { .. }) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(POLL_MS));
+        found = reader.transcript_tests(transcript, Default::default());
+    }
+    Some(found)
+}
+
+/// What the gate's judge says about the session's recent activity before `gated` runs.
+pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
+    let (Some((judge, layer2)), Some(transcript)) = (ctx.judge, ctx.transcript) else {
+        return JudgeSaid::Nothing;
+    };
+    let activity = ctx.reads.activity(transcript);
+    if activity.trim().is_empty() {
+        return JudgeSaid::Nothing;
+    }
+    let text = crate::redact::redact(&format!(
+        "{activity}\n\n(The agent now runs: {})",
+        gated.command
+    ))
+    .text;
+    match layer2.ask(judge, &text) {
+        Answer::Fields { fields, reason, .. } => JudgeSaid::Answer {
+            blocks: judge.block_when.holds(&fields),
+            reason,
+        },
+        Answer::Failed { cause, .. } => JudgeSaid::Failed(cause),
+        Answer::Unjudged => JudgeSaid::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::classify::PushSpec;
+    use crate::gate::settings::GateSettings;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let status = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "git {args:?}: {status:?}");
+    }
+
+    fn scratch_repository() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        git(dir.path(), &["init", "-q"]);
+        std::fs::write(dir.path().join("a.rs"), "fn a() {}\n").unwrap();
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", "first"]);
+        dir
+    }
+
+    fn context<'a>(settings: &'a GateSettings, cwd: &'a Path, reads: &'a Reads) -> Context<'a> {
+        Context {
+            settings,
+            cwd,
+            transcript: None,
+            judge: None,
+            approved: false,
+            now: 0,
+            reads,
+        }
+    }
+
+    fn gated(class: Class, push: Option<PushSpec>) -> Gated {
+        Gated {
+            class,
+            command: "git x".into(),
+            target: Target::default(),
+            push,
+            destructive: None,
+            what: "does it".into(),
+        }
+    }
+
+    #[test]
+    fn a_repository_is_opened_once_per_call() {
+        let dir = scratch_repository();
+        let reads = Reads::default();
+        let target = Target::default();
+        let first = reads.repo(&target, dir.path());
+        assert!(first.is_ok());
+        assert!(Rc::ptr_eq(&first, &reads.repo(&target, dir.path())));
+        let other = tempfile::tempdir().unwrap();
+        let missing = reads.repo(&target, other.path());
+        assert!(!Rc::ptr_eq(&first, &missing));
+        let err = missing.as_ref().as_ref().err().unwrap().to_string();
+        assert!(err.contains("no git repository"), "{err}");
+    }
+
+    #[test]
+    fn a_commit_gathers_the_work_and_nothing_more() {
+        let dir = scratch_repository();
+        std::fs::write(dir.path().join("b.rs"), "fn b() {}\n").unwrap();
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let facts = repository(&gated(Class::Commit, None), &ctx);
+        let RepoFacts::Work(work) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        assert_eq!(work.branch.as_deref(), Some("main"));
+        assert_eq!(work.changes.as_ref().unwrap().untracked, ["b.rs"]);
+        assert!(work.head_time.is_some());
+        assert!(facts.evidence.is_none() && facts.judge.is_none());
+        // A policy that settles the action reads no repository.
+        let ask = GateSettings {
+            policies: vec![(Class::Commit, crate::gate::settings::Policy::Ask)],
+            ..GateSettings::default()
+        };
+        let ctx = context(&ask, dir.path(), &reads);
+        let facts = repository(&gated(Class::Commit, None), &ctx);
+        assert!(matches!(facts.repo, RepoFacts::NotRead));
+    }
+
+    #[test]
+    fn a_push_to_a_remote_that_does_not_exist_walks_no_history() {
+        let dir = scratch_repository();
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let spec = PushSpec {
+            remote: Some("nonesuch".into()),
+            ..PushSpec::default()
+        };
+        let facts = repository(&gated(Class::Push, Some(spec)), &ctx);
+        let RepoFacts::Push(push) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        assert_eq!(push.named_remote_configured, Some(false));
+        assert!(push.refs.is_none());
+        // To a path, the refs are read.
+        let spec = PushSpec {
+            remote: Some("../elsewhere".into()),
+            ..PushSpec::default()
+        };
+        let facts = repository(&gated(Class::Push, Some(spec)), &ctx);
+        let RepoFacts::Push(push) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        assert_eq!(push.named_remote_configured, None);
+        let refs = push.refs.as_ref().unwrap().as_ref().unwrap();
+        assert_eq!(refs[0].ahead.count, 1);
+        assert_eq!(push.pushed_paths.as_ref().unwrap(), &["a.rs"]);
+        assert!(push.newest_commit_ms > 0);
+    }
+}

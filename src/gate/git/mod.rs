@@ -1,0 +1,96 @@
+//! Reading a `git` command line the way git does: its global options (`-C`, `-c`,
+//! `--config-env`, `--git-dir`, `--work-tree`), configuration given on the command line or in the
+//! environment (`GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`, `GIT_CONFIG_PARAMETERS`), aliases (from the
+//! command line, from `git config alias.…` earlier in the same line, and from the repository's
+//! and the user's git config), and each subcommand's options with git's abbreviation rule.
+//!
+//! `read` reads the global part and expands aliases; `verbs` names what each subcommand does
+//! to shared state.
+
+mod read;
+mod verbs;
+
+use std::path::Path;
+
+use super::classify::Gated;
+use super::git_options as opts;
+use super::shell::SimpleCommand;
+pub use read::{Invocation, LineAliases, defines_alias, read};
+
+/// Whether `cmd` runs git: `git`, a path to it, or `git-<verb>` (`…/git-core/git-push`).
+pub fn is_git(cmd: &SimpleCommand) -> bool {
+    cmd.program().is_some_and(|p| {
+        p == "git"
+            || p.strip_prefix("git-")
+                .is_some_and(|v| opts::is_builtin(v))
+    })
+}
+
+/// What the classifier found for one git command.
+pub enum Found {
+    Gated(Vec<Gated>),
+    /// The verb (or a global option) is computed at run time.
+    Unreadable(String),
+    /// A `!shell` alias: the text of what it runs, to be read as a script.
+    ShellAlias(String),
+    /// What the command does, and a program a config value on its command line makes git run
+    /// (to be read as a script).
+    GatedAndProgram(Vec<Gated>, String),
+}
+
+/// Config keys whose value git runs as a program (through the shell when it has spaces).
+const PROGRAM_KEYS: [&str; 14] = [
+    "core.fsmonitor",
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.askpass",
+    "core.alternaterefscommand",
+    "diff.external",
+    "sequence.editor",
+    "credential.helper",
+    "gpg.program",
+    "uploadpack.packobjectshook",
+    "pager.*",
+    "filter.*",
+    "diff.*.textconv",
+];
+
+/// A program a config value on the command line makes git run, when it names a gated action
+/// (`-c core.fsmonitor='git push #' status`): read as a script.
+fn program_config(inv: &Invocation) -> Option<String> {
+    inv.config.iter().find_map(|(key, value)| {
+        let runs = PROGRAM_KEYS.iter().any(|k| match k.split_once('*') {
+            Some((pre, post)) => {
+                key.starts_with(pre) && key.ends_with(post.trim_start_matches('.'))
+            }
+            None => key == k,
+        }) || key.starts_with("merge.") && key.ends_with(".driver");
+        let names_gated = value
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .any(super::tools::is_gated_program);
+        (runs && names_gated).then(|| value.clone())
+    })
+}
+
+/// Names the gated actions of a git command.
+pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
+    let found = verbs::classify_verb(cmd, line, earlier_stash);
+    // `-c core.fsmonitor='git push #' status`: the program runs besides the command itself.
+    let has_config = cmd.argv.iter().any(|w| {
+        w.literal()
+            .is_some_and(|a| a == "-c" || a.starts_with("--config-env"))
+    }) || cmd.env.iter().any(|(k, _)| k.starts_with("GIT_CONFIG"));
+    match (found, has_config) {
+        (Found::Gated(gated), true) => match program_config(&read(cmd, line)) {
+            Some(program) => Found::GatedAndProgram(gated, program),
+            None => Found::Gated(gated),
+        },
+        (found, _) => found,
+    }
+}
+
+/// Whether a path names a git directory or lies inside one.
+pub fn in_git_dir(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == ".git")
+}
