@@ -138,10 +138,7 @@ fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
     };
     let agent = match agent {
         None => None,
-        Some("claude") => Some(crate::cli::AgentArg::Claude),
-        Some("codex") => Some(crate::cli::AgentArg::Codex),
-        Some("gemini") => Some(crate::cli::AgentArg::Gemini),
-        Some(_) => return None,
+        Some(name) => Some(crate::agent::Agent::from_name(name)?),
     };
     match *command {
         "stop" => Some(stop::stop(
