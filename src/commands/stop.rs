@@ -152,7 +152,13 @@ impl StopHook<'_> {
             Ok(settings) => settings,
             // The default log dir stays: the file that would name another one is the broken one.
             Err(e) => {
-                let note = "invalid config, judges skipped (see `hookjudge log`)";
+                // A judge's pattern that is not a regex is a bad judge, as one that does not build.
+                let bad_judge = matches!(&e.kind, config::ErrorKind::Invalid { key, .. } if key.starts_with("judges."));
+                let note = if bad_judge {
+                    "invalid judge in config, judges skipped (see `hookjudge log`)"
+                } else {
+                    "invalid config, judges skipped (see `hookjudge log`)"
+                };
                 return fail_open(agent, record, log_dir, e.to_string(), note);
             }
         };
