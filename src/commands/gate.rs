@@ -18,7 +18,7 @@ use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
 use crate::hook::event::{Call, Event, Kind, Tool};
 use crate::hook::gate_record::GateRecord;
-use crate::hook::{self, Failed, GateOutcome, InputError, Ran};
+use crate::hook::{self, Failed, GateOutcome, Ran};
 use crate::llm::LlmJudge;
 use crate::time::Timestamp;
 
@@ -62,16 +62,11 @@ impl hook::Entry for GateHook<'_> {
     type Record = GateRecord;
     const HOOK: hook::Hook = hook::GATE;
 
-    fn decide(
-        &self,
-        event: Result<&Event, &InputError>,
-        started: Instant,
-    ) -> Result<GateRan, Failed> {
-        let event = event.map_err(|e| Failed::Error(e.to_string()))?;
+    fn decide(&self, event: &Event, started: Instant) -> Result<GateRan, Failed> {
         let Kind::Tool(tool) = &event.kind else {
             return Ok(silent(event.agent));
         };
-        run(event, tool, self.hook_timeout, self.config, started).map_err(Failed::Error)
+        run(event, tool, self.hook_timeout, self.config, started)
     }
 
     fn fail(&self, event: Option<&Event>, failed: Failed) -> GateRan {
@@ -143,7 +138,7 @@ fn run(
     hook_timeout: Option<u64>,
     config: Option<&Path>,
     started: Instant,
-) -> Result<GateRan, String> {
+) -> Result<GateRan, Failed> {
     let agent = event.agent;
     let project = event.origin.project_dir();
     if tool.call == Call::File {
@@ -169,7 +164,7 @@ fn run(
             .unwrap_or_default()
     });
     let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
-        loaded.map_err(|e| e.to_string())?
+        loaded?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
         // user-defined deploy or publish command (from the config, read once) can still make

@@ -244,7 +244,7 @@ fn read_log(
     let since = since
         .map(|s| crate::time::parse_since(s, crate::time::Timestamp::now(), zone))
         .transpose()
-        .map_err(UserError::new)?;
+        .map_err(|e| UserError::new(e.to_string()).hint(e.hint()))?;
     crate::log::read(&settings.log_dir, since).map_err(|e| {
         UserError::new(format!(
             "cannot read the decision log in `{}`: {e}",

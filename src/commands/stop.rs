@@ -65,25 +65,22 @@ impl hook::Entry for StopHook<'_> {
     type Record = StopRecord;
     const HOOK: hook::Hook = hook::STOP;
 
-    fn decide(
-        &self,
-        event: Result<&Event, &InputError>,
-        started: Instant,
-    ) -> Result<StopRan, Failed> {
-        Ok(match event {
-            Ok(event) => self.judge(event, started),
-            Err(e) => bad_input(e),
-        })
+    fn decide(&self, event: &Event, started: Instant) -> Result<StopRan, Failed> {
+        self.judge(event, started)
     }
 
     fn fail(&self, event: Option<&Event>, failed: Failed) -> StopRan {
         let mut record = event.map(StopRecord::of).unwrap_or_default();
         let note = match &failed {
+            Failed::Input(e) => return bad_input(e),
             Failed::Panic(panic) => format!(
                 "hookjudge: internal error while judging ({}); the turn was allowed to end. Please report it with `hookjudge log --json -n 1`.",
                 panic.message
             ),
-            Failed::Error(error) => format!("hookjudge: {error}; the turn was allowed to end."),
+            // A judge's pattern that is not a regex is a bad judge, as one that does not build.
+            Failed::Config(e) if judge_error(e) => "hookjudge: invalid judge in config, judges skipped (see `hookjudge log`); the turn was allowed to end.".into(),
+            // The default log dir stays: the file that would name another one is the broken one.
+            Failed::Config(_) => "hookjudge: invalid config, judges skipped (see `hookjudge log`); the turn was allowed to end.".into(),
         };
         record.fail_open(failed.to_string());
         Ran {
@@ -114,6 +111,16 @@ fn fail_open(
     }
 }
 
+/// Whether `e` is about a judge: a definition that does not build, or a pattern of one that is
+/// not a regex.
+fn judge_error(e: &config::Error) -> bool {
+    match &e.kind {
+        config::ErrorKind::Invalid { key, .. } => key.starts_with("judges."),
+        config::ErrorKind::Judge { .. } => true,
+        _ => false,
+    }
+}
+
 /// An input that cannot be judged.
 fn bad_input(error: &InputError) -> StopRan {
     let mut record = StopRecord::new();
@@ -132,36 +139,22 @@ fn bad_input(error: &InputError) -> StopRan {
 }
 
 impl StopHook<'_> {
-    fn judge(&self, event: &Event, started: Instant) -> StopRan {
+    fn judge(&self, event: &Event, started: Instant) -> Result<StopRan, Failed> {
         let agent = event.agent;
         let mut record = StopRecord::of(event);
-        let log_dir = config::default_log_dir();
         let Kind::Stop(stop) = &event.kind else {
             // A Stop entry wired to another event: nothing to judge.
             record.errors.push(format!(
                 "`hookjudge stop` received a `{}` event; ignored",
                 record.event.as_deref().unwrap_or("?")
             ));
-            return Ran {
+            return Ok(Ran {
                 agent,
                 outcome: StopOutcome::Allow,
-                log: Some((record, log_dir)),
-            };
+                log: Some((record, config::default_log_dir())),
+            });
         };
-        let settings = match Settings::load(&event.origin.project_dir(), self.config) {
-            Ok(settings) => settings,
-            // The default log dir stays: the file that would name another one is the broken one.
-            Err(e) => {
-                // A judge's pattern that is not a regex is a bad judge, as one that does not build.
-                let bad_judge = matches!(&e.kind, config::ErrorKind::Invalid { key, .. } if key.starts_with("judges."));
-                let note = if bad_judge {
-                    "invalid judge in config, judges skipped (see `hookjudge log`)"
-                } else {
-                    "invalid config, judges skipped (see `hookjudge log`)"
-                };
-                return fail_open(agent, record, log_dir, e.to_string(), note);
-            }
-        };
+        let settings = Settings::load(&event.origin.project_dir(), self.config)?;
         let log_dir = settings.log_dir.clone();
         crate::log::prune_on_new_day(&log_dir, Timestamp::now(), settings.log_retention_days);
         // Told once per file content: what of an untrusted repository file was ignored.
@@ -172,9 +165,10 @@ impl StopHook<'_> {
             .map(|r| format!("hookjudge: {}", r.message()));
         let judges = match settings.judges(&[]) {
             Ok(judges) => judges,
+            // Logged where the config says, which loaded.
             Err(e) => {
                 let note = "invalid judge in config, judges skipped (see `hookjudge log`)";
-                return fail_open(agent, record, log_dir, e.to_string(), note);
+                return Ok(fail_open(agent, record, log_dir, e.to_string(), note));
             }
         };
         let text = judged_text(&stop.response, &settings, &mut record);
@@ -189,14 +183,14 @@ impl StopHook<'_> {
             let session = event.origin.session.as_deref().unwrap_or("");
             verdict::conclude(&mut record, &judges, limits, &dirs::state_dir(), session)
         };
-        Ran {
+        Ok(Ran {
             agent,
             outcome: match trust_note {
                 Some(note) => outcome.with_notice(note),
                 None => outcome,
             },
             log: Some((record, log_dir)),
-        }
+        })
     }
 
     /// Runs the judges on `text` (Layer 1, then the LLM for those that woke) into `record`.

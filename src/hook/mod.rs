@@ -199,8 +199,10 @@ fn capture_panics() -> &'static Mutex<Option<String>> {
 /// Why a hook's work did not end in a decision of its own.
 #[derive(Debug)]
 pub enum Failed {
-    /// The input could not be read or parsed (or a check failed on the way).
-    Error(String),
+    /// The input could not be read or parsed.
+    Input(InputError),
+    /// The config does not load.
+    Config(crate::config::Error),
     /// The hook panicked.
     Panic(Panic),
 }
@@ -208,9 +210,26 @@ pub enum Failed {
 impl fmt::Display for Failed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failed::Error(e) => f.write_str(e),
+            Failed::Input(e) => e.fmt(f),
+            Failed::Config(e) => e.fmt(f),
             Failed::Panic(p) => p.fmt(f),
         }
+    }
+}
+
+impl std::error::Error for Failed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failed::Input(e) => Some(e),
+            Failed::Config(e) => Some(e),
+            Failed::Panic(_) => None,
+        }
+    }
+}
+
+impl From<crate::config::Error> for Failed {
+    fn from(e: crate::config::Error) -> Failed {
+        Failed::Config(e)
     }
 }
 
@@ -237,14 +256,15 @@ pub trait Entry {
     /// The hook's name and failure direction.
     const HOOK: Hook;
 
-    /// Decides on the event (or on why there is none).
+    /// Decides on the event.
     fn decide(
         &self,
-        event: Result<&Event, &InputError>,
+        event: &Event,
         started: Instant,
     ) -> Result<Ran<Self::Outcome, Self::Record>, Failed>;
 
-    /// The hook's failure direction for `failed`.
+    /// The hook's failure direction for `failed` (`event` is `None` when the input is what
+    /// failed).
     fn fail(&self, event: Option<&Event>, failed: Failed) -> Ran<Self::Outcome, Self::Record>;
 
     /// The outcome in `agent`'s shape; `None` prints nothing.
@@ -260,10 +280,13 @@ pub fn run<E: Entry>(entry: &E, agent: Option<Agent>) {
     let started = Instant::now();
     let (stdin, read) = read_stdin();
     let event = read.and_then(|()| Event::parse(&stdin, agent, E::HOOK.failure == Failure::Open));
-    let ran = match E::HOOK.catch(|| entry.decide(event.as_ref(), started)) {
-        Ok(Ok(ran)) => ran,
-        Ok(Err(failed)) => entry.fail(event.as_ref().ok(), failed),
-        Err(panic) => entry.fail(event.as_ref().ok(), Failed::Panic(panic)),
+    let ran = match event {
+        Err(e) => entry.fail(None, Failed::Input(e)),
+        Ok(event) => match E::HOOK.catch(|| entry.decide(&event, started)) {
+            Ok(Ok(ran)) => ran,
+            Ok(Err(failed)) => entry.fail(Some(&event), failed),
+            Err(panic) => entry.fail(Some(&event), Failed::Panic(panic)),
+        },
     };
     finish::<E>(ran, started);
 }
