@@ -120,3 +120,50 @@ fn rulings_facts<'v>(rulings: &'v mut Value, out: &mut Vec<&'v mut Value>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gate::classify::Class;
+    use crate::gate::policy::DecidedBy;
+    use crate::log::Record;
+
+    #[test]
+    fn what_the_gate_writes_the_log_reads_typed_and_redacted() {
+        let mut record = GateRecord::new(Agent::Gemini, None, "git push");
+        record.action = Decision::Ask;
+        record
+            .errors
+            .push("token ghp_R7vQ2mXk9LpT4wZs8NcY3bHd6JfG1aUe5KqW leaked".into());
+        record.rulings.push(Ruling {
+            class: Class::Push,
+            command: "git push".into(),
+            decision: Decision::Ask,
+            decided_by: DecidedBy::Policy,
+            reason: "r".into(),
+            repo: None,
+            facts: serde_json::json!({}),
+            evidence: None,
+        });
+        let line = redacted(&record).to_string();
+        assert!(!line.contains("R7vQ2mXk9LpT4wZs"), "{line}");
+        let Record::Gate(read) = serde_json::from_str::<Record>(&line).unwrap() else {
+            panic!("{line}")
+        };
+        assert_eq!(
+            (read.command.as_str(), read.action.as_str()),
+            ("git push", "ask")
+        );
+        assert_eq!(read.origin.agent.as_deref(), Some("gemini"));
+        let ruling = &read.rulings[0];
+        assert_eq!(
+            (
+                ruling.class.as_str(),
+                ruling.decision.as_str(),
+                ruling.decided_by.as_deref()
+            ),
+            ("push", "ask", Some("policy"))
+        );
+        assert!(read.rest.contains_key("redactions"), "{line}");
+    }
+}

@@ -143,3 +143,55 @@ impl crate::hook::LogRecord for StopRecord {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::evaluate::{JudgeOutcome, Verdict};
+    use crate::judge::layer1::Signal;
+    use crate::log::Record;
+
+    #[test]
+    fn what_the_stop_hook_writes_the_log_reads_typed() {
+        let mut record = StopRecord::new();
+        record.agent = Some("codex");
+        record.session = Some("s".into());
+        record.action = Action::FailOpen;
+        record.text = Some("done".into());
+        record.timings_us.layer2 = 7;
+        record.errors.push("e".into());
+        record.judges.push(JudgeOutcome {
+            judge: "commit".into(),
+            layer1: Signal::Trigger,
+            pattern: Some("push".into()),
+            refused_bypass: None,
+            verdict: Some(Verdict::Fail),
+            decision: Decision::Allow,
+            fields: None,
+            reason: Some("timeout".into()),
+            layer2: None,
+        });
+        let line = serde_json::to_string(&record).unwrap();
+        let Record::Stop(read) = serde_json::from_str::<Record>(&line).unwrap() else {
+            panic!("{line}")
+        };
+        assert_eq!(read.origin.agent.as_deref(), Some("codex"));
+        assert_eq!(read.origin.session.as_deref(), Some("s"));
+        assert_eq!(read.action, "fail-open");
+        assert_eq!(read.text.as_deref(), Some("done"));
+        assert_eq!(
+            (read.timings_us.layer2, &read.errors[..]),
+            (7, &["e".to_string()][..])
+        );
+        let judge = &read.judges[0];
+        assert_eq!(
+            (
+                judge.layer1.as_deref(),
+                judge.verdict.as_deref(),
+                judge.decision.as_deref()
+            ),
+            (Some("trigger"), Some("fail"), Some("allow"))
+        );
+        assert!(judge.woke());
+    }
+}
