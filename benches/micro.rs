@@ -45,7 +45,7 @@ impl Layer2 for InstantProvider {
                 meta: Default::default(),
             },
             Err(cause) => Answer::Failed {
-                cause,
+                cause: cause.to_string(),
                 meta: Default::default(),
             },
         }

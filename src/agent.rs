@@ -6,10 +6,12 @@
 //! exit 2 (see the protocol reference, §10).
 
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+use crate::hook::{GateOutcome, StopOutcome};
 
 /// A coding agent whose hooks hookjudge serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -32,6 +34,17 @@ impl Agent {
 
     pub fn from_name(name: &str) -> Option<Agent> {
         Agent::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
+/// `--agent NAME` on the hook entries: the names of [`Agent::name`], the only table of them.
+impl clap::ValueEnum for Agent {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Agent::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
     }
 }
 
@@ -118,7 +131,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-fn expand_home(path: &str) -> PathBuf {
+pub(crate) fn expand_home(path: &str) -> PathBuf {
     match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
         (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
         _ => PathBuf::from(path),
@@ -165,20 +178,6 @@ pub fn shell_command(input: &HookInput) -> Option<String> {
     }
 }
 
-/// The directory a shell tool call runs in: Gemini's `run_shell_command` takes a `dir_path`,
-/// resolved against the project directory (`cwd`), as `cd dir_path && command` would be.
-pub fn shell_dir(input: &HookInput, cwd: &Path) -> PathBuf {
-    match input
-        .tool_input
-        .as_ref()
-        .and_then(|t| t["dir_path"].as_str())
-        .filter(|d| !d.is_empty())
-    {
-        Some(dir) => cwd.join(expand_home(dir)),
-        None => cwd.to_path_buf(),
-    }
-}
-
 fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word
@@ -188,6 +187,33 @@ fn shell_quote(word: &str) -> String {
         word.to_owned()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+impl Agent {
+    /// The Stop answer in this agent's shape; `None` is no output (the turn ends).
+    pub fn stop_answer(self, outcome: &StopOutcome) -> Option<Value> {
+        match outcome {
+            StopOutcome::Allow => None,
+            StopOutcome::Notice(message) => Some(stop_notice(message)),
+            StopOutcome::Block { reason, notice } => {
+                let mut answer = stop_block(self, reason);
+                if let Some(notice) = notice {
+                    // `systemMessage` is for the human in every agent.
+                    answer["systemMessage"] = Value::String(notice.clone());
+                }
+                Some(answer)
+            }
+        }
+    }
+
+    /// The gate's answer in this agent's shape; `None` is no output (see [`gate_output`]).
+    pub fn gate_answer(self, outcome: &GateOutcome) -> Option<Value> {
+        match outcome {
+            GateOutcome::Silent => None,
+            GateOutcome::Deny(reason) => Some(gate_output(self, true, reason)),
+            GateOutcome::Ask(reason) => Some(gate_output(self, false, reason)),
+        }
     }
 }
 
@@ -291,34 +317,6 @@ mod tests {
     }
 
     #[test]
-    fn a_gemini_dir_path_is_where_the_command_runs() {
-        let input = |tool_input: Value| HookInput {
-            tool_input: Some(tool_input),
-            ..HookInput::default()
-        };
-        let cwd = Path::new("/p");
-        assert_eq!(
-            shell_dir(
-                &input(json!({"command": "git push", "dir_path": "sub"})),
-                cwd
-            ),
-            Path::new("/p/sub")
-        );
-        assert_eq!(
-            shell_dir(
-                &input(json!({"command": "git push", "dir_path": "/q"})),
-                cwd
-            ),
-            Path::new("/q")
-        );
-        assert_eq!(
-            shell_dir(&input(json!({"command": "git push", "dir_path": ""})), cwd),
-            cwd
-        );
-        assert_eq!(shell_dir(&input(json!({"command": "git push"})), cwd), cwd);
-    }
-
-    #[test]
     fn gemini_never_gets_ask_nor_allow_from_the_gate() {
         let asked = gate_output(Agent::Gemini, false, "hookjudge: no proof.");
         assert_eq!(
@@ -338,6 +336,36 @@ mod tests {
             denied,
             json!({"decision": "deny", "reason": "hookjudge gate [push]: run the tests."})
         );
+    }
+
+    #[test]
+    fn outcomes_render_per_agent() {
+        let block = StopOutcome::Block {
+            reason: "r".into(),
+            notice: Some("n".into()),
+        };
+        assert_eq!(
+            Agent::Gemini.stop_answer(&block),
+            Some(json!({"decision":"deny","reason":"r","systemMessage":"n"}))
+        );
+        assert_eq!(Agent::Codex.stop_answer(&StopOutcome::Allow), None);
+        assert_eq!(
+            Agent::Claude.stop_answer(&StopOutcome::Notice("n".into())),
+            Some(json!({"systemMessage":"n"}))
+        );
+        assert_eq!(Agent::Claude.gate_answer(&GateOutcome::Silent), None);
+        let ask = GateOutcome::Ask("why".into());
+        assert_eq!(
+            Agent::Claude.gate_answer(&ask).unwrap()["hookSpecificOutput"]["permissionDecision"],
+            "ask"
+        );
+        for agent in [Agent::Codex, Agent::Gemini] {
+            let answer = agent.gate_answer(&ask).unwrap().to_string();
+            assert!(
+                answer.contains("\"deny\"") && !answer.contains("\"ask\""),
+                "{answer}"
+            );
+        }
     }
 
     #[test]

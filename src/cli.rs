@@ -154,19 +154,11 @@ pub struct RedactArgs {
     pub json: bool,
 }
 
-/// The agents whose hooks hookjudge serves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    Claude,
-    Codex,
-    Gemini,
-}
-
 #[derive(Debug, Args)]
 pub struct StopArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
-    pub agent: Option<AgentArg>,
+    pub agent: Option<crate::agent::Agent>,
     /// The timeout (seconds) the agent gives this hook; the LLM deadline is kept below it
     #[arg(long, value_name = "SECONDS")]
     pub hook_timeout: Option<u64>,
@@ -176,7 +168,7 @@ pub struct StopArgs {
 pub struct GateArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
-    pub agent: Option<AgentArg>,
+    pub agent: Option<crate::agent::Agent>,
     /// The timeout (seconds) the agent gives this hook; the judge's deadline is kept below it
     #[arg(long, value_name = "SECONDS")]
     pub hook_timeout: Option<u64>,

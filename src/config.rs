@@ -154,6 +154,7 @@ impl Settings {
                 Ok(text) if layer.kind == LayerKind::Repository && !named(path) => {
                     let filtered = crate::trust::repo_layer(path, &text, &settings);
                     if let Some(file) = filtered.file {
+                        check_patterns(&file, path)?;
                         settings.apply(file, base, layer);
                         settings.files.push(path.clone());
                     }
@@ -164,6 +165,7 @@ impl Settings {
                         path: Some(path.clone()),
                         kind: ErrorKind::Parse(e),
                     })?;
+                    check_patterns(&file, path)?;
                     settings.apply(file, base, layer);
                     settings.files.push(path.clone());
                 }
@@ -189,7 +191,7 @@ impl Settings {
             return Err(Error {
                 path: Some(layer.path.clone()),
                 kind: ErrorKind::Invalid {
-                    key: "gate.test_commands",
+                    key: "gate.test_commands".into(),
                     message: format!("not a valid regex, so no test run would be recognised: {e}"),
                 },
             });
@@ -284,6 +286,14 @@ impl Settings {
             },
         }
     }
+}
+
+/// Checks the regexes `file` (at `path`) sets, before it is merged.
+fn check_patterns(file: &ConfigFile, path: &Path) -> Result<(), Error> {
+    crate::config_patterns::check(file).map_err(|kind| Error {
+        path: Some(path.to_path_buf()),
+        kind,
+    })
 }
 
 /// Where the decision log goes when no config says otherwise.
@@ -461,6 +471,27 @@ mod tests {
         let s = load(r#"{"judges": {"gate-verification": {"kind": "response"}}}"#);
         let err = s.gate_judge().unwrap_err().to_string();
         assert!(err.contains("`kind` must be `gate`"), "{err}");
+    }
+
+    #[test]
+    fn a_judge_pattern_that_is_not_a_regex_does_not_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        // Replaced by the layer above, the bad pattern is still a typo in this file.
+        std::fs::write(
+            &file,
+            r#"{"judges": {"commit": {"add_bypasses": ["ok", "(unclosed"]}}}"#,
+        )
+        .unwrap();
+        let err = Settings::load(dir.path(), Some(&file)).unwrap_err();
+        assert_eq!(err.path.as_deref(), Some(file.as_path()));
+        assert_eq!(err.key(), Some("judges.commit.add_bypasses[1]"));
+        assert!(
+            err.detail().starts_with(
+                "at `judges.commit.add_bypasses[1]`: judge `commit`: bypass pattern `(unclosed`"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

@@ -1,14 +1,15 @@
-//! Checks of a loaded config that parsing does not make: judge patterns that are not regexes,
-//! artifact globs that are not globs (a `gate.test_commands` that is not a regex does not load). Each problem names
-//! the exact key (`judges.commit.add_triggers[1]`), the file that sets it, and what to run next,
-//! so that every command that reads the config can report it the same way.
+//! Checks of a loaded config that loading does not make: judge definitions that do not build,
+//! artifact globs that are not globs (a pattern that is not a regex does not load at all, see
+//! [`crate::config_patterns`]). Each problem names the exact key (`gate.add_artifacts[1]`), the
+//! file that sets it, and what to run next, so that every command that reads the config can
+//! report it the same way.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 
 use crate::config::Settings;
-use crate::judge::{ErrorKind, Judge};
+use crate::judge::Judge;
 
 /// One problem in the config.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,26 +82,13 @@ pub fn problems(settings: &Settings) -> Vec<Problem> {
         let Err(e) = Judge::from_spec(&name, &spec) else {
             continue;
         };
-        let (key, file) = match &e.kind {
-            ErrorKind::BadPattern { pattern, .. } => locate(
-                &files,
-                &["judges", &name],
-                &["triggers", "add_triggers", "bypasses", "add_bypasses"],
-                pattern,
-            )
-            .map(|(k, f)| (k, Some(f)))
-            .unwrap_or((format!("judges.{name}"), None)),
-            _ => (
-                format!("judges.{name}"),
-                files
-                    .iter()
-                    .rev()
-                    .find(|(_, v)| !v["judges"][&name].is_null())
-                    .map(|(f, _)| f.clone()),
-            ),
-        };
+        let file = files
+            .iter()
+            .rev()
+            .find(|(_, v)| !v["judges"][&name].is_null())
+            .map(|(f, _)| f.clone());
         found.push(Problem {
-            key,
+            key: format!("judges.{name}"),
             file,
             message: e.to_string(),
         });
@@ -131,15 +119,17 @@ mod tests {
         let file = dir.path().join("explicit.json");
         std::fs::write(
             &file,
-            r#"{"judges": {"commit": {"add_triggers": ["fine", "(unclosed"]}}, "gate": {"add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
+            r#"{"judges": {"mine": {"triggers": ["fine"]}}, "gate": {"add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
         )
         .unwrap();
         let settings = Settings::load(dir.path(), Some(&file)).unwrap();
         let found = problems(&settings);
         let keys: Vec<&str> = found.iter().map(|p| p.key.as_str()).collect();
-        assert_eq!(
-            keys,
-            ["judges.commit.add_triggers[1]", "gate.add_artifacts[1]"]
+        assert_eq!(keys, ["judges.mine", "gate.add_artifacts[1]"]);
+        assert!(
+            found[0].message.contains("judge `mine` has no"),
+            "{}",
+            found[0]
         );
         assert!(
             found
@@ -147,9 +137,7 @@ mod tests {
                 .all(|p| p.file.as_deref() == Some(file.as_path()))
         );
         assert!(
-            found[0]
-                .hint()
-                .contains("fix `judges.commit.add_triggers[1]` in `")
+            found[0].hint().contains("fix `judges.mine` in `")
                 && found[0].hint().contains("hookjudge config show"),
             "{}",
             found[0].hint()

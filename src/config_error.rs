@@ -23,7 +23,7 @@ pub enum ErrorKind {
     /// The file exists (or was named explicitly) and cannot be read.
     Read(std::io::Error),
     /// A value parses but cannot be used (a regex that is not one).
-    Invalid { key: &'static str, message: String },
+    Invalid { key: String, message: String },
     /// A judge named on the command line does not exist.
     UnknownJudge {
         name: String,

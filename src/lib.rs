@@ -17,6 +17,7 @@ pub mod commands;
 pub mod config;
 pub mod config_check;
 pub mod config_error;
+pub mod config_patterns;
 pub mod config_schema;
 pub mod config_source;
 pub mod gate;

@@ -163,9 +163,30 @@ impl Timestamp {
     }
 }
 
+/// A `--since` value that is neither a duration nor a date.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadSince {
+    pub text: String,
+}
+
+impl BadSince {
+    /// What to write instead.
+    pub fn hint(&self) -> &'static str {
+        "use a duration such as `30m`, `2h`, `7d`, or a date such as `2026-11-30`"
+    }
+}
+
+impl std::fmt::Display for BadSince {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is neither a duration nor a date", self.text)
+    }
+}
+
+impl std::error::Error for BadSince {}
+
 /// Parses `--since`: a duration back from `now` (`30m`, `2h`, `7d`, `1w`), or a date or date
 /// and time. A date alone means midnight in `zone`; a time without `Z` is read in `zone`.
-pub fn parse_since(text: &str, now: Timestamp, zone: Zone) -> Result<Timestamp, String> {
+pub fn parse_since(text: &str, now: Timestamp, zone: Zone) -> Result<Timestamp, BadSince> {
     let text = text.trim();
     if let Some(ts) = parse_in(text, zone) {
         return Ok(ts);
@@ -186,9 +207,9 @@ pub fn parse_since(text: &str, now: Timestamp, zone: Zone) -> Result<Timestamp, 
         Ok(n) if seconds > 0 => Ok(Timestamp {
             millis: now.millis - n * seconds * 1000,
         }),
-        _ => Err(format!(
-            "`{text}` is neither a duration nor a date\n\nhint: use a duration such as `30m`, `2h`, `7d`, or a date such as `2026-11-30`"
-        )),
+        _ => Err(BadSince {
+            text: text.to_owned(),
+        }),
     }
 }
 
@@ -278,7 +299,12 @@ mod tests {
             since("1970-01-02T01:00:00+01:00").unwrap().millis,
             86_400_000
         );
-        assert!(since("yesterday").unwrap_err().contains("hint:"));
+        let err = since("yesterday").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`yesterday` is neither a duration nor a date"
+        );
+        assert!(err.hint().contains("`2h`"));
         assert!(since("5y").is_err());
     }
 

@@ -9,227 +9,151 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde::Serialize;
-use serde_json::Value;
-
 use super::ExitStatus;
-use crate::agent::{self, Agent, HookInput};
+use crate::agent::Agent;
 use crate::approval;
-use crate::cli::{AgentArg, GateArgs};
+use crate::cli::GateArgs;
 use crate::config::{self, Settings, dirs};
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
-use crate::hook;
+use crate::hook::event::{Call, Event, Kind, Tool};
+use crate::hook::gate_record::GateRecord;
+use crate::hook::{self, Failed, GateOutcome, Ran};
 use crate::llm::LlmJudge;
-use crate::time::{Timestamp, micros};
-
-/// One gate decision, as logged.
-#[derive(Debug, Serialize)]
-struct GateRecord {
-    ts: String,
-    kind: &'static str,
-    version: &'static str,
-    agent: Option<&'static str>,
-    event: Option<String>,
-    session: Option<String>,
-    cwd: Option<String>,
-    command: String,
-    action: Decision,
-    rulings: Vec<Ruling>,
-    timings_us: u64,
-    errors: Vec<String>,
-    /// What a denied action would have done against hookjudge itself.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    protect: Option<String>,
-}
+use crate::time::Timestamp;
 
 /// Runs the gate. Always exits 0; failures ask a human.
 pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
-    let started = Instant::now();
-    let (stdin, read) = hook::read_stdin();
-    let agent_hint = args.agent.map(agent_from_arg);
-    let outcome = hook::GATE.catch(|| {
-        read.map_err(|e| e.to_string())
-            .and_then(|()| run(agent_hint, args.hook_timeout, config, &stdin, started))
-    });
-    let (output, record) = match outcome {
-        Ok(Ok(result)) => result,
-        Ok(Err(error)) => fail_safe(agent_hint, &stdin, error),
-        Err(panic) => fail_safe(agent_hint, &stdin, panic.to_string()),
+    let entry = GateHook {
+        agent: args.agent,
+        hook_timeout: args.hook_timeout,
+        config,
     };
-    finish(output, record, started)
-}
-
-/// Answers the agent and logs the (redacted) record.
-fn finish(
-    output: Option<Value>,
-    record: Option<(GateRecord, PathBuf)>,
-    started: Instant,
-) -> ExitStatus {
-    hook::answer(output.as_ref());
-    if let Some((mut record, log_dir)) = record {
-        record.timings_us = micros(started.elapsed());
-        hook::write_log(&log_dir, &redacted_record(&record));
-    }
+    hook::run(&entry, args.agent);
     ExitStatus::Success
 }
 
-type Outcome = (Option<Value>, Option<(GateRecord, PathBuf)>);
-
-/// The record as logged, redacted whatever `log.text` says (command lines carry tokens in URLs,
-/// `-p` passwords, `Authorization` headers), with the counts per kind. When the command line
-/// holds a secret, every string is redacted (reasons quote the command); otherwise only the
-/// text that comes from elsewhere (errors, a judge's failure), so that a quiet record does not
-/// pay for compiling rules its command never needed.
-fn redacted_record(record: &GateRecord) -> Value {
-    use crate::redact::{redact, redact_json};
-    let mut value = serde_json::to_value(record).unwrap_or(Value::Null);
-    let command_has_secrets = redact(&record.command).total() > 0
-        || record
-            .rulings
-            .iter()
-            .any(|r| redact(&r.command).total() > 0);
-    let counts = if command_has_secrets {
-        redact_json(&mut value)
-    } else {
-        let mut counts = std::collections::BTreeMap::new();
-        let mut outside: Vec<&mut Value> = Vec::new();
-        if let Some(record) = value.as_object_mut() {
-            for (key, v) in record.iter_mut() {
-                match key.as_str() {
-                    "errors" => outside.push(v),
-                    "rulings" => rulings_facts(v, &mut outside),
-                    _ => {}
-                }
-            }
-        }
-        for v in outside {
-            for (kind, n) in redact_json(v) {
-                *counts.entry(kind).or_insert(0) += n;
-            }
-        }
-        counts
-    };
-    if !counts.is_empty() {
-        value["redactions"] = serde_json::json!(counts);
-    }
-    value
+/// Fail-safe answer for a usage error on the gate's own command line.
+pub(super) fn usage_error(message: &str) -> ExitStatus {
+    let error = format!(
+        "bad arguments for `hookjudge gate`: {}; run `hookjudge init` to rewrite the hook entry",
+        hook::usage_line(message)
+    );
+    let started = Instant::now();
+    let (stdin, _) = hook::read_stdin();
+    let event = Event::parse(&stdin, None, false).ok();
+    hook::finish::<GateHook>(fail_safe(None, event.as_ref(), error), started);
+    ExitStatus::Success
 }
 
-/// The facts of each ruling that come from outside hookjudge (errors, a judge's failure).
-fn rulings_facts<'v>(rulings: &'v mut Value, out: &mut Vec<&'v mut Value>) {
-    if let Some(rulings) = rulings.as_array_mut() {
-        for facts in rulings.iter_mut().filter_map(|r| r.get_mut("facts")) {
-            if let Some(facts) = facts.as_object_mut() {
-                out.extend(
-                    facts
-                        .iter_mut()
-                        .filter(|(k, _)| {
-                            matches!(k.as_str(), "error" | "judge_failure" | "repository")
-                        })
-                        .map(|(_, v)| v),
-                );
-            }
-        }
+/// The gate's work for one call.
+struct GateHook<'a> {
+    /// `--agent`, which answers in that agent's shape even when the input cannot be read.
+    agent: Option<Agent>,
+    /// The agent's timeout for this hook (seconds), which the judge's deadline stays below.
+    hook_timeout: Option<u64>,
+    config: Option<&'a Path>,
+}
+
+type GateRan = Ran<GateOutcome, GateRecord>;
+
+impl hook::Entry for GateHook<'_> {
+    type Outcome = GateOutcome;
+    type Record = GateRecord;
+    const HOOK: hook::Hook = hook::GATE;
+
+    fn decide(&self, event: &Event, started: Instant) -> Result<GateRan, Failed> {
+        let Kind::Tool(tool) = &event.kind else {
+            return Ok(silent(event.agent));
+        };
+        run(event, tool, self.hook_timeout, self.config, started)
+    }
+
+    fn fail(&self, event: Option<&Event>, failed: Failed) -> GateRan {
+        fail_safe(self.agent, event, failed.to_string())
+    }
+
+    fn render(agent: Agent, outcome: &GateOutcome) -> Option<serde_json::Value> {
+        agent.gate_answer(outcome)
+    }
+}
+
+/// No answer and no log line: nothing gated.
+fn silent(agent: Agent) -> GateRan {
+    Ran {
+        agent,
+        outcome: GateOutcome::Silent,
+        log: None,
     }
 }
 
 /// The gate's fail-safe answer: a human decides (unless the input shows nothing gated).
-fn fail_safe(agent_hint: Option<Agent>, stdin: &[u8], error: String) -> Outcome {
-    let input = HookInput::parse(stdin).ok();
-    let agent = agent_hint
-        .or_else(|| input.as_ref().and_then(HookInput::detect_agent))
-        .unwrap_or(Agent::Claude);
-    if let Some(input) = &input {
-        let shell = agent::is_shell_tool(input);
-        let quiet = agent::shell_command(input).is_some_and(|c| !classify::may_be_gated(&c, &[]));
+fn fail_safe(agent_hint: Option<Agent>, event: Option<&Event>, error: String) -> GateRan {
+    let agent = event.map_or(agent_hint.unwrap_or(Agent::Claude), |e| e.agent);
+    let tool = event.and_then(|e| match &e.kind {
+        Kind::Tool(tool) => Some(tool.as_ref()),
+        _ => None,
+    });
+    if let Some(tool) = tool {
+        let shell = matches!(tool.call, Call::Shell { .. });
+        let quiet = tool
+            .command()
+            .is_some_and(|c| !classify::may_be_gated(c, &[]));
         if !shell || quiet {
-            return (None, None);
+            return silent(agent);
         }
     }
-    let command = input
-        .as_ref()
-        .and_then(agent::shell_command)
-        .unwrap_or_default();
+    let command = tool.and_then(Tool::command).unwrap_or_default();
     let reason =
         format!("hookjudge could not check this command ({error}), so a human should decide.");
-    let mut record = record_for(agent, input.as_ref(), &command);
+    let mut record = GateRecord::new(agent, event, command);
     record.errors.push(error);
     // The person who approved this exact command decided; otherwise it waits for them.
-    if let Some(cwd) = input
-        .as_ref()
-        .and_then(|i| i.cwd.as_deref())
+    if let Some(cwd) = event
+        .and_then(|e| e.origin.cwd.as_deref())
         .filter(|_| !command.is_empty())
     {
         let repo = approval::repo_of(Path::new(cwd));
-        if approval::take(&command, &repo, Timestamp::now().millis) {
-            return (None, Some((record, config::default_log_dir())));
+        if approval::take(command, &repo, Timestamp::now().millis) {
+            return Ran {
+                agent,
+                outcome: GateOutcome::Silent,
+                log: Some((record, config::default_log_dir())),
+            };
         }
-        request_approval(agent, &command, Path::new(cwd), &reason);
+        request_approval(agent, command, Path::new(cwd), &reason);
     }
     record.action = Decision::Ask;
-    (
-        Some(agent::gate_output(agent, false, &reason)),
-        Some((record, config::default_log_dir())),
-    )
-}
-
-fn record_for(agent: Agent, input: Option<&HookInput>, command: &str) -> GateRecord {
-    GateRecord {
-        ts: Timestamp::now().rfc3339(),
-        kind: "gate",
-        version: env!("CARGO_PKG_VERSION"),
-        agent: Some(agent.name()),
-        event: input.and_then(|i| i.hook_event_name.clone()),
-        session: input.and_then(|i| i.session_id.clone()),
-        cwd: input.and_then(|i| i.cwd.clone()),
-        command: command.to_owned(),
-        action: Decision::Silent,
-        rulings: Vec::new(),
-        timings_us: 0,
-        errors: Vec::new(),
-        protect: None,
+    Ran {
+        agent,
+        outcome: GateOutcome::Ask(reason),
+        log: Some((record, config::default_log_dir())),
     }
 }
 
+/// Decides on one tool call.
 fn run(
-    agent_hint: Option<Agent>,
+    event: &Event,
+    tool: &Tool,
     hook_timeout: Option<u64>,
     config: Option<&Path>,
-    stdin: &[u8],
     started: Instant,
-) -> Result<Outcome, String> {
-    let input = HookInput::parse(stdin).map_err(|e| e.to_string())?;
-    let agent = agent_hint
-        .or_else(|| input.detect_agent())
-        .unwrap_or(Agent::Claude);
-    let project = input
-        .cwd
-        .as_deref()
-        .map(PathBuf::from)
-        .unwrap_or_else(super::current_dir);
-    if input
-        .tool_name
-        .as_deref()
-        .is_some_and(protect::is_file_tool)
-    {
-        return Ok(match protect::file_tool(&input) {
-            Some(what) => self_protection(agent, &input, config, &project, "", &what),
-            None => (None, None),
+) -> Result<GateRan, Failed> {
+    let agent = event.agent;
+    let project = event.origin.project_dir();
+    if tool.call == Call::File {
+        return Ok(match protect::file_tool(&tool.input) {
+            Some(what) => self_protection(event, tool, config, &project, "", &what),
+            None => silent(agent),
         });
     }
-    if !agent::is_shell_tool(&input) {
-        return Ok((None, None));
-    }
-    let Some(command) = agent::shell_command(&input) else {
-        return Ok((None, None));
+    let Some(command) = tool.command().map(str::to_owned) else {
+        return Ok(silent(agent));
     };
     // The configuration is the project's; the command runs where the tool call says.
-    let cwd = agent::shell_dir(&input, &project);
+    let cwd = tool.call.shell_dir(&project);
     if let Some(what) = protect::shell_command(&command, &cwd) {
-        return Ok(self_protection(
-            agent, &input, config, &cwd, &command, &what,
-        ));
+        return Ok(self_protection(event, tool, config, &cwd, &command, &what));
     }
     // Read once: the faked-evidence check and every path below need it.
     let loaded = Settings::load(&project, config);
@@ -243,7 +167,7 @@ fn run(
             .unwrap_or_default()
     });
     let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
-        loaded.map_err(|e| e.to_string())?
+        loaded?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
         // user-defined deploy or publish command (from the config, read once) can still make
@@ -255,7 +179,7 @@ fn run(
             {
                 s
             }
-            _ => return Ok((None, None)),
+            _ => return Ok(silent(agent)),
         }
     };
     let user = crate::gate::UserCommands {
@@ -265,9 +189,9 @@ fn run(
     let mut found = crate::gate::find(&command, &cwd, user);
     found.extend(faked);
     if found.is_empty() {
-        return Ok((None, None));
+        return Ok(silent(agent));
     }
-    let mut record = record_for(agent, Some(&input), &command);
+    let mut record = GateRecord::new(agent, Some(event), &command);
     let now = Timestamp::now().millis;
     let approval_repo = approval::repo_of(&cwd);
     let approved = approval::is_approved(&command, &approval_repo, now);
@@ -280,13 +204,20 @@ fn run(
                 ruling.decided_by = policy::DecidedBy::Approval;
                 ruling.reason.clear();
             }
-            return Ok((None, Some((record, settings.log_dir.clone()))));
+            return Ok(Ran {
+                agent,
+                outcome: GateOutcome::Silent,
+                log: Some((record, settings.log_dir.clone())),
+            });
         }
         record.action = Decision::Ask;
         let reason = join_reasons(&record.rulings.iter().collect::<Vec<_>>());
-        let output = agent::gate_output(agent, false, &reason);
         request_approval(agent, &command, &cwd, &reason);
-        return Ok((Some(output), Some((record, settings.log_dir.clone()))));
+        return Ok(Ran {
+            agent,
+            outcome: GateOutcome::Ask(reason),
+            log: Some((record, settings.log_dir.clone())),
+        });
     }
     // A gate judge that does not build leaves the decision to a human, with the error logged.
     let gate_judge = settings.gate_judge();
@@ -295,11 +226,7 @@ fn run(
     llm_settings.timeout_ms =
         crate::install::settings::clamp_deadline_ms(settings.gate.timeout_ms, hook_timeout);
     let llm = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
-    let transcript = input
-        .transcript_path
-        .as_deref()
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from);
+    let transcript = tool.transcript.as_deref();
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
@@ -310,7 +237,7 @@ fn run(
         let ctx = Context {
             settings: gate_settings,
             cwd: &cwd,
-            transcript: transcript.as_deref().filter(|p| p.exists()),
+            transcript: transcript.filter(|p| p.exists()),
             judge: gate_judge
                 .as_ref()
                 .ok()
@@ -357,23 +284,27 @@ fn run(
         .iter()
         .filter(|r| r.decision == Decision::Ask)
         .collect();
-    let output = if !denied.is_empty() {
+    let outcome = if !denied.is_empty() {
         record.action = Decision::Deny;
-        Some(agent::gate_output(agent, true, &join_reasons(&denied)))
+        GateOutcome::Deny(join_reasons(&denied))
     } else if !asked.is_empty() {
         record.action = Decision::Ask;
         let reason = join_reasons(&asked);
         request_approval(agent, &command, &cwd, &reason);
-        Some(agent::gate_output(agent, false, &reason))
+        GateOutcome::Ask(reason)
     } else {
-        None
+        GateOutcome::Silent
     };
     crate::log::prune_on_new_day(
         &settings.log_dir,
         Timestamp::now(),
         settings.log_retention_days,
     );
-    Ok((output, Some((record, settings.log_dir.clone()))))
+    Ok(Ran {
+        agent,
+        outcome,
+        log: Some((record, settings.log_dir.clone())),
+    })
 }
 
 /// Settings per target repository, loaded once each.
@@ -462,58 +393,31 @@ fn recursion_guard_ruling(gated: &classify::Gated) -> Ruling {
 
 /// The deny for an action against hookjudge itself, and its record.
 fn self_protection(
-    agent: Agent,
-    input: &HookInput,
+    event: &Event,
+    tool: &Tool,
     config: Option<&Path>,
     cwd: &Path,
     command: &str,
     what: &str,
-) -> Outcome {
-    let reason = protect::reason(what);
-    let mut record = record_for(agent, Some(input), command);
+) -> GateRan {
+    let mut record = GateRecord::new(event.agent, Some(event), command);
     record.action = Decision::Deny;
     record.protect = Some(what.to_owned());
     if command.is_empty() {
-        record.command = input.tool_name.clone().unwrap_or_default();
+        record.command = tool.input.tool_name.clone().unwrap_or_default();
     }
     let log_dir = Settings::load(cwd, config)
         .map(|s| s.log_dir)
         .unwrap_or_else(|_| config::default_log_dir());
-    (
-        Some(agent::gate_output(agent, true, &reason)),
-        Some((record, log_dir)),
-    )
+    Ran {
+        agent: event.agent,
+        outcome: GateOutcome::Deny(protect::reason(what)),
+        log: Some((record, log_dir)),
+    }
 }
 
 fn join_reasons(rulings: &[&Ruling]) -> String {
     let mut reasons: Vec<&str> = rulings.iter().map(|r| r.reason.as_str()).collect();
     reasons.dedup();
     reasons.join("\n")
-}
-
-fn agent_from_arg(arg: AgentArg) -> Agent {
-    match arg {
-        AgentArg::Claude => Agent::Claude,
-        AgentArg::Codex => Agent::Codex,
-        AgentArg::Gemini => Agent::Gemini,
-    }
-}
-
-/// Fail-safe answer for a usage error on the gate's own command line.
-pub(super) fn usage_error(message: &str) -> ExitStatus {
-    let first = message
-        .lines()
-        .next()
-        .unwrap_or(message)
-        .trim_start_matches("error: ");
-    let started = Instant::now();
-    let (stdin, _) = hook::read_stdin();
-    let (output, record) = fail_safe(
-        None,
-        &stdin,
-        format!(
-            "bad arguments for `hookjudge gate`: {first}; run `hookjudge init` to rewrite the hook entry"
-        ),
-    );
-    finish(output, record, started)
 }

@@ -138,10 +138,7 @@ fn run_hook_fast(args: &[OsString]) -> Option<ExitStatus> {
     };
     let agent = match agent {
         None => None,
-        Some("claude") => Some(crate::cli::AgentArg::Claude),
-        Some("codex") => Some(crate::cli::AgentArg::Codex),
-        Some("gemini") => Some(crate::cli::AgentArg::Gemini),
-        Some(_) => return None,
+        Some(name) => Some(crate::agent::Agent::from_name(name)?),
     };
     match *command {
         "stop" => Some(stop::stop(
@@ -247,7 +244,7 @@ fn read_log(
     let since = since
         .map(|s| crate::time::parse_since(s, crate::time::Timestamp::now(), zone))
         .transpose()
-        .map_err(UserError::new)?;
+        .map_err(|e| UserError::new(e.to_string()).hint(e.hint()))?;
     crate::log::read(&settings.log_dir, since).map_err(|e| {
         UserError::new(format!(
             "cannot read the decision log in `{}`: {e}",

@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::log::{Record, StopRecord};
 
@@ -26,6 +27,20 @@ use crate::time::{Timestamp, Zone};
 
 /// Progress lines while the LLM judges: one per this share of the work, in percent.
 const PROGRESS_STEP_PERCENT: usize = 10;
+
+/// One judge whose outcome on a logged text differs now, as `--json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct Change {
+    /// When the text was logged.
+    ts: String,
+    session: Option<String>,
+    judge: String,
+    before: String,
+    after: String,
+    /// The pattern that woke the judge now.
+    pattern: Option<String>,
+    text: String,
+}
 
 /// What a judge made of a text: its Layer 1 signal and whether it would block.
 fn summary(signal: &str, verdict: Option<&str>) -> String {
@@ -79,7 +94,8 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
     let result = (|| -> io::Result<()> {
         if args.json {
             for c in &changes {
-                writeln!(out, "{c}")?;
+                let line = serde_json::to_string(c).map_err(io::Error::other)?;
+                writeln!(out, "{line}")?;
             }
             return Ok(());
         }
@@ -97,17 +113,8 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
         )?;
         let width = term::width();
         for c in &changes {
-            let time = c["ts"]
-                .as_str()
-                .and_then(Timestamp::parse)
-                .map_or_else(String::new, |t| t.minute_in(zone));
-            let change = format!(
-                "{}: {} -> {}  {}",
-                c["judge"].as_str().unwrap_or(""),
-                c["before"].as_str().unwrap_or(""),
-                c["after"].as_str().unwrap_or(""),
-                c["text"].as_str().unwrap_or("")
-            );
+            let time = Timestamp::parse(&c.ts).map_or_else(String::new, |t| t.minute_in(zone));
+            let change = format!("{}: {} -> {}  {}", c.judge, c.before, c.after, c.text);
             let prefix = format!("  {time}  ");
             let room = width.saturating_sub(term::display_width(&prefix));
             writeln!(out, "{prefix}{}", term::truncate(&change, room))?;
@@ -125,11 +132,11 @@ fn rejudge_with_llm(
     judges: &[Judge],
     settings: &Settings,
     jobs: usize,
-) -> Vec<Value> {
+) -> Vec<Change> {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let results: Mutex<Vec<Vec<Value>>> = Mutex::new(vec![Vec::new(); records.len()]);
+    let results: Mutex<Vec<Vec<Change>>> = Mutex::new(vec![Vec::new(); records.len()]);
     let total = records.len();
     let progress = Mutex::new(0usize);
     let _ = writeln!(
@@ -182,7 +189,7 @@ fn changes(
     judges: &[Judge],
     layer2: &dyn Layer2,
     layer1_only: bool,
-) -> Vec<Value> {
+) -> Vec<Change> {
     let text = record.text.as_deref().unwrap_or("");
     let evaluation = evaluate(text, judges, layer2);
     let mut changes = Vec::new();
@@ -208,10 +215,15 @@ fn changes(
             if outcome.verdict == Some(Verdict::Violation) {
                 after.push_str(" (would block)");
             }
-            changes.push(
-                json!({"ts": record.origin.ts, "session": record.origin.session, "judge": outcome.judge,
-                "before": before, "after": after, "pattern": outcome.pattern, "text": text}),
-            );
+            changes.push(Change {
+                ts: record.origin.ts.clone(),
+                session: record.origin.session.clone(),
+                judge: outcome.judge.clone(),
+                before,
+                after,
+                pattern: outcome.pattern.clone(),
+                text: text.to_owned(),
+            });
         }
     }
     changes

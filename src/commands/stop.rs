@@ -1,436 +1,245 @@
 //! `hookjudge stop`: the Stop-hook entry point.
 //!
-//! Reads the agent's hook JSON, gathers the response text of the turn, runs the judges, applies
-//! the loop breaker, answers in the agent's shape and logs the decision. It fails open: bad
-//! stdin, a missing transcript, a bad config, a failed judge or even a panic end in exit 0 with
-//! no block, a note for the human and a log line.
+//! Gathers the response text of the turn, runs the judges, applies the loop breaker and answers
+//! in the agent's shape; the shared plumbing (stdin, the event, panics, the log line) is
+//! [`crate::hook`]'s. It fails open: bad stdin, a missing transcript, a bad config, a failed
+//! judge or even a panic end in exit 0 with no block, a note for the human and a log line.
 
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde::Serialize;
-use serde_json::Value;
-
 use super::ExitStatus;
-use crate::agent::{self, Agent, HookInput};
-use crate::cli::{AgentArg, StopArgs};
+use crate::agent::Agent;
+use crate::cli::StopArgs;
 use crate::config::{self, Settings, dirs};
-use crate::hook;
-use crate::judge::evaluate::{Decision, JudgeOutcome, Verdict, evaluate};
-use crate::ledger::{self, Limits};
+use crate::hook::event::{Event, Kind, Response};
+use crate::hook::stop_record::{StopRecord, TranscriptInfo};
+use crate::hook::{self, Failed, InputError, Ran, StopOutcome, verdict};
+use crate::judge::Judge;
+use crate::judge::evaluate::evaluate;
+use crate::ledger::Limits;
 use crate::llm::LlmJudge;
 use crate::time::{Timestamp, micros};
-use crate::transcript::{self, Boundary};
-
-/// What the Stop hook did, as logged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-enum Action {
-    /// Nothing objected.
-    Allow,
-    /// At least one judge blocked and the loop breaker admitted it.
-    Block,
-    /// Judges blocked but the loop breaker let the turn end.
-    Release,
-    /// Something failed and the turn was allowed to end because of it.
-    FailOpen,
-}
-
-/// One decision log line for a Stop.
-#[derive(Debug, Serialize)]
-struct StopRecord {
-    ts: String,
-    kind: &'static str,
-    version: &'static str,
-    agent: Option<&'static str>,
-    event: Option<String>,
-    session: Option<String>,
-    prompt: Option<String>,
-    cwd: Option<String>,
-    stop_hook_active: bool,
-    decision: Decision,
-    action: Action,
-    judges: Vec<JudgeOutcome>,
-    released: Vec<String>,
-    /// Which LLM provider judged, and why it was chosen (only when a judge triggered).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    provider: Option<String>,
-    text_bytes: usize,
-    /// Secrets removed from the text before judging, per kind.
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    redactions: std::collections::BTreeMap<String, usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    transcript: Option<TranscriptInfo>,
-    timings_us: Timings,
-    errors: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct TranscriptInfo {
-    path: PathBuf,
-    boundary: Boundary,
-    scanned_bytes: u64,
-    giant_lines: u32,
-    bad_lines: u32,
-}
-
-#[derive(Debug, Default, Serialize)]
-struct Timings {
-    total: u64,
-    transcript: u64,
-    layer1: u64,
-    layer2: u64,
-}
-
-impl StopRecord {
-    fn new() -> StopRecord {
-        StopRecord {
-            ts: Timestamp::now().rfc3339(),
-            kind: "stop",
-            version: env!("CARGO_PKG_VERSION"),
-            agent: None,
-            event: None,
-            session: None,
-            prompt: None,
-            cwd: None,
-            stop_hook_active: false,
-            decision: Decision::Allow,
-            action: Action::Allow,
-            judges: Vec::new(),
-            released: Vec::new(),
-            provider: None,
-            text_bytes: 0,
-            redactions: Default::default(),
-            text: None,
-            transcript: None,
-            timings_us: Timings::default(),
-            errors: Vec::new(),
-        }
-    }
-
-    fn fail_open(&mut self, error: String) {
-        self.action = Action::FailOpen;
-        self.decision = Decision::Allow;
-        self.errors.push(error);
-    }
-}
-
-/// The result of one Stop call: what to print, what to log, where.
-struct Run {
-    output: Option<Value>,
-    record: StopRecord,
-    log_dir: PathBuf,
-}
+use crate::transcript;
 
 /// Runs the Stop hook. Always returns success.
 pub(super) fn stop(args: &StopArgs, config: Option<&Path>) -> ExitStatus {
-    if hook::STOP.skips_for_recursion() {
-        return ExitStatus::Success;
-    }
-    let started = Instant::now();
-    let (stdin, read) = hook::read_stdin();
-    let outcome = hook::STOP.catch(|| run(args, config, read.map(|()| stdin.as_slice()), started));
-    let mut run = outcome.unwrap_or_else(|panic| {
-        let mut record = StopRecord::new();
-        record.fail_open(panic.to_string());
-        Run {
-            output: Some(agent::stop_notice(&format!(
-                "hookjudge: internal error while judging ({}); the turn was allowed to end. Please report it with `hookjudge log --json -n 1`.",
-                panic.message
-            ))),
-            record,
-            log_dir: config::default_log_dir(),
-        }
-    });
-    run.record.timings_us.total = micros(started.elapsed());
-    finish(run)
+    let entry = StopHook {
+        config,
+        hook_timeout: args.hook_timeout,
+    };
+    hook::run(&entry, args.agent);
+    ExitStatus::Success
 }
 
 /// A usage error on the hook's own command line: fail open, and say how to repair the entry.
 pub(super) fn usage_error(command: &str, clap_message: &str) -> ExitStatus {
-    let first_line = clap_message
-        .lines()
-        .next()
-        .unwrap_or(clap_message)
-        .trim_start_matches("error: ")
-        .to_owned();
+    let first_line = hook::usage_line(clap_message);
     let mut record = StopRecord::new();
     record.fail_open(format!(
         "bad arguments for `hookjudge {command}`: {first_line}"
     ));
-    let output = agent::stop_notice(&format!(
+    let outcome = StopOutcome::Notice(format!(
         "hookjudge: the `{command}` hook entry has bad arguments ({first_line}); the turn was allowed to end. Run `hookjudge init` to rewrite it."
     ));
-    finish(Run {
-        output: Some(output),
-        record,
-        log_dir: config::default_log_dir(),
-    })
-}
-
-fn finish(run: Run) -> ExitStatus {
-    hook::answer(run.output.as_ref());
-    hook::write_log(&run.log_dir, &run.record);
-    for error in &run.record.errors {
-        let _ = writeln!(io::stderr(), "hookjudge: {error}");
-    }
+    let ran = Ran {
+        agent: Agent::Claude,
+        outcome,
+        log: Some((record, config::default_log_dir())),
+    };
+    hook::finish::<StopHook>(ran, Instant::now());
     ExitStatus::Success
 }
 
-fn run(
-    args: &StopArgs,
-    config: Option<&Path>,
-    stdin: Result<&[u8], hook::InputError>,
-    started: Instant,
-) -> Run {
-    let mut record = StopRecord::new();
-    let mut log_dir = config::default_log_dir();
-    let fail = |mut record: StopRecord, log_dir: PathBuf, error: String, note: &str| {
-        record.fail_open(error);
-        Run {
-            output: Some(agent::stop_notice(&format!(
-                "hookjudge: {note}; the turn was allowed to end."
-            ))),
-            record,
-            log_dir,
-        }
-    };
-    let input = match stdin.and_then(HookInput::parse) {
-        Ok(input) => input,
-        Err(e @ hook::InputError::TooLarge { .. }) => {
-            let error = e.to_string();
-            return fail(record, log_dir, error, "hook input too large to judge");
-        }
-        Err(e) => {
-            let error = e.to_string();
-            return fail(record, log_dir, error, "could not read the hook input");
-        }
-    };
-    let agent = args
-        .agent
-        .map(agent_from_arg)
-        .or_else(|| input.detect_agent());
-    record.agent = agent.map(Agent::name);
-    record.event = input.hook_event_name.clone();
-    record.session = input.session_id.clone();
-    record.prompt = input.prompt_key();
-    record.cwd = input.cwd.clone();
-    record.stop_hook_active = input.stop_hook_active.unwrap_or(false);
-    let Some(agent) = agent else {
-        let event = input.hook_event_name.as_deref().unwrap_or("none");
-        return fail(
-            record,
-            log_dir,
-            format!("cannot tell which agent sent hook event `{event}`; pass `--agent`"),
-            "unrecognised hook input",
-        );
-    };
-    if !input.is_stop_event() && args.agent.is_none() {
-        // A Stop entry wired to another event: nothing to judge.
-        record.errors.push(format!(
-            "`hookjudge stop` received a `{}` event; ignored",
-            record.event.as_deref().unwrap_or("?")
-        ));
-        return Run {
-            output: None,
-            record,
-            log_dir,
-        };
+/// The Stop hook's work for one call.
+struct StopHook<'a> {
+    config: Option<&'a Path>,
+    /// The agent's timeout for this hook (seconds), which the LLM deadline stays below.
+    hook_timeout: Option<u64>,
+}
+
+type StopRan = Ran<StopOutcome, StopRecord>;
+
+impl hook::Entry for StopHook<'_> {
+    type Outcome = StopOutcome;
+    type Record = StopRecord;
+    const HOOK: hook::Hook = hook::STOP;
+
+    fn decide(&self, event: &Event, started: Instant) -> Result<StopRan, Failed> {
+        self.judge(event, started)
     }
 
-    let cwd = input
-        .cwd
-        .as_deref()
-        .map(PathBuf::from)
-        .unwrap_or_else(super::current_dir);
-    let settings = match Settings::load(&cwd, config) {
-        Ok(settings) => settings,
-        // The default log dir stays: the file that would name another one is the broken one.
-        Err(e) => {
-            return fail(
-                record,
-                log_dir,
-                e.to_string(),
-                "invalid config, judges skipped (see `hookjudge log`)",
-            );
-        }
-    };
-    log_dir = settings.log_dir.clone();
-    crate::log::prune_on_new_day(&log_dir, Timestamp::now(), settings.log_retention_days);
-    // Told once per file content: what of an untrusted repository file was ignored.
-    let trust_note = settings
-        .repo_report
-        .as_ref()
-        .filter(|r| crate::trust::first_notice(r))
-        .map(|r| format!("hookjudge: {}", r.message()));
-    let judges = match settings.judges(&[]) {
-        Ok(judges) => judges,
-        Err(e) => {
-            return fail(
-                record,
-                log_dir,
-                e.to_string(),
-                "invalid judge in config, judges skipped (see `hookjudge log`)",
-            );
-        }
-    };
-
-    let transcript_started = Instant::now();
-    let text = response_text(agent, &input, &settings, &mut record);
-    record.timings_us.transcript = micros(transcript_started.elapsed());
-    // Secrets go before anything else sees the text: the LLM, the cache, the log.
-    let redacted = crate::redact::redact(&text);
-    let text = redacted.text;
-    record.redactions = redacted.counts;
-    record.text_bytes = text.len();
-    if settings.log_text {
-        record.text = Some(text.clone());
-    }
-    if text.trim().is_empty() {
-        return Run {
-            output: trust_note.as_deref().map(agent::stop_notice),
-            record,
-            log_dir,
+    fn fail(&self, event: Option<&Event>, failed: Failed) -> StopRan {
+        let mut record = event.map(StopRecord::of).unwrap_or_default();
+        let note = match &failed {
+            Failed::Input(e) => return bad_input(e),
+            Failed::Panic(panic) => format!(
+                "hookjudge: internal error while judging ({}); the turn was allowed to end. Please report it with `hookjudge log --json -n 1`.",
+                panic.message
+            ),
+            // A judge's pattern that is not a regex is a bad judge, as one that does not build.
+            Failed::Config(e) if judge_error(e) => "hookjudge: invalid judge in config, judges skipped (see `hookjudge log`); the turn was allowed to end.".into(),
+            // The default log dir stays: the file that would name another one is the broken one.
+            Failed::Config(_) => "hookjudge: invalid config, judges skipped (see `hookjudge log`); the turn was allowed to end.".into(),
         };
+        record.fail_open(failed.to_string());
+        Ran {
+            agent: event.map_or(Agent::Claude, |e| e.agent),
+            outcome: StopOutcome::Notice(note),
+            log: Some((record, config::default_log_dir())),
+        }
     }
 
-    // The agent kills the hook at its settings timeout: keep the deadline below it.
-    let mut llm_settings = settings.llm.clone();
-    llm_settings.timeout_ms =
-        crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, args.hook_timeout);
-    let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
-    let evaluation = evaluate(&text, &judges, &layer2);
-    record.provider = layer2.resolved().map(|r| r.why.clone());
-    record.timings_us.layer1 = evaluation.layer1_us;
-    record.timings_us.layer2 = evaluation.layer2_us;
-    record.judges = evaluation.outcomes;
-
-    let blocking: Vec<&str> = record
-        .judges
-        .iter()
-        .filter(|o| o.decision == Decision::Block)
-        .map(|o| o.judge.as_str())
-        .collect();
-    let failed: Vec<String> = record
-        .judges
-        .iter()
-        .filter(|o| o.verdict == Some(Verdict::Fail))
-        .map(|o| o.judge.clone())
-        .collect();
-    let mut notes: Vec<String> = Vec::new();
-    if !failed.is_empty() {
-        notes.push(format!(
-            "could not judge with {} (see `hookjudge log`)",
-            names(&failed)
-        ));
-    }
-    let mut output = None;
-    if !blocking.is_empty() {
-        let session = input.session_id.as_deref().unwrap_or("");
-        let limits = Limits {
-            per_judge: settings.max_blocks_per_judge,
-            per_prompt: settings.max_blocks_per_prompt,
-        };
-        let admission = ledger::admit(
-            &dirs::state_dir(),
-            session,
-            record.prompt.as_deref(),
-            record.stop_hook_active,
-            &blocking,
-            limits,
-        )
-        .unwrap_or_else(|e| {
-            // Without a ledger, `stop_hook_active` is the only loop guard left.
-            record.errors.push(format!(
-                "loop-breaker ledger unavailable ({e}); using stop_hook_active"
-            ));
-            let (admitted, released) = if record.stop_hook_active {
-                (vec![], blocking.clone())
-            } else {
-                (blocking.clone(), vec![])
-            };
-            ledger::Admission {
-                admitted: admitted.into_iter().map(str::to_owned).collect(),
-                released: released.into_iter().map(str::to_owned).collect(),
-            }
-        });
-        for outcome in &mut record.judges {
-            if admission.released.contains(&outcome.judge) {
-                outcome.decision = Decision::Allow;
-            }
-        }
-        if !admission.released.is_empty() {
-            notes.push(format!(
-                "{} still {} but the turn was allowed to end (loop breaker: at most {} block(s) per judge and {} per prompt); please review the response",
-                names(&admission.released),
-                if admission.released.len() == 1 { "objects" } else { "object" },
-                limits.per_judge,
-                limits.per_prompt
-            ));
-        }
-        record.released = admission.released;
-        if !admission.admitted.is_empty() {
-            record.decision = Decision::Block;
-            record.action = Action::Block;
-            let reasons: Vec<String> = admission
-                .admitted
-                .iter()
-                .filter_map(|name| judges.iter().find(|j| j.name == *name))
-                .map(|j| format!("hookjudge [{}]: {}", j.name, j.reason))
-                .collect();
-            let reason = format!(
-                "{}\nIf this does not apply to your response, say why in one sentence; you will not be blocked for it again on this prompt.",
-                reasons.join("\n")
-            );
-            output = Some(agent::stop_block(agent, &reason));
-        } else {
-            record.action = Action::Release;
-        }
-    }
-    if record.action == Action::Allow && !failed.is_empty() {
-        record.action = Action::FailOpen;
-    }
-    if output.is_none() && !notes.is_empty() {
-        output = Some(agent::stop_notice(&format!(
-            "hookjudge: {}.",
-            notes.join("; ")
-        )));
-    }
-    if let Some(note) = trust_note {
-        // Beside a block or another notice: `systemMessage` is for the human in every agent.
-        let output = output.get_or_insert_with(|| serde_json::json!({}));
-        output["systemMessage"] = match output["systemMessage"].as_str() {
-            Some(other) => Value::String(format!("{other}\n{note}")),
-            None => Value::String(note),
-        };
-    }
-    Run {
-        output,
-        record,
-        log_dir,
+    fn render(agent: Agent, outcome: &StopOutcome) -> Option<serde_json::Value> {
+        agent.stop_answer(outcome)
     }
 }
 
-/// The text the judges read: the turn's assistant text, last `text_bytes` bytes.
-fn response_text(
+/// Fails open with `error` logged and `note` for the human.
+fn fail_open(
     agent: Agent,
-    input: &HookInput,
-    settings: &Settings,
-    record: &mut StopRecord,
-) -> String {
-    let last = input.last_assistant_message.as_deref();
-    match agent {
-        Agent::Gemini => transcript::judged_text(
-            &[],
-            input.prompt_response.as_deref().or(last),
-            settings.text_bytes,
-        ),
-        Agent::Codex => transcript::judged_text(&[], last, settings.text_bytes),
-        Agent::Claude => {
-            let Some(path) = input.stop_transcript() else {
+    mut record: StopRecord,
+    log_dir: PathBuf,
+    error: String,
+    note: &str,
+) -> StopRan {
+    record.fail_open(error);
+    Ran {
+        agent,
+        outcome: StopOutcome::Notice(format!("hookjudge: {note}; the turn was allowed to end.")),
+        log: Some((record, log_dir)),
+    }
+}
+
+/// Whether `e` is about a judge: a definition that does not build, or a pattern of one that is
+/// not a regex.
+fn judge_error(e: &config::Error) -> bool {
+    match &e.kind {
+        config::ErrorKind::Invalid { key, .. } => key.starts_with("judges."),
+        config::ErrorKind::Judge { .. } => true,
+        _ => false,
+    }
+}
+
+/// An input that cannot be judged.
+fn bad_input(error: &InputError) -> StopRan {
+    let mut record = StopRecord::new();
+    let note = match error {
+        InputError::TooLarge { .. } => "hook input too large to judge",
+        InputError::UnknownAgent(origin) => {
+            record.event = origin.name.clone();
+            record.session = origin.session.clone();
+            record.cwd = origin.cwd.clone();
+            "unrecognised hook input"
+        }
+        _ => "could not read the hook input",
+    };
+    let log_dir = config::default_log_dir();
+    fail_open(Agent::Claude, record, log_dir, error.to_string(), note)
+}
+
+impl StopHook<'_> {
+    fn judge(&self, event: &Event, started: Instant) -> Result<StopRan, Failed> {
+        let agent = event.agent;
+        let mut record = StopRecord::of(event);
+        let Kind::Stop(stop) = &event.kind else {
+            // A Stop entry wired to another event: nothing to judge.
+            record.errors.push(format!(
+                "`hookjudge stop` received a `{}` event; ignored",
+                record.event.as_deref().unwrap_or("?")
+            ));
+            return Ok(Ran {
+                agent,
+                outcome: StopOutcome::Allow,
+                log: Some((record, config::default_log_dir())),
+            });
+        };
+        let settings = Settings::load(&event.origin.project_dir(), self.config)?;
+        let log_dir = settings.log_dir.clone();
+        crate::log::prune_on_new_day(&log_dir, Timestamp::now(), settings.log_retention_days);
+        // Told once per file content: what of an untrusted repository file was ignored.
+        let trust_note = settings
+            .repo_report
+            .as_ref()
+            .filter(|r| crate::trust::first_notice(r))
+            .map(|r| format!("hookjudge: {}", r.message()));
+        let judges = match settings.judges(&[]) {
+            Ok(judges) => judges,
+            // Logged where the config says, which loaded.
+            Err(e) => {
+                let note = "invalid judge in config, judges skipped (see `hookjudge log`)";
+                return Ok(fail_open(agent, record, log_dir, e.to_string(), note));
+            }
+        };
+        let text = judged_text(&stop.response, &settings, &mut record);
+        let outcome = if text.trim().is_empty() {
+            StopOutcome::Allow
+        } else {
+            self.run_judges(&text, &judges, &settings, started, &mut record);
+            let limits = Limits {
+                per_judge: settings.max_blocks_per_judge,
+                per_prompt: settings.max_blocks_per_prompt,
+            };
+            let session = event.origin.session.as_deref().unwrap_or("");
+            verdict::conclude(&mut record, &judges, limits, &dirs::state_dir(), session)
+        };
+        Ok(Ran {
+            agent,
+            outcome: match trust_note {
+                Some(note) => outcome.with_notice(note),
+                None => outcome,
+            },
+            log: Some((record, log_dir)),
+        })
+    }
+
+    /// Runs the judges on `text` (Layer 1, then the LLM for those that woke) into `record`.
+    fn run_judges(
+        &self,
+        text: &str,
+        judges: &[Judge],
+        settings: &Settings,
+        started: Instant,
+        record: &mut StopRecord,
+    ) {
+        // The agent kills the hook at its settings timeout: keep the deadline below it.
+        let mut llm_settings = settings.llm.clone();
+        llm_settings.timeout_ms =
+            crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, self.hook_timeout);
+        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
+        let evaluation = evaluate(text, judges, &layer2);
+        record.provider = layer2.resolved().map(|r| r.why.clone());
+        record.timings_us.layer1 = evaluation.layer1_us;
+        record.timings_us.layer2 = evaluation.layer2_us;
+        record.judges = evaluation.outcomes;
+    }
+}
+
+/// The response text, redacted: secrets go before anything else sees it (the LLM, the cache,
+/// the log).
+fn judged_text(response: &Response, settings: &Settings, record: &mut StopRecord) -> String {
+    let transcript_started = Instant::now();
+    let text = response_text(response, settings, record);
+    record.timings_us.transcript = micros(transcript_started.elapsed());
+    let redacted = crate::redact::redact(&text);
+    record.redactions = redacted.counts;
+    record.text_bytes = redacted.text.len();
+    if settings.log_text {
+        record.text = Some(redacted.text.clone());
+    }
+    redacted.text
+}
+
+/// The text the judges read: the turn's assistant text, last `text_bytes` bytes.
+fn response_text(response: &Response, settings: &Settings, record: &mut StopRecord) -> String {
+    match response {
+        Response::Turn(text) => transcript::judged_text(&[], text.as_deref(), settings.text_bytes),
+        Response::LastMessage(last) => {
+            transcript::judged_text(&[], last.as_deref(), settings.text_bytes)
+        }
+        Response::Transcript { path, last_message } => {
+            let last = last_message.as_deref();
+            let Some(path) = path.clone() else {
                 return transcript::judged_text(&[], last, settings.text_bytes);
             };
             match transcript::turn_text(&path, settings.transcript) {
@@ -454,20 +263,4 @@ fn response_text(
             }
         }
     }
-}
-
-fn agent_from_arg(arg: AgentArg) -> Agent {
-    match arg {
-        AgentArg::Claude => Agent::Claude,
-        AgentArg::Codex => Agent::Codex,
-        AgentArg::Gemini => Agent::Gemini,
-    }
-}
-
-fn names(judges: &[String]) -> String {
-    judges
-        .iter()
-        .map(|j| format!("`{j}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -10,9 +10,22 @@ use std::fmt;
 use std::io::{self, Read, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::agent::Agent;
 
 use crate::time::Timestamp;
+
+pub mod event;
+pub mod gate_record;
+pub mod outcome;
+pub mod stop_record;
+pub mod verdict;
+
+pub use event::Event;
+pub use outcome::{GateOutcome, StopOutcome};
 
 /// Hook stdin larger than this is not read whole: the hook fails its own way.
 pub const MAX_STDIN_BYTES: u64 = 64 << 20;
@@ -59,6 +72,8 @@ pub enum InputError {
     Empty,
     /// What arrived is not the JSON object an agent sends.
     NotJson(serde_json::Error),
+    /// No `--agent`, and the event is none an agent sends to a Stop hook.
+    UnknownAgent(Box<event::Origin>),
 }
 
 impl fmt::Display for InputError {
@@ -72,6 +87,11 @@ impl fmt::Display for InputError {
             InputError::NotJson(e) => {
                 write!(f, "hook input is not the JSON object an agent sends: {e}")
             }
+            InputError::UnknownAgent(origin) => write!(
+                f,
+                "cannot tell which agent sent hook event `{}`; pass `--agent`",
+                origin.name.as_deref().unwrap_or("none")
+            ),
         }
     }
 }
@@ -174,6 +194,119 @@ fn capture_panics() -> &'static Mutex<Option<String>> {
         }
     }));
     &MESSAGE
+}
+
+/// Why a hook's work did not end in a decision of its own.
+#[derive(Debug)]
+pub enum Failed {
+    /// The input could not be read or parsed.
+    Input(InputError),
+    /// The config does not load.
+    Config(crate::config::Error),
+    /// The hook panicked.
+    Panic(Panic),
+}
+
+impl fmt::Display for Failed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failed::Input(e) => e.fmt(f),
+            Failed::Config(e) => e.fmt(f),
+            Failed::Panic(p) => p.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Failed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Failed::Input(e) => Some(e),
+            Failed::Config(e) => Some(e),
+            Failed::Panic(_) => None,
+        }
+    }
+}
+
+impl From<crate::config::Error> for Failed {
+    fn from(e: crate::config::Error) -> Failed {
+        Failed::Config(e)
+    }
+}
+
+/// What one hook call ends with: its outcome, the agent whose shape it is rendered in, and the
+/// record to log with its log directory (none for a call that logs nothing).
+pub struct Ran<O, R> {
+    pub agent: Agent,
+    pub outcome: O,
+    pub log: Option<(R, PathBuf)>,
+}
+
+/// A decision log record a hook writes.
+pub trait LogRecord: Sized {
+    /// Sets the whole call's duration, just before writing.
+    fn set_total_us(&mut self, total: u64);
+    /// Appends the record to the log in `dir` (see [`write_log`]).
+    fn write(&self, dir: &Path);
+}
+
+/// One hook entry's work, which [`run`] wraps in the shared plumbing.
+pub trait Entry {
+    type Outcome;
+    type Record: LogRecord;
+    /// The hook's name and failure direction.
+    const HOOK: Hook;
+
+    /// Decides on the event.
+    fn decide(
+        &self,
+        event: &Event,
+        started: Instant,
+    ) -> Result<Ran<Self::Outcome, Self::Record>, Failed>;
+
+    /// The hook's failure direction for `failed` (`event` is `None` when the input is what
+    /// failed).
+    fn fail(&self, event: Option<&Event>, failed: Failed) -> Ran<Self::Outcome, Self::Record>;
+
+    /// The outcome in `agent`'s shape; `None` prints nothing.
+    fn render(agent: Agent, outcome: &Self::Outcome) -> Option<serde_json::Value>;
+}
+
+/// Runs one hook call: the recursion guard, stdin with its cap, the event parsed once, the
+/// hook's decision with panics caught, the answer, and the log line.
+pub fn run<E: Entry>(entry: &E, agent: Option<Agent>) {
+    if E::HOOK.skips_for_recursion() {
+        return;
+    }
+    let started = Instant::now();
+    let (stdin, read) = read_stdin();
+    let event = read.and_then(|()| Event::parse(&stdin, agent, E::HOOK.failure == Failure::Open));
+    let ran = match event {
+        Err(e) => entry.fail(None, Failed::Input(e)),
+        Ok(event) => match E::HOOK.catch(|| entry.decide(&event, started)) {
+            Ok(Ok(ran)) => ran,
+            Ok(Err(failed)) => entry.fail(Some(&event), failed),
+            Err(panic) => entry.fail(Some(&event), Failed::Panic(panic)),
+        },
+    };
+    finish::<E>(ran, started);
+}
+
+/// Answers the agent and logs the record.
+pub fn finish<E: Entry>(ran: Ran<E::Outcome, E::Record>, started: Instant) {
+    answer(E::render(ran.agent, &ran.outcome).as_ref());
+    if let Some((mut record, dir)) = ran.log {
+        record.set_total_us(crate::time::micros(started.elapsed()));
+        record.write(&dir);
+    }
+}
+
+/// The first line of a clap usage error, without its `error: ` prefix.
+pub fn usage_line(clap_message: &str) -> &str {
+    clap_message
+        .lines()
+        .next()
+        .unwrap_or(clap_message)
+        .trim_start_matches("error: ")
 }
 
 /// Prints the hook's answer to the agent, if it has one.

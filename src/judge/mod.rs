@@ -269,7 +269,8 @@ impl Judge {
             .block_when
             .as_ref()
             .ok_or_else(|| err(ErrorKind::Missing("block_when")))?;
-        let mut block_when = Rule::from_json(rule_json).map_err(|m| err(ErrorKind::BadRule(m)))?;
+        let mut block_when =
+            Rule::from_json(rule_json).map_err(|m| err(ErrorKind::BadRule(m.to_string())))?;
         let is_field = |n: &str| fields.iter().any(|f| f.name == n);
         let field_list = || {
             fields

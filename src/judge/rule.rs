@@ -20,9 +20,42 @@ pub enum Rule {
     Not(Box<Rule>),
 }
 
+/// Why a JSON value is not a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleError {
+    /// `all` or `any` with something other than an array.
+    NotAList { op: String, found: &'static str },
+    /// An object whose one key is no operator.
+    UnknownOperator(String),
+    /// Neither a field name nor an object with one operator.
+    NotARule { found: &'static str },
+}
+
+impl std::fmt::Display for RuleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RuleError::NotAList { op, found } => {
+                write!(f, "`{op}` takes an array of rules, found {found}")
+            }
+            RuleError::UnknownOperator(op) => {
+                write!(
+                    f,
+                    "unknown operator `{op}` (expected `all`, `any` or `not`)"
+                )
+            }
+            RuleError::NotARule { found } => write!(
+                f,
+                "a rule is a field name, {{\"all\": [...]}}, {{\"any\": [...]}} or {{\"not\": rule}}, found {found}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
 impl Rule {
     /// Reads a rule from its JSON form, explaining what is wrong with a malformed one.
-    pub fn from_json(value: &Value) -> Result<Rule, String> {
+    pub fn from_json(value: &Value) -> Result<Rule, RuleError> {
         match value {
             Value::String(name) => Ok(Rule::Field(name.clone())),
             Value::Object(map) if map.len() == 1 => {
@@ -41,19 +74,14 @@ impl Rule {
                             .collect::<Result<_, _>>()?,
                     )),
                     ("not", inner) => Ok(Rule::Not(Box::new(Rule::from_json(inner)?))),
-                    ("all" | "any", other) => Err(format!(
-                        "`{op}` takes an array of rules, found {}",
-                        kind(other)
-                    )),
-                    _ => Err(format!(
-                        "unknown operator `{op}` (expected `all`, `any` or `not`)"
-                    )),
+                    ("all" | "any", other) => Err(RuleError::NotAList {
+                        op: op.clone(),
+                        found: kind(other),
+                    }),
+                    _ => Err(RuleError::UnknownOperator(op.clone())),
                 }
             }
-            other => Err(format!(
-                "a rule is a field name, {{\"all\": [...]}}, {{\"any\": [...]}} or {{\"not\": rule}}, found {}",
-                kind(other)
-            )),
+            other => Err(RuleError::NotARule { found: kind(other) }),
         }
     }
 
@@ -198,22 +226,17 @@ mod tests {
 
     #[test]
     fn malformed_rules_are_explained() {
-        assert!(
-            Rule::from_json(&json!({"every": ["a"]}))
-                .unwrap_err()
-                .contains("unknown operator `every`")
+        let err = |v: Value| Rule::from_json(&v).unwrap_err().to_string();
+        assert!(err(json!({"every": ["a"]})).contains("unknown operator `every`"));
+        assert_eq!(
+            err(json!({"all": "a"})),
+            "`all` takes an array of rules, found a string"
         );
-        assert!(
-            Rule::from_json(&json!({"all": "a"}))
-                .unwrap_err()
-                .contains("takes an array")
+        assert!(err(json!(3)).ends_with("or {\"not\": rule}, found a number"));
+        assert_eq!(
+            Rule::from_json(&json!({"all": ["a"], "any": ["b"]})).unwrap_err(),
+            RuleError::NotARule { found: "an object" }
         );
-        assert!(
-            Rule::from_json(&json!(3))
-                .unwrap_err()
-                .contains("found a number")
-        );
-        assert!(Rule::from_json(&json!({"all": ["a"], "any": ["b"]})).is_err());
     }
 
     #[test]

@@ -13,26 +13,50 @@ pub struct Parsed {
     pub reason: Option<String>,
 }
 
+/// Why a model's answer is not usable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerError {
+    /// Nothing but whitespace.
+    Empty,
+    /// No JSON object holds any of the judge's fields; `excerpt` is the answer's start.
+    NoFields { excerpt: String },
+    /// The object is one the judged text already holds: the agent's JSON echoed back.
+    Echoed,
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Empty => f.write_str("empty answer"),
+            AnswerError::NoFields { excerpt } => write!(
+                f,
+                "no JSON object with the judge's fields in the answer: {excerpt}"
+            ),
+            AnswerError::Echoed => f.write_str(
+                "the answer repeats a JSON object from the judged text (possible prompt injection)",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
+
 /// Parses `raw` for `judge`. `judged_text` is the text the model evaluated: an answer object
 /// that appears verbatim in it is the agent's own JSON echoed back, not a verdict.
-pub fn parse(raw: &str, judge: &Judge, judged_text: &str) -> Result<Parsed, String> {
+pub fn parse(raw: &str, judge: &Judge, judged_text: &str) -> Result<Parsed, AnswerError> {
     let raw = raw.trim();
     if raw.is_empty() {
-        return Err("empty answer".into());
+        return Err(AnswerError::Empty);
     }
     let has_field = |m: &Map<String, Value>| judge.fields.iter().any(|f| m.contains_key(&f.name));
     let candidates = objects(raw);
     let Some((source, object)) = candidates.into_iter().rev().find(|(_, m)| has_field(m)) else {
-        return Err(format!(
-            "no JSON object with the judge's fields in the answer: {}",
-            excerpt(raw)
-        ));
+        return Err(AnswerError::NoFields {
+            excerpt: excerpt(raw),
+        });
     };
     if judged_text.contains(source) && source.len() > 2 {
-        return Err(
-            "the answer repeats a JSON object from the judged text (possible prompt injection)"
-                .into(),
-        );
+        return Err(AnswerError::Echoed);
     }
     let mut fields = Map::new();
     for f in &judge.fields {
@@ -189,11 +213,11 @@ mod tests {
 
     #[test]
     fn unusable_answers_are_errors() {
-        assert!(parse("", &commit(), "").unwrap_err().contains("empty"));
-        assert!(
-            parse("I think it is fine.", &commit(), "")
-                .unwrap_err()
-                .contains("no JSON object")
+        assert_eq!(parse("", &commit(), "").unwrap_err(), AnswerError::Empty);
+        let err = parse("I think it is fine.", &commit(), "").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no JSON object with the judge's fields in the answer: I think it is fine."
         );
         assert!(parse(r#"{"decision": "allow"}"#, &commit(), "").is_err());
         assert!(parse(r#"{"new_proposal": tru"#, &commit(), "").is_err());
@@ -208,6 +232,7 @@ mod tests {
             text,
         )
         .unwrap_err();
-        assert!(err.contains("prompt injection"), "{err}");
+        assert_eq!(err, AnswerError::Echoed);
+        assert!(err.to_string().contains("prompt injection"), "{err}");
     }
 }

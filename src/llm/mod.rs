@@ -220,7 +220,7 @@ impl LlmJudge {
                 command::run(argv, &prompt.user, self.deadline)?
             }
         };
-        answer::parse(&raw, judge, text).map_err(Failure::Unparseable)
+        answer::parse(&raw, judge, text).map_err(|e| Failure::Unparseable(e.to_string()))
     }
 }
 

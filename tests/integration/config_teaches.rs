@@ -19,24 +19,16 @@ fn config_show_reports_a_bad_pattern_with_its_key_and_file() {
         r#"{"judges": {"commit": {"add_triggers": ["(unclosed"]}}, "gate": {"add_artifacts": ["reports/[x"]}}"#,
     );
     let file = home.path().join("config/hookjudge/config.json");
+    // A pattern that is not a regex: the config does not load, and the key and file are named.
     let out = in_dir(&home, &repo.work, &["config", "show"]);
     assert_eq!(out.code, 2, "{}", out.stdout);
     assert!(
-        out.stdout.contains("llm.provider = "),
-        "the values are still shown"
-    );
-    assert!(
-        out.stderr.contains("2 problem(s)")
-            && out.stderr.contains("`judges.commit.add_triggers[0]`")
-            && out.stderr.contains("`gate.add_artifacts[0]`"),
-        "{}",
         out.stderr
-    );
-    assert!(
-        out.stderr.contains(&format!(
-            "hint: fix `judges.commit.add_triggers[0]` in `{}`, then run `hookjudge config show`",
-            file.display()
-        )),
+            .contains("at `judges.commit.add_triggers[0]`: judge `commit`")
+            && out.stderr.contains(&format!(
+                "hint: fix `judges.commit.add_triggers[0]` in `{}`",
+                file.display()
+            )),
         "{}",
         out.stderr
     );
@@ -55,6 +47,27 @@ fn config_show_reports_a_bad_pattern_with_its_key_and_file() {
             .unwrap()
             .contains("judges.commit.add_triggers[0]"),
         "{config}"
+    );
+    // The pattern fixed, the glob that is not a glob is a problem shown after the values.
+    home.user_config(r#"{"gate": {"add_artifacts": ["reports/[x"]}}"#);
+    let out = in_dir(&home, &repo.work, &["config", "show"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("llm.provider = "),
+        "the values are still shown"
+    );
+    assert!(
+        out.stderr.contains("1 problem(s)") && out.stderr.contains("`gate.add_artifacts[0]`"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(&format!(
+            "hint: fix `gate.add_artifacts[0]` in `{}`, then run `hookjudge config show`",
+            file.display()
+        )),
+        "{}",
+        out.stderr
     );
     // A key the parser does not know: the hint names it too.
     home.user_config(r#"{"stop": {"max_block": 1}}"#);

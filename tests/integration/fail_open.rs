@@ -98,9 +98,25 @@ fn invalid_user_regex_names_the_judge_and_pattern() {
     assert!(notice(&out).contains("invalid judge"));
     let error = home.last_log()["errors"][0].as_str().unwrap().to_owned();
     assert!(
-        error.contains("judge `commit`") && error.contains("`(unclosed`"),
+        error.contains("at `judges.commit.add_triggers[0]`: judge `commit`")
+            && error.contains("`(unclosed`"),
         "{error}"
     );
+    // Checked when the config loads, so the gate sees it too: a gated command is left to a
+    // human with the key named, a quiet one stays quiet.
+    let gate = |command: &str| {
+        let input = crate::gate_repo::pre_tool_use(&home.work(), command, false, None);
+        let out = home.cmd(&["gate"]).stdin(input).output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let asked = gate("git push");
+    assert!(
+        asked.contains(r#""permissionDecision":"ask""#)
+            && asked.contains("judges.commit.add_triggers[0]"),
+        "{asked}"
+    );
+    assert_eq!(gate("ls -la").trim(), "");
     // The same config is a clear error (exit 2) for the tuning commands.
     let out = home.cmd(&["judge"]).stdin("text").output();
     assert_eq!(out.code, 2);

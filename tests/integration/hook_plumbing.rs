@@ -144,3 +144,32 @@ fn a_log_that_cannot_be_written_is_told_by_both_hooks() {
         out.stderr
     );
 }
+
+#[test]
+fn unreadable_input_is_the_same_error_for_both_hooks() {
+    let home = Home::new();
+    for (stdin, expected) in [
+        (
+            &b""[..],
+            "no hook input on stdin (expected the agent's hook JSON)",
+        ),
+        (&b"not json"[..], "hook input is not the JSON object"),
+    ] {
+        let (answer, record) = stop_answer(&home, stdin.to_vec(), false);
+        assert!(
+            answer["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("could not read the hook input"),
+            "{answer}"
+        );
+        let stop_error = record["errors"][0].as_str().unwrap().to_owned();
+        assert!(stop_error.starts_with(expected), "{stop_error}");
+        let (answer, record) = gate_answer(&home, stdin.to_vec(), false);
+        assert_eq!(record["errors"][0].as_str(), Some(stop_error.as_str()));
+        let reason = answer["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap();
+        assert!(reason.contains(&stop_error), "{reason}");
+    }
+}

@@ -1,0 +1,92 @@
+//! Every regex a config file sets, checked when the file is loaded (not when a judge first
+//! needs it): a pattern that is not a regex names its key (`judges.commit.add_triggers[1]`)
+//! and the judge, so the file can be fixed before any hook runs on it.
+
+use crate::config::{ConfigFile, ErrorKind};
+use crate::judge::{self, Pattern};
+
+/// The pattern lists of a judge, as the config names them, and what each pattern is.
+const JUDGE_PATTERN_LISTS: [(&str, &str); 5] = [
+    ("triggers", "trigger"),
+    ("add_triggers", "trigger"),
+    ("broad_triggers", "broad trigger"),
+    ("bypasses", "bypass"),
+    ("add_bypasses", "bypass"),
+];
+
+/// The first pattern of `file` that is not a regex, as the error that names its key.
+/// Patterns are parsed the way judges parse them ([`Pattern::new`]), not compiled.
+pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
+    for (name, spec) in file.judges.iter().flatten() {
+        for (list, what) in JUDGE_PATTERN_LISTS {
+            let patterns = match list {
+                "triggers" => &spec.triggers,
+                "add_triggers" => &spec.add_triggers,
+                "broad_triggers" => &spec.broad_triggers,
+                "bypasses" => &spec.bypasses,
+                _ => &spec.add_bypasses,
+            };
+            for (i, source) in patterns.iter().flatten().enumerate() {
+                if let Err(message) = Pattern::new(source) {
+                    let error = judge::Error {
+                        judge: name.clone(),
+                        kind: judge::ErrorKind::BadPattern {
+                            what,
+                            pattern: source.clone(),
+                            message,
+                        },
+                    };
+                    return Err(ErrorKind::Invalid {
+                        key: format!("judges.{name}.{list}[{i}]"),
+                        message: error.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checked(json: &str) -> Result<(), ErrorKind> {
+        check(&crate::config::parse(json).unwrap())
+    }
+
+    #[test]
+    fn a_pattern_that_is_not_a_regex_names_its_judge_and_key() {
+        assert!(checked(r#"{"judges": {"commit": {"add_triggers": ["fine", "ok"]}}}"#).is_ok());
+        for (json, key) in [
+            (
+                r#"{"judges": {"commit": {"add_triggers": ["fine", "(unclosed"]}}}"#,
+                "judges.commit.add_triggers[1]",
+            ),
+            (
+                r#"{"judges": {"mine": {"bypasses": ["[z-a]"]}}}"#,
+                "judges.mine.bypasses[0]",
+            ),
+            (
+                r#"{"judges": {"scope-check": {"broad_triggers": ["a", "b", "c{2,1}"]}}}"#,
+                "judges.scope-check.broad_triggers[2]",
+            ),
+        ] {
+            let Err(ErrorKind::Invalid {
+                key: found,
+                message,
+            }) = checked(json)
+            else {
+                panic!("{json} checks")
+            };
+            assert_eq!(found, key);
+            let judge = key.split('.').nth(1).unwrap();
+            assert!(
+                message.starts_with(&format!("judge `{judge}`: "))
+                    && message.contains("is not a valid regex"),
+                "{message}"
+            );
+        }
+        assert!(checked("{}").is_ok());
+    }
+}

@@ -1,0 +1,326 @@
+//! One typed event per agent hook input, parsed once by the hook runner.
+//!
+//! The three agents send different shapes for the same moments: the end of a response (Claude
+//! Code and Codex `Stop`/`SubagentStop`, Gemini CLI `AfterAgent`) and a tool call about to run
+//! (`PreToolUse`, Gemini `BeforeTool`). [`Event`] says which moment it is, which agent sent it
+//! and where the response text or the command is, so no hook reads the raw JSON again.
+
+use std::path::{Path, PathBuf};
+
+use crate::agent::{self, Agent, HookInput};
+use crate::hook::InputError;
+
+/// What every event says about where it comes from, as logged.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// `hook_event_name` as sent.
+    pub name: Option<String>,
+    pub session: Option<String>,
+    pub cwd: Option<String>,
+}
+
+impl Origin {
+    fn of(input: &HookInput) -> Origin {
+        Origin {
+            name: input.hook_event_name.clone(),
+            session: input.session_id.clone(),
+            cwd: input.cwd.clone(),
+        }
+    }
+
+    /// The project directory: the event's `cwd`, else this process's.
+    pub fn project_dir(&self) -> PathBuf {
+        self.cwd
+            .as_deref()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
+    }
+}
+
+/// One hook input.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// From `--agent`, else detected from the input.
+    pub agent: Agent,
+    pub origin: Origin,
+    pub kind: Kind,
+}
+
+/// Which moment an event is.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// A response ended: `Stop`, `SubagentStop`, `AfterAgent`.
+    Stop(Stop),
+    /// A tool is about to run: `PreToolUse`, `BeforeTool` (whatever the gate is sent).
+    Tool(Box<Tool>),
+    /// An event no hookjudge entry handles (an entry wired to the wrong event).
+    Other,
+}
+
+/// The end of a response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stop {
+    /// What identifies "one user prompt" for the loop breaker (see [`HookInput::prompt_key`]).
+    pub prompt: Option<String>,
+    /// The agent is already continuing because of a Stop hook.
+    pub stop_hook_active: bool,
+    pub response: Response,
+}
+
+/// Where the text of the response is, per agent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Response {
+    /// Claude Code: the turn is read from the transcript (the subagent's own for
+    /// `SubagentStop`); the last message is what is judged when there is none.
+    Transcript {
+        path: Option<PathBuf>,
+        last_message: Option<String>,
+    },
+    /// Codex: the last assistant message.
+    LastMessage(Option<String>),
+    /// Gemini CLI: the text of every model turn since the request.
+    Turn(Option<String>),
+}
+
+/// A tool call about to run.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    /// The session transcript, when the agent names one.
+    pub transcript: Option<PathBuf>,
+    pub call: Call,
+    /// The input as sent, for the checks that read a file tool's own arguments.
+    pub input: HookInput,
+}
+
+/// What the tool call is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Call {
+    /// A tool that writes files (`Edit`, `Write`, `apply_patch`, …).
+    File,
+    /// The shell tool, with its command when the input has one, and Gemini's `dir_path`.
+    Shell {
+        command: Option<String>,
+        dir_path: Option<String>,
+    },
+    /// Any other tool: nothing hookjudge gates.
+    Other,
+}
+
+impl Call {
+    /// The directory a shell command runs in: Gemini's `run_shell_command` takes a `dir_path`,
+    /// resolved against the project directory, as `cd dir_path && command` would be.
+    pub fn shell_dir(&self, project: &Path) -> PathBuf {
+        match self {
+            Call::Shell {
+                dir_path: Some(dir),
+                ..
+            } if !dir.is_empty() => project.join(agent::expand_home(dir)),
+            _ => project.to_path_buf(),
+        }
+    }
+}
+
+impl Event {
+    /// Parses hook stdin. `hint` is `--agent`; without it the agent is detected, and an event
+    /// that names no known agent is an error. `stop` hooks read the input as the end of a
+    /// response whenever `--agent` is given (the entry says what it is wired to).
+    pub fn parse(stdin: &[u8], hint: Option<Agent>, stop: bool) -> Result<Event, InputError> {
+        let input = HookInput::parse(stdin)?;
+        let origin = Origin::of(&input);
+        let agent = match hint.or_else(|| input.detect_agent()) {
+            Some(agent) => agent,
+            // The gate asks a human whoever sent it; the Claude Code shape is the default.
+            None if !stop => Agent::Claude,
+            None => return Err(InputError::UnknownAgent(Box::new(origin))),
+        };
+        let kind = if input.is_stop_event() || (stop && hint.is_some()) {
+            Kind::Stop(Stop::of(agent, &input))
+        } else if !stop {
+            // The gate reads any event naming a tool: the matcher in the agent's settings chose it.
+            Kind::Tool(Box::new(Tool::of(input)))
+        } else {
+            Kind::Other
+        };
+        Ok(Event {
+            agent,
+            origin,
+            kind,
+        })
+    }
+}
+
+impl Stop {
+    fn of(agent: Agent, input: &HookInput) -> Stop {
+        let last = input.last_assistant_message.clone();
+        Stop {
+            prompt: input.prompt_key(),
+            stop_hook_active: input.stop_hook_active.unwrap_or(false),
+            response: match agent {
+                Agent::Claude => Response::Transcript {
+                    path: input.stop_transcript(),
+                    last_message: last,
+                },
+                Agent::Codex => Response::LastMessage(last),
+                Agent::Gemini => Response::Turn(input.prompt_response.clone().or(last)),
+            },
+        }
+    }
+}
+
+impl Tool {
+    fn of(input: HookInput) -> Tool {
+        let call = if input
+            .tool_name
+            .as_deref()
+            .is_some_and(crate::gate::protect::is_file_tool)
+        {
+            Call::File
+        } else if agent::is_shell_tool(&input) {
+            Call::Shell {
+                command: agent::shell_command(&input),
+                dir_path: input
+                    .tool_input
+                    .as_ref()
+                    .and_then(|t| t["dir_path"].as_str())
+                    .map(str::to_owned),
+            }
+        } else {
+            Call::Other
+        };
+        Tool {
+            transcript: input
+                .transcript_path
+                .as_deref()
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+            call,
+            input,
+        }
+    }
+
+    /// The shell command, when this is a shell call that has one.
+    pub fn command(&self) -> Option<&str> {
+        match &self.call {
+            Call::Shell {
+                command: Some(c), ..
+            } => Some(c),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stop(json: &str, hint: Option<Agent>) -> Result<Event, InputError> {
+        Event::parse(json.as_bytes(), hint, true)
+    }
+
+    #[test]
+    fn each_agent_stop_input_says_where_its_text_is() {
+        let claude = stop(
+            r#"{"hook_event_name":"SubagentStop","session_id":"s","transcript_path":"/p.jsonl","agent_transcript_path":"/a.jsonl","last_assistant_message":"done","prompt_id":"p"}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(claude.agent, Agent::Claude);
+        assert_eq!(claude.origin.session.as_deref(), Some("s"));
+        let Kind::Stop(s) = &claude.kind else {
+            panic!("{claude:?}")
+        };
+        assert_eq!(s.prompt.as_deref(), Some("p"));
+        assert_eq!(
+            s.response,
+            Response::Transcript {
+                path: Some(PathBuf::from("/a.jsonl")),
+                last_message: Some("done".into())
+            }
+        );
+        let codex = stop(
+            r#"{"hook_event_name":"Stop","turn_id":"t","last_assistant_message":"ok","stop_hook_active":true}"#,
+            None,
+        )
+        .unwrap();
+        let Kind::Stop(s) = &codex.kind else {
+            panic!("{codex:?}")
+        };
+        assert_eq!(
+            (codex.agent, s.stop_hook_active, &s.response),
+            (
+                Agent::Codex,
+                true,
+                &Response::LastMessage(Some("ok".into()))
+            )
+        );
+        let gemini = stop(
+            r#"{"hook_event_name":"AfterAgent","prompt":"fix","prompt_response":"all of it"}"#,
+            None,
+        )
+        .unwrap();
+        let Kind::Stop(s) = &gemini.kind else {
+            panic!("{gemini:?}")
+        };
+        assert_eq!(s.response, Response::Turn(Some("all of it".into())));
+        assert!(s.prompt.as_deref().unwrap().starts_with("prompt-"));
+    }
+
+    #[test]
+    fn a_stop_entry_needs_an_agent_and_reads_other_events_as_other() {
+        let err = stop(r#"{"hook_event_name":"SessionStart","cwd":"/w"}"#, None).unwrap_err();
+        let InputError::UnknownAgent(origin) = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(origin.cwd.as_deref(), Some("/w"));
+        assert!(err.to_string().contains("`SessionStart`; pass `--agent`"));
+        let tool = stop(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash"}"#,
+            None,
+        )
+        .unwrap();
+        assert!(matches!(tool.kind, Kind::Other));
+        // `--agent` says the entry is a Stop entry, whatever the input's event.
+        let forced = stop(r#"{"last_assistant_message":"x"}"#, Some(Agent::Gemini)).unwrap();
+        assert!(matches!(
+            forced.kind,
+            Kind::Stop(Stop {
+                response: Response::Turn(Some(_)),
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn tool_calls_are_shell_file_or_other() {
+        let tool = |json: &str| match Event::parse(json.as_bytes(), None, false).unwrap().kind {
+            Kind::Tool(tool) => *tool,
+            other => panic!("{other:?}"),
+        };
+        let shell = tool(
+            r#"{"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push","dir_path":"sub"},"transcript_path":""}"#,
+        );
+        assert_eq!(shell.command(), Some("git push"));
+        assert_eq!(shell.transcript, None);
+        assert_eq!(shell.call.shell_dir(Path::new("/p")), Path::new("/p/sub"));
+        let argv =
+            tool(r#"{"tool_name":"Bash","tool_input":{"command":["git","commit","-m","a b"]}}"#);
+        assert_eq!(argv.command(), Some("git commit -m 'a b'"));
+        assert_eq!(argv.call.shell_dir(Path::new("/p")), Path::new("/p"));
+        let dir = |d: &str| Call::Shell {
+            command: None,
+            dir_path: Some(d.into()),
+        };
+        assert_eq!(dir("/q").shell_dir(Path::new("/p")), Path::new("/q"));
+        assert_eq!(dir("").shell_dir(Path::new("/p")), Path::new("/p"));
+        assert_eq!(
+            tool(r#"{"tool_name":"Write","tool_input":{"file_path":"/x"}}"#).call,
+            Call::File
+        );
+        assert_eq!(tool(r#"{"tool_name":"Read"}"#).call, Call::Other);
+        // The gate answers in the Claude Code shape when nothing names the agent.
+        assert_eq!(
+            Event::parse(b"{}", None, false).unwrap().agent,
+            Agent::Claude
+        );
+    }
+}
