@@ -297,7 +297,7 @@ fn run(
         .transcript_path
         .as_deref()
         .filter(|p| !p.is_empty())
-        .map(PathBuf::from);
+        .and_then(|p| crate::gate::evidence::Session::open(Path::new(p)));
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
@@ -306,7 +306,7 @@ fn run(
         let ctx = Context {
             settings: gate_settings,
             cwd: &cwd,
-            transcript: transcript.as_deref().filter(|p| p.exists()),
+            transcript: transcript.as_ref(),
             judge: gate_judge
                 .as_ref()
                 .ok()

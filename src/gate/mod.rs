@@ -4,14 +4,13 @@
 //! `classify` names the gated ones (git through `git`, other tools through the table in
 //! `tools`, catastrophic deletes through `delete`), `facts` reads the target repository,
 //! `evidence` looks for proof that the code was verified since its last change
-//! (`evidence_gemini` reads Gemini CLI sessions for it), and `policy` decides: silent, deny,
+//! (`crate::transcript` reads the session file for it), and `policy` decides: silent, deny,
 //! or ask a human. `protect` comes first: it denies actions against hookjudge itself, through
 //! the shell and the agents' file-writing tools.
 
 pub mod classify;
 pub mod delete;
 pub mod evidence;
-mod evidence_gemini;
 pub mod facts;
 pub mod git;
 pub mod git_options;

@@ -60,8 +60,8 @@ pub struct Context<'a> {
     pub settings: &'a GateSettings,
     /// The directory the hook runs in (the agent's cwd).
     pub cwd: &'a Path,
-    /// The Claude Code transcript, for evidence and the judge.
-    pub transcript: Option<&'a Path>,
+    /// The agent's session file, for evidence and the judge (read once for every ruling).
+    pub transcript: Option<&'a evidence::Session>,
     /// The gate's judge (`gate-verification`), when enabled, and the LLM behind it.
     pub judge: Option<(&'a Judge, &'a dyn Layer2)>,
     /// The user approved this exact command with `hookjudge approve` (see [`crate::approval`]).
@@ -573,16 +573,9 @@ fn verify_scoped(
             cwd: ctx.cwd,
             commits_only: matches!(scope, Scope::Paths(_)),
         };
-        let mut from_transcript = reader.transcript_tests(transcript, Default::default());
-        // Agents write the transcript asynchronously: give a just-finished test run's result a
-        // moment to land (at most half a second, only on this path).
-        for _ in 0..10 {
-            if !matches!(from_transcript, Finding::TestRunPending { .. }) {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            from_transcript = reader.transcript_tests(transcript, Default::default());
-        }
+        // Waits briefly for a just-finished test run's result to land (agents write it
+        // asynchronously), reading only what was appended meanwhile.
+        let from_transcript = transcript.tests(&reader);
         if from_transcript != Finding::None || finding == Finding::None {
             finding = from_transcript;
         }
@@ -614,7 +607,7 @@ fn verify_scoped(
     }
     // The judge reads what happened last and says whether verification was reported.
     if let (Some((judge, layer2)), Some(transcript)) = (ctx.judge, ctx.transcript) {
-        let activity = evidence::recent_activity(transcript, 4000, Default::default());
+        let activity = transcript.recent_activity(4000);
         if !activity.trim().is_empty() {
             let text = crate::redact::redact(&format!(
                 "{activity}\n\n(The agent now runs: {})",
