@@ -604,4 +604,21 @@ mod tests {
         );
         assert!(session.stats().parsed_lines <= lines.len() as u64 + 1);
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_is_no_session_and_does_not_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("t.fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Opening the FIFO for reading would block until a writer came.
+        assert!(Session::open(&fifo).is_none());
+        assert!(Session::open(Path::new("/dev/zero")).is_none());
+        assert_eq!(finding_at(&fifo), Finding::None);
+        assert_eq!(recent_activity(&fifo, 4000, Options::default()), "");
+    }
 }
