@@ -297,7 +297,7 @@ fn run(
         .transcript_path
         .as_deref()
         .filter(|p| !p.is_empty())
-        .and_then(|p| crate::gate::evidence::Session::open(Path::new(p)));
+        .and_then(|p| crate::gate::evidence::Session::open(Path::new(p), settings.transcript));
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);

@@ -99,6 +99,34 @@ impl Line {
     fn events(key: Option<String>, events: Vec<Event>) -> Line {
         Line::Message { key, events }
     }
+
+    /// Bytes of assistant text the line holds.
+    fn text_bytes(&self) -> usize {
+        let text = |events: &[Event]| -> usize {
+            events
+                .iter()
+                .map(|e| match e {
+                    Event::AssistantText { text, .. } => text.len(),
+                    _ => 0,
+                })
+                .sum()
+        };
+        match self {
+            Line::Message { events, .. } => text(events),
+            Line::History(messages) => messages.iter().map(|(_, e)| text(e)).sum(),
+            Line::RewindTo(_) | Line::Bad => 0,
+        }
+    }
+
+    /// Forgets the line's assistant text, keeping the rest of its events.
+    fn drop_text(&mut self) {
+        let keep = |e: &Event| !matches!(e, Event::AssistantText { .. });
+        match self {
+            Line::Message { events, .. } => events.retain(keep),
+            Line::History(messages) => messages.iter_mut().for_each(|(_, e)| e.retain(keep)),
+            Line::RewindTo(_) | Line::Bad => {}
+        }
+    }
 }
 
 /// User text that the harness or hookjudge wrote, not the human, in every agent's files: the
@@ -140,6 +168,18 @@ pub fn tail(text: &str, max_bytes: usize) -> &str {
         start += 1;
     }
     &text[start..]
+}
+
+/// A FIFO made in `dir`, for tests: opening it for reading would block until a writer came.
+#[cfg(all(test, unix))]
+pub(crate) fn fifo_in(dir: &Path) -> std::path::PathBuf {
+    let fifo = dir.join("t.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    fifo
 }
 
 #[cfg(test)]

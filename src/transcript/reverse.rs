@@ -69,17 +69,19 @@ impl ReverseLines {
         self.exhausted_budget
     }
 
-    /// The previous line and the offset it starts at.
-    pub(super) fn next(&mut self, file: &mut File) -> io::Result<Option<(u64, RawLine)>> {
+    /// The previous line, with the offsets it starts and ends at (its end is the range's end
+    /// when no newline follows it yet).
+    pub(super) fn next(&mut self, file: &mut File) -> io::Result<Option<(u64, u64, RawLine)>> {
         while !self.done {
             if let Some(i) = memchr::memrchr(b'\n', &self.chunk[..self.scan]) {
                 self.add_piece(i + 1, self.scan);
                 self.scan = i;
                 let start = self.chunk_start + i as u64 + 1;
+                let end = self.line_end;
                 let line = self.take_line(start);
                 self.line_end = start - 1;
                 if let Some(line) = line {
-                    return Ok(Some((start, line)));
+                    return Ok(Some((start, end, line)));
                 }
                 continue;
             }
@@ -87,7 +89,8 @@ impl ReverseLines {
             self.scan = 0;
             if self.chunk_start == self.floor {
                 self.done = true;
-                return Ok(self.take_line(self.floor).map(|l| (self.floor, l)));
+                let end = self.line_end;
+                return Ok(self.take_line(self.floor).map(|l| (self.floor, end, l)));
             }
             if self.end - self.chunk_start >= self.options.max_scan_bytes {
                 self.done = true;
@@ -147,15 +150,16 @@ impl ReverseLines {
 mod tests {
     use super::*;
 
-    fn lines(content: &str, floor: u64, options: Options) -> Vec<(u64, String)> {
+    fn lines(content: &str, floor: u64, options: Options) -> Vec<(u64, u64, String)> {
         let f = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(f.path(), content).unwrap();
         let mut file = File::open(f.path()).unwrap();
         let mut reader = ReverseLines::new(floor, content.len() as u64, options);
         let mut out = Vec::new();
-        while let Some((start, line)) = reader.next(&mut file).unwrap() {
+        while let Some((start, end, line)) = reader.next(&mut file).unwrap() {
             out.push((
                 start,
+                end,
                 match line {
                     RawLine::Small(b) => String::from_utf8(b).unwrap(),
                     RawLine::Giant { start, end } => format!("giant {start}..{end}"),
@@ -168,7 +172,12 @@ mod tests {
     #[test]
     fn lines_come_last_first_with_their_offsets() {
         let got = lines("a\nbb\n\nccc", 0, Options::default());
-        assert_eq!(got, [(6, "ccc".into()), (2, "bb".into()), (0, "a".into())]);
+        let want = [
+            (6, 9, "ccc".into()),
+            (2, 4, "bb".into()),
+            (0, 1, "a".into()),
+        ];
+        assert_eq!(got, want);
     }
 
     #[test]
@@ -178,7 +187,7 @@ mod tests {
             max_line_bytes: 3,
         };
         let got = lines("old\nnew\nlonger\n", 4, options);
-        assert_eq!(got, [(8, "giant 8..14".into()), (4, "new".into())]);
+        assert_eq!(got, [(8, 14, "giant 8..14".into()), (4, 7, "new".into())]);
     }
 
     #[test]
@@ -187,7 +196,7 @@ mod tests {
         let content = format!("first\n{long}\nlast\n");
         let got = lines(&content, 0, Options::default());
         assert_eq!(got.len(), 3);
-        assert_eq!(got[1].1, long);
-        assert_eq!(got[2], (0, "first".into()));
+        assert_eq!(got[1].2, long);
+        assert_eq!(got[2], (0, 5, "first".into()));
     }
 }

@@ -48,6 +48,12 @@ impl Format {
     }
 }
 
+/// Assistant text kept for later walks: the text of older lines is dropped once they were
+/// visited, so that a long session's text does not stay in memory for the whole call. Later
+/// walks never need it: the Stop text is read in one walk, the gate's account of recent
+/// activity reads a few kilobytes of the newest lines, and the test evidence reads no text.
+const KEPT_TEXT_BYTES: usize = 4 << 20;
+
 /// What reading a session file cost, and what it met on the way.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -75,17 +81,16 @@ pub struct Transcript {
     len: u64,
     /// The newest line read had no newline after it yet (it may be half written): its offset.
     torn_front: Option<u64>,
-    /// The file ended without a newline when it was opened.
-    opened_torn: bool,
+    /// The end of the range `back` reads.
+    back_end: u64,
     stats: Stats,
 }
 
 impl Transcript {
     /// Opens a session file (a regular file only, see [`super::open_regular`]).
     pub fn open(path: &Path, options: Options) -> io::Result<Transcript> {
-        let mut file = super::open_regular(path)?;
+        let file = super::open_regular(path)?;
         let len = file.metadata()?.len();
-        let opened_torn = !ends_with_newline(&mut file, len)?;
         Ok(Transcript {
             file,
             options,
@@ -94,7 +99,7 @@ impl Transcript {
             lines: VecDeque::new(),
             len,
             torn_front: None,
-            opened_torn,
+            back_end: len,
             stats: Stats::default(),
         })
     }
@@ -117,8 +122,10 @@ impl Transcript {
     pub fn visit_backwards(&mut self, mut visit: impl FnMut(&Event) -> bool) -> io::Result<()> {
         let mut history = History::default();
         let mut at = 0;
+        // Assistant text of the lines visited so far, newest first.
+        let mut newer_text = 0;
         while let Some(line) = self.line(at)? {
-            at += 1;
+            newer_text += line.text_bytes();
             let Some(events) = history.events(line) else {
                 break;
             };
@@ -127,6 +134,10 @@ impl Transcript {
                     return Ok(());
                 }
             }
+            if newer_text > KEPT_TEXT_BYTES {
+                self.lines[at].drop_text();
+            }
+            at += 1;
         }
         Ok(())
     }
@@ -147,11 +158,10 @@ impl Transcript {
             }
             None => self.len,
         };
-        let torn = !ends_with_newline(&mut self.file, len)?;
         let mut appended = ReverseLines::new(from, len, self.options);
         let mut new = Vec::new();
-        while let Some((start, raw)) = appended.next(&mut self.file)? {
-            if torn && new.is_empty() {
+        while let Some((start, end, raw)) = appended.next(&mut self.file)? {
+            if end == len {
                 self.torn_front = Some(start);
             }
             new.push(self.parse(raw)?);
@@ -164,7 +174,7 @@ impl Transcript {
             self.back = ReverseLines::new(0, len, self.options);
             self.lines.clear();
             self.torn_front = None;
-            self.opened_torn = torn;
+            self.back_end = len;
             return Ok(true);
         }
         for line in new.into_iter().rev() {
@@ -176,12 +186,11 @@ impl Transcript {
     /// The `at`-th line from the newest, read when it was not yet.
     fn line(&mut self, at: usize) -> io::Result<Option<&Line>> {
         while self.lines.len() <= at {
-            let Some((start, raw)) = self.back.next(&mut self.file)? else {
+            let Some((start, end, raw)) = self.back.next(&mut self.file)? else {
                 return Ok(None);
             };
-            if self.opened_torn && self.lines.is_empty() && self.torn_front.is_none() {
+            if end == self.back_end && self.lines.is_empty() {
                 self.torn_front = Some(start);
-                self.opened_torn = false;
             }
             let line = self.parse(raw)?;
             self.lines.push_back(line);
@@ -231,16 +240,6 @@ impl Transcript {
             (&self.file).take(end - start),
         ))
     }
-}
-
-fn ends_with_newline(file: &mut File, len: u64) -> io::Result<bool> {
-    if len == 0 {
-        return Ok(true);
-    }
-    let mut last = [0u8];
-    file.seek(SeekFrom::Start(len - 1))?;
-    file.read_exact(&mut last)?;
-    Ok(last[0] == b'\n')
 }
 
 /// The rules of history, applied while walking backwards: the newest copy of a message is the

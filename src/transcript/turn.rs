@@ -157,13 +157,7 @@ mod tests {
     #[test]
     fn a_fifo_or_a_device_is_refused_at_once() {
         let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("t.fifo");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap();
-        assert!(made.success());
-        // Opening the FIFO for reading would block until a writer came.
+        let fifo = super::super::fifo_in(dir.path());
         let err = turn_text(&fifo, Options::default()).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
         let err = Transcript::open(Path::new("/dev/zero"), Options::default())

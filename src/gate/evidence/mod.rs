@@ -564,7 +564,7 @@ mod tests {
         }
         lines.push(tool_use("t", "Bash", json!({"command": "cargo test"})));
         let f = write_transcript(&lines);
-        let session = Session::open(f.path()).unwrap();
+        let session = Session::open(f.path(), Options::default()).unwrap();
         let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
         let everything = |_: &str| true;
         let reader = Reader {
@@ -609,15 +609,9 @@ mod tests {
     #[test]
     fn a_fifo_or_a_device_is_no_session_and_does_not_block() {
         let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("t.fifo");
-        let made = std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap();
-        assert!(made.success());
-        // Opening the FIFO for reading would block until a writer came.
-        assert!(Session::open(&fifo).is_none());
-        assert!(Session::open(Path::new("/dev/zero")).is_none());
+        let fifo = crate::transcript::fifo_in(dir.path());
+        assert!(Session::open(&fifo, Options::default()).is_none());
+        assert!(Session::open(Path::new("/dev/zero"), Options::default()).is_none());
         assert_eq!(finding_at(&fifo), Finding::None);
         assert_eq!(recent_activity(&fifo, 4000, Options::default()), "");
     }

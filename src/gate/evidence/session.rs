@@ -34,14 +34,13 @@ pub struct Session {
 }
 
 impl Session {
-    /// Opens the session file; `None` when it cannot be read (missing, not a regular file):
-    /// then there is no evidence in it, as for a session without test runs.
-    pub fn open(path: &Path) -> Option<Session> {
-        Transcript::open(path, Options::default())
-            .ok()
-            .map(|t| Session {
-                transcript: RefCell::new(t),
-            })
+    /// Opens the session file, to be read within `options` (the `[transcript]` settings, as
+    /// for the Stop hook); `None` when it cannot be read (missing, not a regular file): then
+    /// there is no evidence in it, as for a session without test runs.
+    pub fn open(path: &Path, options: Options) -> Option<Session> {
+        Transcript::open(path, options).ok().map(|t| Session {
+            transcript: RefCell::new(t),
+        })
     }
 
     /// [`Reader::tests_in`], waiting briefly when the newest test run has no result yet.

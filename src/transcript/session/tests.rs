@@ -267,3 +267,24 @@ fn the_duplicate_check_is_linear_in_the_lines() {
         2 * MESSAGES
     );
 }
+
+#[test]
+fn old_text_is_not_kept_after_a_walk_and_the_rest_is() {
+    let chunk = "t".repeat(100 << 10);
+    let mut lines = vec![json!({"type": "user", "message": {"content": "go"}})];
+    for i in 0..60 {
+        lines.push(json!({"type": "assistant", "uuid": format!("a{i}"), "message": {"content": [{"type": "text", "text": chunk}]}}));
+        lines.push(bash(&i.to_string(), "ls"));
+    }
+    let f = file(&lines, "");
+    let mut t = Transcript::open(f.path(), Options::default()).unwrap();
+    let count =
+        |events: &[String], prefix: &str| events.iter().filter(|e| e.starts_with(prefix)).count();
+    let first = walk(&mut t);
+    assert_eq!((count(&first, "said"), count(&first, "call")), (60, 60));
+    let second = walk(&mut t);
+    // The newest 4 MiB of text are kept, the calls all are.
+    assert_eq!(count(&second, "call"), 60);
+    assert_eq!(count(&second, "said"), KEPT_TEXT_BYTES / chunk.len());
+    assert_eq!(second[..4], first[..4]);
+}
