@@ -226,7 +226,10 @@ fn run(
     llm_settings.timeout_ms =
         crate::install::settings::clamp_deadline_ms(settings.gate.timeout_ms, hook_timeout);
     let llm = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
-    let transcript = tool.transcript.as_deref();
+    let transcript = tool
+        .transcript
+        .as_deref()
+        .and_then(|p| crate::gate::evidence::Session::open(p, settings.transcript));
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
@@ -237,7 +240,7 @@ fn run(
         let ctx = Context {
             settings: gate_settings,
             cwd: &cwd,
-            transcript: transcript.filter(|p| p.exists()),
+            transcript: transcript.as_ref(),
             judge: gate_judge
                 .as_ref()
                 .ok()

@@ -18,10 +18,6 @@ use super::facts::{self, Changes, Commits, PushFacts, Repo};
 use super::policy::Context;
 use crate::judge::evaluate::Answer;
 
-/// How long a just-finished test run's result may take to land in the transcript: agents
-/// write it asynchronously (at most `POLLS` × `POLL_MS`, only when a run is pending).
-const POLLS: usize = 10;
-const POLL_MS: u64 = 50;
 /// Bytes of recent session activity the gate's judge reads.
 const ACTIVITY_BYTES: usize = 4000;
 /// Paths a pushed range is compared on at most.
@@ -178,8 +174,8 @@ pub type Opened = Rc<Result<Repo, facts::Error>>;
 #[derive(Default)]
 pub struct Reads {
     repos: RefCell<Vec<(Target, PathBuf, Opened)>>,
-    /// The session's recent activity, by transcript.
-    activity: RefCell<Option<(PathBuf, String)>>,
+    /// The session's recent activity (one session per hook call).
+    activity: RefCell<Option<String>>,
 }
 
 impl Reads {
@@ -194,16 +190,15 @@ impl Reads {
         repo
     }
 
-    /// The last [`ACTIVITY_BYTES`] of the session's activity, for the judge.
-    fn activity(&self, transcript: &Path) -> String {
+    /// The last [`ACTIVITY_BYTES`] of the session's activity, for the judge (summarised once
+    /// per hook call, whichever action asks first).
+    fn activity(&self, transcript: &evidence::Session) -> String {
         let mut cached = self.activity.borrow_mut();
-        if let Some((path, text)) = cached.as_ref()
-            && path == transcript
-        {
+        if let Some(text) = cached.as_ref() {
             return text.clone();
         }
-        let text = evidence::recent_activity(transcript, ACTIVITY_BYTES, Default::default());
-        *cached = Some((transcript.to_path_buf(), text.clone()));
+        let text = transcript.recent_activity(ACTIVITY_BYTES);
+        *cached = Some(text.clone());
         text
     }
 }
@@ -348,7 +343,11 @@ pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
 /// The session's test runs since the last relevant change. The settings were validated when
 /// they loaded, so `test_commands` compiles; if it did not, no run would be recognised, which
 /// leaves the action to the judge or a human.
-fn transcript_tests(transcript: &Path, query: &EvidenceQuery, ctx: &Context) -> Option<Finding> {
+fn transcript_tests(
+    transcript: &evidence::Session,
+    query: &EvidenceQuery,
+    ctx: &Context,
+) -> Option<Finding> {
     let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
     let relevant = |path: &str| -> bool {
         let Scope::Paths(paths) = &query.scope else {
@@ -369,17 +368,9 @@ fn transcript_tests(transcript: &Path, query: &EvidenceQuery, ctx: &Context) -> 
         cwd: ctx.cwd,
         commits_only: matches!(query.scope, Scope::Paths(_)),
     };
-    let mut found = reader.transcript_tests(transcript, Default::default());
-    // Agents write the transcript asynchronously: give a just-finished test run's result a
-    // moment to land.
-    for _ in 0..POLLS {
-        if !matches!(found, Finding::TestRunPending { .. }) {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(POLL_MS));
-        found = reader.transcript_tests(transcript, Default::default());
-    }
-    Some(found)
+    // Waits briefly for a just-finished test run's result to land (agents write the session
+    // asynchronously), reading only what was appended meanwhile.
+    Some(transcript.tests(&reader))
 }
 
 /// What the gate's judge says about the session's recent activity before `gated` runs.

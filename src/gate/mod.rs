@@ -4,8 +4,8 @@
 //! `classify` names the gated ones (git through `git`, other tools through the table in
 //! `tools`, catastrophic deletes through `delete`). `policy` rules on each in two halves:
 //! `gather` collects the facts once (the target repository through `facts`, proof that the
-//! code was verified since its last change through `evidence`, which `evidence_gemini` extends
-//! to Gemini CLI sessions, and the gate's judge), then `decide` turns them into silent, deny,
+//! code was verified since its last change through `evidence`, for which
+//! `crate::transcript` reads the session file, and the gate's judge), then `decide` turns them into silent, deny,
 //! or ask a human, without reading anything. `settings` holds the gate's configuration.
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
 //! agents' file-writing tools.
@@ -14,7 +14,6 @@ pub mod classify;
 pub mod decide;
 pub mod delete;
 pub mod evidence;
-mod evidence_gemini;
 pub mod facts;
 pub mod gather;
 pub mod git;

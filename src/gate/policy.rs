@@ -18,8 +18,8 @@ pub struct Context<'a> {
     pub settings: &'a GateSettings,
     /// The directory the hook runs in (the agent's cwd).
     pub cwd: &'a Path,
-    /// The Claude Code transcript, for evidence and the judge.
-    pub transcript: Option<&'a Path>,
+    /// The agent's session file, opened once per hook call, for evidence and the judge.
+    pub transcript: Option<&'a super::evidence::Session>,
     /// The gate's judge (`gate-verification`), when enabled, and the LLM behind it.
     pub judge: Option<(&'a Judge, &'a dyn Layer2)>,
     /// The user approved this exact command with `hookjudge approve` (see [`crate::approval`]).

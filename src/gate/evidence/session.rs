@@ -1,0 +1,260 @@
+//! Test evidence in the agent's session file (a Claude Code transcript, a Codex rollout or a
+//! Gemini CLI session, read as events by [`crate::transcript`]): a successful run of a recognised
+//! test command after the last change that touches what is verified; and, when that does not
+//! decide, a short account of the latest activity for the judge.
+//!
+//! One gate call opens the file once ([`Session`]) for every ruling it makes; waiting for the
+//! result of a test run that just finished reads only what the agent appended meanwhile.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use regex::Regex;
+
+use super::Finding;
+use super::bash::{self, short};
+use crate::transcript::{self, Event, Options, Transcript};
+
+/// Tools whose use changes files.
+const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
+
+/// The `tool` of a change seen but not named (no tool call changed files after the last run).
+pub const NO_CHANGE_SEEN: &str = "none seen";
+
+/// How long a just-finished test run's result may take to land in the session file: agents
+/// write it asynchronously. Checked this often, this many times (half a second in all).
+const PENDING_POLL: Duration = Duration::from_millis(50);
+const PENDING_POLLS: u32 = 10;
+
+/// The session file of one gate call, read once for every ruling of the call.
+pub struct Session {
+    transcript: RefCell<Transcript>,
+}
+
+impl Session {
+    /// Opens the session file, to be read within `options` (the `[transcript]` settings, as
+    /// for the Stop hook); `None` when it cannot be read (missing, not a regular file): then
+    /// there is no evidence in it, as for a session without test runs.
+    pub fn open(path: &Path, options: Options) -> Option<Session> {
+        Transcript::open(path, options).ok().map(|t| Session {
+            transcript: RefCell::new(t),
+        })
+    }
+
+    /// [`Reader::tests_in`], waiting briefly when the newest test run has no result yet.
+    pub fn tests(&self, reader: &Reader) -> Finding {
+        let mut transcript = self.transcript.borrow_mut();
+        let mut finding = reader.tests_in(&mut transcript);
+        for _ in 0..PENDING_POLLS {
+            if !matches!(finding, Finding::TestRunPending { .. }) {
+                break;
+            }
+            std::thread::sleep(PENDING_POLL);
+            if transcript.refresh().unwrap_or(false) {
+                finding = reader.tests_in(&mut transcript);
+            }
+        }
+        finding
+    }
+
+    /// What reading the file cost so far.
+    pub fn stats(&self) -> transcript::Stats {
+        self.transcript.borrow().stats()
+    }
+
+    /// [`activity_in`] of this session.
+    pub fn recent_activity(&self, max_bytes: usize) -> String {
+        activity_in(&mut self.transcript.borrow_mut(), max_bytes)
+    }
+}
+
+/// Reads session files for test evidence.
+pub struct Reader<'a> {
+    /// Recognises a test command in one simple command's words.
+    pub tests: &'a Regex,
+    /// Whether a change to this path (absolute, or as the agent wrote it) counts.
+    pub relevant: &'a dyn Fn(&str) -> bool,
+    /// Where the agent's shell runs, to resolve relative paths of its writes.
+    pub cwd: &'a Path,
+    /// What is verified is commits (a push): changes made after the last commit in the
+    /// session are not part of it.
+    pub commits_only: bool,
+}
+
+impl Reader<'_> {
+    /// Looks through a session file, newest first, for a successful test run after the last
+    /// relevant change.
+    pub fn transcript_tests(&self, path: &Path, options: Options) -> Finding {
+        match Transcript::open(path, options) {
+            Ok(mut transcript) => self.tests_in(&mut transcript),
+            Err(_) => Finding::None,
+        }
+    }
+
+    /// [`Reader::transcript_tests`] over a transcript already open.
+    pub fn tests_in(&self, transcript: &mut Transcript) -> Finding {
+        // Call id -> failed, from results seen so far (results come after their calls; the
+        // newest result of an id is the one kept).
+        let mut results: HashMap<String, bool> = HashMap::new();
+        let mut last_failed_test: Option<String> = None;
+        let mut finding = Finding::None;
+        // Newest first. For commits, a change seen before (newer than) a commit call is not in
+        // the commits: it is held back until the scan meets that commit (then dropped) or a
+        // test run or the start (then it counts, as no commit is known to have left it out).
+        let mut commit_seen = !self.commits_only;
+        let mut held: Option<Finding> = None;
+        let _ = transcript.visit_backwards(|event| {
+            let change = match event {
+                Event::ToolResult { id, failed } => {
+                    results.entry(id.clone()).or_insert(*failed);
+                    None
+                }
+                Event::ToolCall { tool, files, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
+                    (files.is_empty() || files.iter().any(|f| (self.relevant)(f)))
+                        .then(|| tool.clone())
+                }
+                Event::ToolCall {
+                    id,
+                    tool,
+                    command: Some(command),
+                    ..
+                } if tool == "Bash" => {
+                    let call = bash::read(command, self.cwd, self.tests);
+                    if call.commits && !commit_seen {
+                        commit_seen = true;
+                        held = None;
+                    }
+                    if let Some(test) = call.test {
+                        if let Some(h) = held.take() {
+                            finding = h;
+                            return false;
+                        }
+                        match results.get(id) {
+                            // The newest run decides: an older pass says nothing of code
+                            // that failed since.
+                            Some(false) if last_failed_test.is_some() => {
+                                finding = Finding::ChangeAfterTests {
+                                    tool: NO_CHANGE_SEEN.into(),
+                                    last_test: last_failed_test.clone(),
+                                };
+                                return false;
+                            }
+                            Some(false) => {
+                                finding = Finding::TestRunAfterChange { command: test };
+                                return false;
+                            }
+                            None if last_failed_test.is_none() => {
+                                finding = Finding::TestRunPending { command: test };
+                                return false;
+                            }
+                            _ => {
+                                last_failed_test = last_failed_test
+                                    .clone()
+                                    .or(Some(format!("`{test}` failed")))
+                            }
+                        }
+                        None
+                    } else {
+                        call.writes
+                            .iter()
+                            .any(|w| match w {
+                                Some(path) => (self.relevant)(path),
+                                None => true,
+                            })
+                            .then(|| format!("Bash `{}`", short(command)))
+                    }
+                }
+                _ => None,
+            };
+            if let Some(tool) = change {
+                let found = Finding::ChangeAfterTests {
+                    tool,
+                    last_test: last_failed_test.clone(),
+                };
+                if commit_seen {
+                    finding = found;
+                    return false;
+                }
+                held.get_or_insert(found);
+            }
+            true
+        });
+        if let Some(h) = held {
+            return h;
+        }
+        if finding == Finding::None && last_failed_test.is_some() {
+            return Finding::ChangeAfterTests {
+                tool: NO_CHANGE_SEEN.into(),
+                last_test: last_failed_test,
+            };
+        }
+        finding
+    }
+}
+
+/// Looks through a session file, newest first, for a successful test run after the last file
+/// change.
+pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
+    let everything = |_: &str| true;
+    Reader {
+        tests,
+        relevant: &everything,
+        cwd: Path::new("/"),
+        commits_only: false,
+    }
+    .transcript_tests(path, options)
+}
+
+/// A short account of the session's latest activity (assistant text, commands and whether they
+/// failed), newest last, at most `max_bytes`: what the judge reads when facts do not decide.
+pub fn recent_activity(path: &Path, max_bytes: usize, options: Options) -> String {
+    match Transcript::open(path, options) {
+        Ok(mut transcript) => activity_in(&mut transcript, max_bytes),
+        Err(_) => String::new(),
+    }
+}
+
+/// [`recent_activity`] of a transcript already open: back to the last real user turn.
+pub fn activity_in(transcript: &mut Transcript, max_bytes: usize) -> String {
+    let mut entries: Vec<String> = Vec::new();
+    let mut results: HashMap<String, bool> = HashMap::new();
+    let mut used = 0;
+    let _ = transcript.visit_backwards(|event| {
+        let entry = match event {
+            Event::ToolResult { id, failed } => {
+                results.entry(id.clone()).or_insert(*failed);
+                None
+            }
+            Event::AssistantText { text, .. } if !text.is_empty() => {
+                Some(format!("Assistant: {text}"))
+            }
+            Event::ToolCall {
+                id, tool, command, ..
+            } => {
+                let outcome = match results.get(id) {
+                    Some(true) => "failed",
+                    Some(false) => "succeeded",
+                    None => "no result",
+                };
+                Some(format!(
+                    "[{tool} {}: {outcome}]",
+                    command.as_deref().unwrap_or_default()
+                ))
+            }
+            Event::UserTurn { text } => {
+                entries.push(format!("User: {}", text.trim()));
+                return false;
+            }
+            Event::AssistantText { .. } | Event::Compaction => None,
+        };
+        if let Some(entry) = entry {
+            used += entry.len() + 1;
+            entries.push(entry);
+        }
+        used < max_bytes
+    });
+    entries.reverse();
+    transcript::tail(&entries.join("\n"), max_bytes).to_owned()
+}
