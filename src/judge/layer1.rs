@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::literals::TextIndex;
+use super::literals::{Prefilter, TextIndex};
 use super::{Judge, Pattern};
 
 /// What Layer 1 found for one judge.
@@ -54,9 +54,15 @@ pub struct Text<'t> {
 impl<'t> Text<'t> {
     /// Prepares `raw`, whose lowercase form is `lowercase`.
     pub fn new(raw: &'t str, lowercase: &'t str) -> Text<'t> {
+        let mut index = TextIndex::new(lowercase);
+        // The speech view applies a mask only where the mask's literals occur (see
+        // `speech::speech_view`); with none, no word character is blanked, and conditions may
+        // read word boundaries from the text's own characters.
+        let masks_apply = mask_prefilters().iter().any(|p| p.may_match(&index));
+        index.set_word_neighbours_kept(!masks_apply);
         Text {
             raw,
-            index: TextIndex::new(lowercase),
+            index,
             speech: OnceCell::new(),
             directed: OnceCell::new(),
         }
@@ -100,6 +106,18 @@ fn negated(raw: &str, start: usize) -> bool {
         .rfind(['.', '!', '?', '\n', '。', '！', '？'])
         .map_or(before, |i| &before[i..]);
     negations.is_match(sentence)
+}
+
+fn mask_prefilters() -> &'static [Prefilter] {
+    static PREFILTERS: OnceLock<Vec<Prefilter>> = OnceLock::new();
+    PREFILTERS.get_or_init(|| {
+        super::builtin_layer1()
+            .speech
+            .masks
+            .iter()
+            .map(|m| super::builtin_prefilter(m))
+            .collect()
+    })
 }
 
 fn directed_patterns() -> &'static [Pattern] {

@@ -23,7 +23,7 @@ use regex::Regex;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use literals::Prefilter;
+use literals::{Condition, Prefilter};
 pub use rule::Rule;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_prefilters.rs"));
@@ -325,7 +325,9 @@ impl Judge {
 /// A Layer 1 pattern: its source, its literal prefilter and, once needed, its compiled regex.
 pub struct Pattern {
     pub source: String,
-    prefilter: Prefilter,
+    pub(crate) prefilter: Prefilter,
+    /// Checked after the prefilter passes: every literal a match must pass through.
+    condition: Condition,
     compiled: OnceLock<Result<Regex, String>>,
 }
 
@@ -335,36 +337,49 @@ impl fmt::Debug for Pattern {
     }
 }
 
-/// The build-time prefilter of a built-in pattern, if `source` is one.
-fn builtin_prefilter_of(source: &str) -> Option<Prefilter> {
+/// The build-time prefilter and condition of a built-in pattern, if `source` is one.
+fn builtin_prefilter_of(source: &str) -> Option<(Prefilter, Condition)> {
     let i = BUILTIN_PREFILTERS
-        .binary_search_by(|(p, _, _)| (*p).cmp(source))
+        .binary_search_by(|(p, ..)| (*p).cmp(source))
         .ok()?;
-    let (_, prefixes, suffixes) = BUILTIN_PREFILTERS[i];
+    let (_, prefixes, suffixes, start, len) = BUILTIN_PREFILTERS[i];
     let borrowed =
         |set: &[&'static str]| set.iter().map(|s| std::borrow::Cow::Borrowed(*s)).collect();
-    Some(Prefilter {
+    let prefilter = Prefilter {
         prefixes: borrowed(prefixes),
         suffixes: borrowed(suffixes),
-    })
+    };
+    let condition = Condition {
+        pool: std::borrow::Cow::Borrowed(BUILTIN_CONDITION_POOL),
+        ops: std::borrow::Cow::Borrowed(
+            &BUILTIN_CONDITION_OPS[start as usize..(start + len) as usize],
+        ),
+    };
+    Some((prefilter, condition))
 }
 
 /// The build-time prefilter of a built-in pattern (all of them have one, `build.rs` makes sure).
 pub(crate) fn builtin_prefilter(source: &str) -> Prefilter {
-    builtin_prefilter_of(source).expect("built-in patterns have build-time prefilters")
+    builtin_prefilter_of(source)
+        .expect("built-in patterns have build-time prefilters")
+        .0
 }
 
 impl Pattern {
     /// Prepares a pattern. Built-in patterns take their prefilter from the build; others are
     /// parsed here, which also reports syntax errors without compiling.
     pub fn new(source: &str) -> Result<Pattern, String> {
-        let prefilter = match builtin_prefilter_of(source) {
-            Some(prefilter) => prefilter,
-            None => literals::extract(source)?,
+        let (prefilter, condition) = match builtin_prefilter_of(source) {
+            Some(built) => built,
+            None => (
+                literals::extract(source)?,
+                Condition::owned(&literals::extract_condition(source)?),
+            ),
         };
         Ok(Pattern {
             source: source.to_owned(),
             prefilter,
+            condition,
             compiled: OnceLock::new(),
         })
     }
@@ -381,7 +396,7 @@ impl Pattern {
     /// Whether the pattern's literals occur in the indexed text (a necessary condition for a
     /// match in that text or in any part of it).
     pub fn may_match(&self, index: &literals::TextIndex) -> bool {
-        self.prefilter.may_match(index)
+        self.prefilter.may_match(index) && self.condition.holds(index)
     }
 
     /// Whether the pattern matches `haystack`, compiling it on first need.
@@ -795,7 +810,7 @@ mod tests {
 
     #[test]
     fn builtin_prefilters_match_runtime_extraction() {
-        for (pattern, prefixes, suffixes) in BUILTIN_PREFILTERS {
+        for (pattern, prefixes, suffixes, ..) in BUILTIN_PREFILTERS {
             let p = literals::extract(pattern).unwrap();
             assert_eq!(
                 p.prefixes,
