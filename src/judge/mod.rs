@@ -10,6 +10,7 @@
 //! `eval`, `replay`); the `gate` judge reads the session's recent activity when the gate meets a
 //! commit, push or deploy, and needs no Layer 1 patterns.
 
+pub mod compile;
 pub mod evaluate;
 pub mod layer1;
 pub mod literals;
@@ -19,7 +20,6 @@ pub mod speech;
 use std::fmt;
 use std::sync::OnceLock;
 
-use regex::Regex;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -71,10 +71,6 @@ pub fn builtin_layer1() -> &'static Layer1Data {
         negations: BUILTIN_NEGATIONS,
     })
 }
-
-/// Regexes are compiled with this size limit: a user pattern that explodes is an error, not a
-/// hook that eats memory.
-const REGEX_SIZE_LIMIT: usize = 2 << 20;
 
 /// The name of the judge the gate asks about session activity.
 pub const GATE_JUDGE: &str = "gate-verification";
@@ -328,7 +324,7 @@ pub struct Pattern {
     pub(crate) prefilter: Prefilter,
     /// Checked after the prefilter passes: every literal a match must pass through.
     condition: Condition,
-    compiled: OnceLock<Result<Regex, String>>,
+    compiled: compile::Compiled,
 }
 
 impl fmt::Debug for Pattern {
@@ -380,7 +376,7 @@ impl Pattern {
             source: source.to_owned(),
             prefilter,
             condition,
-            compiled: OnceLock::new(),
+            compiled: compile::Compiled::default(),
         })
     }
 
@@ -405,21 +401,11 @@ impl Pattern {
     }
 
     /// Where the pattern first matches `haystack` (byte offsets), compiling it on first need.
+    /// The regex is narrowed to the characters of the first text it reads (see [`compile`]).
     pub fn find(&self, haystack: &str) -> Result<Option<(usize, usize)>, String> {
-        let compiled = self.compiled.get_or_init(|| {
-            regex::RegexBuilder::new(&self.source)
-                .case_insensitive(true)
-                .size_limit(REGEX_SIZE_LIMIT)
-                .build()
-                .map_err(|e| e.to_string())
-        });
-        match compiled {
-            Ok(regex) => Ok(regex.find(haystack).map(|m| (m.start(), m.end()))),
-            Err(message) => Err(format!(
-                "pattern `{}` does not compile: {message}",
-                self.source
-            )),
-        }
+        self.compiled
+            .find(&self.source, haystack)
+            .map_err(|message| format!("pattern `{}` does not compile: {message}", self.source))
     }
 
     /// Whether the pattern has a literal prefilter (patterns without one compile on every call).
