@@ -6,6 +6,11 @@
 //! (suffixes). A pattern is compiled only when the lowercased text contains one literal of each
 //! set. Built-in patterns get their sets at build time (see `build.rs`); user patterns at load.
 //!
+//! Prefix and suffix sets only see a match's ends, as substrings: "hang" occurs in "changed".
+//! So a pattern whose sets pass also has its [`Condition`] checked: an and/or tree over every
+//! literal a match must pass through, whole words with their word boundaries. Both are
+//! necessary conditions, so neither changes what a pattern matches, only what gets compiled.
+//!
 //! This file is also compiled into `build.rs`, so it depends on `regex-syntax` alone.
 
 use std::borrow::Cow;
@@ -717,6 +722,55 @@ mod tests {
         for lit in ["quack", "foxes", "コミュ", "zz"] {
             assert!(!index.contains(lit), "{lit}");
         }
+    }
+
+    fn holds(pattern: &str, text: &str, neighbours_kept: bool) -> bool {
+        let condition = Condition::owned(&extract_condition(pattern).unwrap());
+        let lower = text.to_lowercase();
+        let mut index = TextIndex::new(&lower);
+        index.set_word_neighbours_kept(neighbours_kept);
+        condition.holds(&index)
+    }
+
+    #[test]
+    fn conditions_need_every_part_of_a_match_as_whole_words() {
+        let bug_then_change = r"\b(crash|hang)\b[^\n]{0,120}\b(i|we)\s+(changed|added)\b";
+        assert!(holds(
+            bug_then_change,
+            "The crash: I changed the guard.",
+            true
+        ));
+        for quiet in [
+            "changed",
+            "The hangar crashed, then we changed it.",
+            "a crash",
+        ] {
+            assert!(!holds(bug_then_change, quiet, true), "{quiet:?}");
+        }
+        let shipped = r"\b(merge|deploy)\b[^\n]{0,60}\b(production|staging)\b";
+        assert!(!holds(shipped, "merge the introduction", true));
+        assert!(holds(shipped, "Deploy it to production.", true));
+        // Inner parts count too, and optional parts do not.
+        let inner = r"^\s*(\$\s*)?(sudo\s+)?git\s+push\b";
+        assert!(!holds(inner, "git pushed", true));
+        assert!(holds(inner, "$ git push -u", true));
+        assert!(holds(r"my (best )?guess", "my best guess", true));
+        assert!(holds(r"my (best )?guess", "my guess", true));
+        assert!(!holds(r"my (best )?guess", "my bestguess", true));
+    }
+
+    #[test]
+    fn conditions_read_the_text_as_the_speech_view_may() {
+        // A masked word may become a space, so a word character next to a literal proves
+        // nothing unless no mask applies.
+        assert!(!holds(r"\bhang\b", "changed", true));
+        assert!(holds(r"\bhang\b", "changed", false));
+        // Inline code is kept without its backticks (a command) or blanked.
+        assert!(holds(r"\brun git push\b", "run `git push` now", true));
+        assert!(holds(r"\bthe\s+fix\b", "the `x`fix", true));
+        assert!(holds(r"\(git\b", "(`git push`)", true));
+        // Non-ASCII neighbours are word characters or not: either way, no constraint.
+        assert!(holds(r"\bbug\b", "débug", true));
     }
 
     #[test]
