@@ -17,13 +17,15 @@ fn main() {
     let data: serde_json::Value =
         serde_json::from_str(&text).expect("src/judge/layer1.json is valid JSON");
 
-    let mut entries: Vec<(String, literals::Prefilter)> = Vec::new();
+    let mut entries: Vec<(String, literals::Prefilter, literals::Cond)> = Vec::new();
     let mut add = |what: &str, patterns: &serde_json::Value| {
         for pattern in patterns.as_array().map(Vec::as_slice).unwrap_or_default() {
             let pattern = pattern.as_str().expect("patterns are strings");
             let prefilter = literals::extract(pattern)
                 .unwrap_or_else(|err| panic!("{what}: bad pattern `{pattern}`: {err}"));
-            entries.push((pattern.to_owned(), prefilter));
+            let condition = literals::extract_condition(pattern)
+                .unwrap_or_else(|err| panic!("{what}: bad pattern `{pattern}`: {err}"));
+            entries.push((pattern.to_owned(), prefilter, condition));
         }
     };
     let keys = |value: &serde_json::Value, what: &str, expected: &[&str]| {
@@ -77,17 +79,49 @@ fn main() {
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     entries.dedup_by(|a, b| a.0 == b.0);
 
+    // The conditions' steps of all patterns in one table and their literals in one string, so
+    // that the tables cost no relocations at start-up (each pattern names a range of steps).
+    let mut pool = String::new();
+    let mut interned = std::collections::HashMap::<String, (u32, u32)>::new();
+    let mut ops: Vec<literals::Op> = Vec::new();
+    let mut ranges = Vec::new();
+    for (_, _, condition) in &entries {
+        let start = ops.len();
+        condition.flatten(&mut ops, &mut |lit| {
+            *interned.entry(lit.to_owned()).or_insert_with(|| {
+                pool.push_str(lit);
+                ((pool.len() - lit.len()) as u32, lit.len() as u32)
+            })
+        });
+        ranges.push((start, ops.len() - start));
+    }
     let mut out = String::from(
-        "/// Prefilters of the built-in patterns, sorted by pattern: (pattern, prefixes, suffixes).\n",
+        "/// Prefilters of the built-in patterns, sorted by pattern: (pattern, prefixes, suffixes,\n/// first step and number of steps of its condition in `BUILTIN_CONDITION_OPS`).\n",
     );
-    out.push_str("pub(crate) static BUILTIN_PREFILTERS: &[(&str, &[&str], &[&str])] = &[\n");
-    for (pattern, p) in &entries {
+    out.push_str("pub(crate) type BuiltinPrefilter = (&'static str, &'static [&'static str], &'static [&'static str], u32, u32);\n");
+    out.push_str("pub(crate) static BUILTIN_PREFILTERS: &[BuiltinPrefilter] = &[\n");
+    for ((pattern, p, _), (start, len)) in entries.iter().zip(&ranges) {
         writeln!(
             out,
-            "    ({pattern:?}, &{:?}, &{:?}),",
+            "    ({pattern:?}, &{:?}, &{:?}, {start}, {len}),",
             p.prefixes, p.suffixes
         )
         .unwrap();
+    }
+    out.push_str("];\n");
+    writeln!(
+        out,
+        "/// The literals of the built-in conditions.\npub(crate) static BUILTIN_CONDITION_POOL: &str = {pool:?};"
+    )
+    .unwrap();
+    out.push_str("/// The steps of the built-in conditions.\npub(crate) static BUILTIN_CONDITION_OPS: &[literals::Op] = &[\n");
+    for op in &ops {
+        let step = match op {
+            literals::Op::Lit(start, len) => format!("literals::Op::Lit({start}, {len})"),
+            literals::Op::All(n) => format!("literals::Op::All({n})"),
+            literals::Op::Any(n) => format!("literals::Op::Any({n})"),
+        };
+        writeln!(out, "    {step},").unwrap();
     }
     out.push_str("];\n");
     out.push_str(

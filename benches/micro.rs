@@ -15,6 +15,9 @@ use hookjudge::judge::evaluate::{Answer, Layer2, NoLayer2, evaluate};
 use hookjudge::judge::{Judge, builtin_specs};
 
 const QUIET: &str = "I read the loader and its callers. The loader reads the file, parses TOML and validates the keys against the schema; errors name the file and the line. ";
+/// Quiet, but full of words the lexicons hold inside other words ("hang" in "changed",
+/// "production" in "introduction"): the prefilter must still rule every pattern out.
+const QUIET_COMMON_WORDS: &str = "I reworded the introduction and the install section of the README; the examples are unchanged. The layout changed: the tables are reformatted and the headings keep their order. ";
 const TRIGGER: &str = "The refactor is finished and the docs are updated. I'll push to main now.";
 
 fn text_4k(tail: &str) -> String {
@@ -62,6 +65,14 @@ fn layer1(c: &mut Criterion) {
         b.iter_batched(
             judges,
             |js| evaluate(black_box(&quiet), &js, &NoLayer2),
+            BatchSize::SmallInput,
+        )
+    });
+    let common = QUIET_COMMON_WORDS.repeat(4096 / QUIET_COMMON_WORDS.len());
+    g.bench_function("quiet 4 KB with common lexicon words (cold judges)", |b| {
+        b.iter_batched(
+            judges,
+            |js| evaluate(black_box(&common), &js, &NoLayer2),
             BatchSize::SmallInput,
         )
     });

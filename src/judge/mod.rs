@@ -10,6 +10,7 @@
 //! `eval`, `replay`); the `gate` judge reads the session's recent activity when the gate meets a
 //! commit, push or deploy, and needs no Layer 1 patterns.
 
+pub mod compile;
 pub mod evaluate;
 pub mod layer1;
 pub mod literals;
@@ -19,11 +20,10 @@ pub mod speech;
 use std::fmt;
 use std::sync::OnceLock;
 
-use regex::Regex;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use literals::Prefilter;
+use literals::{Condition, Prefilter};
 pub use rule::Rule;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_prefilters.rs"));
@@ -71,10 +71,6 @@ pub fn builtin_layer1() -> &'static Layer1Data {
         negations: BUILTIN_NEGATIONS,
     })
 }
-
-/// Regexes are compiled with this size limit: a user pattern that explodes is an error, not a
-/// hook that eats memory.
-const REGEX_SIZE_LIMIT: usize = 2 << 20;
 
 /// The name of the judge the gate asks about session activity.
 pub const GATE_JUDGE: &str = "gate-verification";
@@ -326,8 +322,10 @@ impl Judge {
 /// A Layer 1 pattern: its source, its literal prefilter and, once needed, its compiled regex.
 pub struct Pattern {
     pub source: String,
-    prefilter: Prefilter,
-    compiled: OnceLock<Result<Regex, String>>,
+    pub(crate) prefilter: Prefilter,
+    /// Checked after the prefilter passes: every literal a match must pass through.
+    condition: Condition,
+    compiled: compile::Compiled,
 }
 
 impl fmt::Debug for Pattern {
@@ -336,37 +334,50 @@ impl fmt::Debug for Pattern {
     }
 }
 
-/// The build-time prefilter of a built-in pattern, if `source` is one.
-fn builtin_prefilter_of(source: &str) -> Option<Prefilter> {
+/// The build-time prefilter and condition of a built-in pattern, if `source` is one.
+fn builtin_prefilter_of(source: &str) -> Option<(Prefilter, Condition)> {
     let i = BUILTIN_PREFILTERS
-        .binary_search_by(|(p, _, _)| (*p).cmp(source))
+        .binary_search_by(|(p, ..)| (*p).cmp(source))
         .ok()?;
-    let (_, prefixes, suffixes) = BUILTIN_PREFILTERS[i];
+    let (_, prefixes, suffixes, start, len) = BUILTIN_PREFILTERS[i];
     let borrowed =
         |set: &[&'static str]| set.iter().map(|s| std::borrow::Cow::Borrowed(*s)).collect();
-    Some(Prefilter {
+    let prefilter = Prefilter {
         prefixes: borrowed(prefixes),
         suffixes: borrowed(suffixes),
-    })
+    };
+    let condition = Condition {
+        pool: std::borrow::Cow::Borrowed(BUILTIN_CONDITION_POOL),
+        ops: std::borrow::Cow::Borrowed(
+            &BUILTIN_CONDITION_OPS[start as usize..(start + len) as usize],
+        ),
+    };
+    Some((prefilter, condition))
 }
 
 /// The build-time prefilter of a built-in pattern (all of them have one, `build.rs` makes sure).
 pub(crate) fn builtin_prefilter(source: &str) -> Prefilter {
-    builtin_prefilter_of(source).expect("built-in patterns have build-time prefilters")
+    builtin_prefilter_of(source)
+        .expect("built-in patterns have build-time prefilters")
+        .0
 }
 
 impl Pattern {
     /// Prepares a pattern. Built-in patterns take their prefilter from the build; others are
     /// parsed here, which also reports syntax errors without compiling.
     pub fn new(source: &str) -> Result<Pattern, String> {
-        let prefilter = match builtin_prefilter_of(source) {
-            Some(prefilter) => prefilter,
-            None => literals::extract(source)?,
+        let (prefilter, condition) = match builtin_prefilter_of(source) {
+            Some(built) => built,
+            None => (
+                literals::extract(source)?,
+                Condition::owned(&literals::extract_condition(source)?),
+            ),
         };
         Ok(Pattern {
             source: source.to_owned(),
             prefilter,
-            compiled: OnceLock::new(),
+            condition,
+            compiled: compile::Compiled::default(),
         })
     }
 
@@ -382,7 +393,7 @@ impl Pattern {
     /// Whether the pattern's literals occur in the indexed text (a necessary condition for a
     /// match in that text or in any part of it).
     pub fn may_match(&self, index: &literals::TextIndex) -> bool {
-        self.prefilter.may_match(index)
+        self.prefilter.may_match(index) && self.condition.holds(index)
     }
 
     /// Whether the pattern matches `haystack`, compiling it on first need.
@@ -391,21 +402,11 @@ impl Pattern {
     }
 
     /// Where the pattern first matches `haystack` (byte offsets), compiling it on first need.
+    /// The regex is narrowed to the characters of the first text it reads (see [`compile`]).
     pub fn find(&self, haystack: &str) -> Result<Option<(usize, usize)>, String> {
-        let compiled = self.compiled.get_or_init(|| {
-            regex::RegexBuilder::new(&self.source)
-                .case_insensitive(true)
-                .size_limit(REGEX_SIZE_LIMIT)
-                .build()
-                .map_err(|e| e.to_string())
-        });
-        match compiled {
-            Ok(regex) => Ok(regex.find(haystack).map(|m| (m.start(), m.end()))),
-            Err(message) => Err(format!(
-                "pattern `{}` does not compile: {message}",
-                self.source
-            )),
-        }
+        self.compiled
+            .find(&self.source, haystack)
+            .map_err(|message| format!("pattern `{}` does not compile: {message}", self.source))
     }
 
     /// Whether the pattern has a literal prefilter (patterns without one compile on every call).
@@ -796,7 +797,7 @@ mod tests {
 
     #[test]
     fn builtin_prefilters_match_runtime_extraction() {
-        for (pattern, prefixes, suffixes) in BUILTIN_PREFILTERS {
+        for (pattern, prefixes, suffixes, ..) in BUILTIN_PREFILTERS {
             let p = literals::extract(pattern).unwrap();
             assert_eq!(
                 p.prefixes,
