@@ -62,7 +62,14 @@ pub struct TurnText {
     pub giant_lines: u32,
     /// Lines that did not parse (a torn last line, for instance).
     pub bad_lines: u32,
+    /// The text of the real user turn the scan stopped at (its start only, see
+    /// [`USER_TEXT_BYTES`]): what the user asked for, which judges read as context.
+    pub user_request: Option<String>,
 }
+
+/// How much of a user prompt is kept: enough for the request and for the harness-marker test,
+/// not a whole pasted log.
+pub const USER_TEXT_BYTES: usize = 2048;
 
 /// Reads the assistant's text since the last real user turn from a Claude Code transcript.
 pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
@@ -75,6 +82,7 @@ pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
         scanned_bytes: 0,
         giant_lines: 0,
         bad_lines: 0,
+        user_request: None,
     };
     // Newest first while scanning; (message id, uuid, text).
     let mut found: Vec<(Option<String>, Option<String>, String)> = Vec::new();
@@ -111,6 +119,7 @@ pub fn turn_text(path: &Path, options: Options) -> io::Result<TurnText> {
             }
             Kind::UserTurn => {
                 out.boundary = Boundary::UserTurn;
+                out.user_request = Some(entry.user_text()).filter(|t| !t.is_empty());
                 break;
             }
             Kind::Assistant => {
@@ -384,7 +393,7 @@ impl<'de, B: Deserialize<'de>> Deserialize<'de> for Content<B> {
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
                 // Only the start matters (wrapper markers); a giant prompt is not kept whole.
-                Ok(Content::Text(tail_prefix(v, 256).to_owned()))
+                Ok(Content::Text(tail_prefix(v, USER_TEXT_BYTES).to_owned()))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut blocks = Vec::new();
@@ -484,6 +493,18 @@ impl<B: Block> Entry<B> {
             .filter(|t| !t.is_empty())
             .collect();
         texts.join("\n")
+    }
+}
+
+impl Entry<TextBlock> {
+    /// A user turn's own words: a plain string, or its text blocks (pasted images and files
+    /// carry none).
+    fn user_text(&self) -> String {
+        match self.message.as_ref().and_then(|m| m.content.as_ref()) {
+            Some(Content::Text(text)) => text.trim().to_owned(),
+            Some(Content::Blocks(_)) => tail_prefix(&self.text(), USER_TEXT_BYTES).to_owned(),
+            None => String::new(),
+        }
     }
 }
 
@@ -608,6 +629,29 @@ mod tests {
         let t = read(&f, Options::default());
         assert_eq!(t.messages, ["Looking.", "Done, shall I push?"]);
         assert_eq!(t.boundary, Boundary::UserTurn);
+        // The request is the human's prompt, not the harness's feedback after it.
+        assert_eq!(t.user_request.as_deref(), Some("second prompt"));
+    }
+
+    #[test]
+    fn the_request_comes_from_text_blocks_and_keeps_only_its_start() {
+        let long = format!("commit only the backend. {}", "log line\n".repeat(1000));
+        let blocks =
+            serde_json::json!({"type":"user","uuid":"u1","message":{"role":"user","content":[
+            {"type":"image","source":{"type":"base64","data":"AAAA"}},
+            {"type":"text","text":long}]}})
+            .to_string();
+        let f = write(&[blocks, assistant("m1", "a1", "Committed.")], "");
+        let t = read(&f, Options::default());
+        let request = t.user_request.unwrap();
+        assert!(request.starts_with("commit only the backend."));
+        assert!(request.len() <= USER_TEXT_BYTES);
+        let f = write(&[assistant("m1", "a1", "Hello.")], "");
+        assert_eq!(
+            read(&f, Options::default()).user_request,
+            None,
+            "no user turn, no request"
+        );
     }
 
     #[cfg(unix)]

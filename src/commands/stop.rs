@@ -279,7 +279,7 @@ fn run(
     };
 
     let transcript_started = Instant::now();
-    let text = response_text(agent, &input, &settings, &mut record);
+    let (text, request) = response_text(agent, &input, &settings, &mut record);
     record.timings_us.transcript = micros(transcript_started.elapsed());
     // Secrets go before anything else sees the text: the LLM, the cache, the log.
     let redacted = crate::redact::redact(&text);
@@ -301,7 +301,8 @@ fn run(
     let mut llm_settings = settings.llm.clone();
     llm_settings.timeout_ms =
         crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, args.hook_timeout);
-    let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
+    let request = request.map(|r| crate::redact::redact(&r).text);
+    let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started).with_request(request);
     let evaluation = evaluate(&text, &judges, &layer2);
     record.provider = layer2.resolved().map(|r| r.why.clone());
     record.timings_us.layer1 = evaluation.layer1_us;
@@ -414,24 +415,35 @@ fn run(
     }
 }
 
-/// The text the judges read: the turn's assistant text, last `text_bytes` bytes.
+/// The text the judges read (the turn's assistant text, last `text_bytes` bytes), and the
+/// user's request that started the turn where the agent gives it (context for Layer 2).
 fn response_text(
     agent: Agent,
     input: &HookInput,
     settings: &Settings,
     record: &mut StopRecord,
-) -> String {
+) -> (String, Option<String>) {
     let last = input.last_assistant_message.as_deref();
     match agent {
-        Agent::Gemini => transcript::judged_text(
-            &[],
-            input.prompt_response.as_deref().or(last),
-            settings.text_bytes,
+        Agent::Gemini => (
+            transcript::judged_text(
+                &[],
+                input.prompt_response.as_deref().or(last),
+                settings.text_bytes,
+            ),
+            input.prompt.clone(),
         ),
-        Agent::Codex => transcript::judged_text(&[], last, settings.text_bytes),
+        // Codex's Stop input carries no prompt, and its rollout file is not read here.
+        Agent::Codex => (
+            transcript::judged_text(&[], last, settings.text_bytes),
+            None,
+        ),
         Agent::Claude => {
             let Some(path) = input.stop_transcript() else {
-                return transcript::judged_text(&[], last, settings.text_bytes);
+                return (
+                    transcript::judged_text(&[], last, settings.text_bytes),
+                    None,
+                );
             };
             match transcript::turn_text(&path, settings.transcript) {
                 Ok(turn) => {
@@ -442,14 +454,20 @@ fn response_text(
                         giant_lines: turn.giant_lines,
                         bad_lines: turn.bad_lines,
                     });
-                    transcript::judged_text(&turn.messages, last, settings.text_bytes)
+                    (
+                        transcript::judged_text(&turn.messages, last, settings.text_bytes),
+                        turn.user_request,
+                    )
                 }
                 Err(e) => {
                     record.errors.push(format!(
                         "cannot read transcript `{}`: {e}; judging the last message only",
                         path.display()
                     ));
-                    transcript::judged_text(&[], last, settings.text_bytes)
+                    (
+                        transcript::judged_text(&[], last, settings.text_bytes),
+                        None,
+                    )
                 }
             }
         }

@@ -32,3 +32,4 @@ mod self_protection;
 mod stop_protocol;
 mod transcripts;
 mod trust;
+mod user_request;
