@@ -38,7 +38,8 @@ struct InstantProvider;
 
 impl Layer2 for InstantProvider {
     fn ask(&self, judge: &Judge, text: &str) -> Answer {
-        let prompt = hookjudge::llm::frame::frame(judge, text, &hookjudge::llm::frame::nonce());
+        let prompt =
+            hookjudge::llm::frame::frame(judge, text, None, &hookjudge::llm::frame::nonce());
         black_box(&prompt);
         let raw = r#"{"new_proposal": true, "verification_reported": false, "direction_query": false, "future_step_description": false, "reason": "r"}"#;
         match hookjudge::llm::answer::parse(raw, judge, text) {

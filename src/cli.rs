@@ -329,6 +329,10 @@ pub struct JudgeArgs {
     /// Layer 1 only: do not call the LLM
     #[arg(long)]
     pub no_llm: bool,
+    /// A file holding the user's request that the text answers: the LLM reads it as context,
+    /// as it does in the Stop hook with the prompt that started the turn
+    #[arg(long, value_name = "FILE")]
+    pub request: Option<PathBuf>,
     /// The text to judge; `-` or nothing reads stdin
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,

@@ -10,7 +10,9 @@
 //!   `labels` lists every judge that should block (empty for a benign message).
 //!
 //! `--text FIELD` picks the field that is judged (`text` by default, `turn_text` for the whole
-//! turn as the Stop hook sees it for Claude Code).
+//! turn as the Stop hook sees it for Claude Code). A string field `user` (real messages) or
+//! `request` is the user's request the message answers: with `--llm` it is framed as context,
+//! as the Stop hook does with the prompt that started the turn.
 
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
@@ -39,6 +41,8 @@ pub struct Case {
     pub labels: Vec<String>,
     /// The judge a fixture case names (its violation, or the judge a hard negative targets).
     pub target: Option<String>,
+    /// The user's request the text answers (`request`, or `user` in real-message sets).
+    pub request: Option<String>,
 }
 
 impl Case {
@@ -186,11 +190,16 @@ pub fn read_cases(path: &Path, field: &str) -> Result<Vec<Case>, UserError> {
                 .hint(FORMATS_HINT));
             }
         };
+        let request = ["request", "user"]
+            .iter()
+            .find_map(|k| raw.rest.get(*k).and_then(Value::as_str))
+            .map(str::to_owned);
         cases.push(Case {
             id: raw.id,
             text,
             labels,
             target,
+            request,
         });
     }
     Ok(cases)
@@ -200,7 +209,7 @@ pub fn read_cases(path: &Path, field: &str) -> Result<Vec<Case>, UserError> {
 pub fn evaluate_all(
     cases: &[Case],
     judges: &[Judge],
-    layer2: &(dyn Fn() -> Box<dyn Layer2> + Sync),
+    layer2: &(dyn Fn(Option<&str>) -> Box<dyn Layer2> + Sync),
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Evaluation> {
@@ -214,7 +223,8 @@ pub fn evaluate_all(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
-                    let evaluation = evaluate(&case.text, judges, layer2().as_ref());
+                    let layer2 = layer2(case.request.as_deref());
+                    let evaluation = evaluate(&case.text, judges, layer2.as_ref());
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(evaluation);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 }
@@ -466,13 +476,13 @@ pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus,
         .hint("enable the judge in your config, or relabel the case"));
     }
     let llm = settings.llm.clone();
-    let layer2 = move || -> Box<dyn Layer2> {
+    let layer2 = move |request: Option<&str>| -> Box<dyn Layer2> {
         if args.llm {
-            Box::new(LlmJudge::new(
-                &llm,
-                dirs::state_dir(),
-                std::time::Instant::now(),
-            ))
+            let request = request.map(|r| crate::redact::redact(r).text);
+            Box::new(
+                LlmJudge::new(&llm, dirs::state_dir(), std::time::Instant::now())
+                    .with_request(request),
+            )
         } else {
             Box::new(NoLayer2)
         }

@@ -18,7 +18,16 @@ pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatu
     let text = super::read_input(args.file.as_deref())?;
     let settings = Settings::load(&super::current_dir(), config)?;
     let judges = settings.judges(&args.judges)?;
-    let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now());
+    let request = match &args.request {
+        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
+            UserError::new(format!("cannot read the request `{}`: {e}", path.display()))
+                .hint("`--request` names a file holding the user's request; drop it to judge the text alone")
+        })?),
+        None => None,
+    };
+    let request = request.map(|r| crate::redact::redact(&r).text);
+    let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now())
+        .with_request(request);
     let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
     let evaluation = evaluate(&text, &judges, layer2);
     if let Some(resolution) = llm.resolved().filter(|_| !args.json) {

@@ -171,11 +171,11 @@ impl StopHook<'_> {
                 return Ok(fail_open(agent, record, log_dir, e.to_string(), note));
             }
         };
-        let text = judged_text(&stop.response, &settings, &mut record);
+        let (text, request) = judged_text(&stop.response, &settings, &mut record);
         let outcome = if text.trim().is_empty() {
             StopOutcome::Allow
         } else {
-            self.run_judges(&text, &judges, &settings, started, &mut record);
+            self.run_judges(&text, request, &judges, &settings, started, &mut record);
             let limits = Limits {
                 per_judge: settings.max_blocks_per_judge,
                 per_prompt: settings.max_blocks_per_prompt,
@@ -193,10 +193,12 @@ impl StopHook<'_> {
         })
     }
 
-    /// Runs the judges on `text` (Layer 1, then the LLM for those that woke) into `record`.
+    /// Runs the judges on `text` (Layer 1, then the LLM for those that woke, with the user's
+    /// `request` as context) into `record`.
     fn run_judges(
         &self,
         text: &str,
+        request: Option<String>,
         judges: &[Judge],
         settings: &Settings,
         started: Instant,
@@ -206,7 +208,7 @@ impl StopHook<'_> {
         let mut llm_settings = settings.llm.clone();
         llm_settings.timeout_ms =
             crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, self.hook_timeout);
-        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
+        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started).with_request(request);
         let evaluation = evaluate(text, judges, &layer2);
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
@@ -215,11 +217,15 @@ impl StopHook<'_> {
     }
 }
 
-/// The response text, redacted: secrets go before anything else sees it (the LLM, the cache,
-/// the log).
-fn judged_text(response: &Response, settings: &Settings, record: &mut StopRecord) -> String {
+/// The response text and the user's request, redacted: secrets go before anything else sees
+/// them (the LLM, the cache, the log).
+fn judged_text(
+    response: &Response,
+    settings: &Settings,
+    record: &mut StopRecord,
+) -> (String, Option<String>) {
     let transcript_started = Instant::now();
-    let text = response_text(response, settings, record);
+    let (text, request) = response_text(response, settings, record);
     record.timings_us.transcript = micros(transcript_started.elapsed());
     let redacted = crate::redact::redact(&text);
     record.redactions = redacted.counts;
@@ -227,20 +233,34 @@ fn judged_text(response: &Response, settings: &Settings, record: &mut StopRecord
     if settings.log_text {
         record.text = Some(redacted.text.clone());
     }
-    redacted.text
+    let request = request.map(|r| crate::redact::redact(&r).text);
+    (redacted.text, request)
 }
 
-/// The text the judges read: the turn's assistant text, last `text_bytes` bytes.
-fn response_text(response: &Response, settings: &Settings, record: &mut StopRecord) -> String {
+/// The text the judges read (the turn's assistant text, last `text_bytes` bytes), and the
+/// user's request that started the turn where the agent gives it (context for Layer 2).
+fn response_text(
+    response: &Response,
+    settings: &Settings,
+    record: &mut StopRecord,
+) -> (String, Option<String>) {
     match response {
-        Response::Turn(text) => transcript::judged_text(&[], text.as_deref(), settings.text_bytes),
-        Response::LastMessage(last) => {
-            transcript::judged_text(&[], last.as_deref(), settings.text_bytes)
-        }
+        Response::Turn { text, request } => (
+            transcript::judged_text(&[], text.as_deref(), settings.text_bytes),
+            request.clone(),
+        ),
+        // Codex's Stop input carries no prompt; its rollout file is not read for the Stop hook.
+        Response::LastMessage(last) => (
+            transcript::judged_text(&[], last.as_deref(), settings.text_bytes),
+            None,
+        ),
         Response::Transcript { path, last_message } => {
             let last = last_message.as_deref();
             let Some(path) = path.clone() else {
-                return transcript::judged_text(&[], last, settings.text_bytes);
+                return (
+                    transcript::judged_text(&[], last, settings.text_bytes),
+                    None,
+                );
             };
             match transcript::turn_text(&path, settings.transcript) {
                 Ok(turn) => {
@@ -251,14 +271,20 @@ fn response_text(response: &Response, settings: &Settings, record: &mut StopReco
                         giant_lines: turn.giant_lines,
                         bad_lines: turn.bad_lines,
                     });
-                    transcript::judged_text(&turn.messages, last, settings.text_bytes)
+                    (
+                        transcript::judged_text(&turn.messages, last, settings.text_bytes),
+                        turn.user_request,
+                    )
                 }
                 Err(e) => {
                     record.errors.push(format!(
                         "cannot read transcript `{}`: {e}; judging the last message only",
                         path.display()
                     ));
-                    transcript::judged_text(&[], last, settings.text_bytes)
+                    (
+                        transcript::judged_text(&[], last, settings.text_bytes),
+                        None,
+                    )
                 }
             }
         }

@@ -78,8 +78,11 @@ pub enum Response {
     },
     /// Codex: the last assistant message.
     LastMessage(Option<String>),
-    /// Gemini CLI: the text of every model turn since the request.
-    Turn(Option<String>),
+    /// Gemini CLI: the text of every model turn since the request, and the request itself.
+    Turn {
+        text: Option<String>,
+        request: Option<String>,
+    },
 }
 
 /// A tool call about to run.
@@ -161,7 +164,10 @@ impl Stop {
                     last_message: last,
                 },
                 Agent::Codex => Response::LastMessage(last),
-                Agent::Gemini => Response::Turn(input.prompt_response.clone().or(last)),
+                Agent::Gemini => Response::Turn {
+                    text: input.prompt_response.clone().or(last),
+                    request: input.prompt.clone(),
+                },
             },
         }
     }

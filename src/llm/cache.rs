@@ -13,7 +13,7 @@ use crate::agent::fnv1a;
 use crate::judge::Judge;
 
 /// The cache key: the judge's whole definition, the provider and model, and the text.
-pub fn key(judge: &Judge, backend: &Backend, text: &str) -> String {
+pub fn key(judge: &Judge, backend: &Backend, text: &str, request: Option<&str>) -> String {
     let mut material = format!(
         "{}\0{}\0{}\0{}\0",
         judge.name,
@@ -25,6 +25,12 @@ pub fn key(judge: &Judge, backend: &Backend, text: &str) -> String {
         material.push_str(&f.name);
         material.push('\0');
         material.push_str(&f.meaning);
+        material.push('\0');
+    }
+    // The request changes the prompt, so it is part of what an answer depends on.
+    if let Some(request) = request {
+        material.push_str("request\0");
+        material.push_str(request);
         material.push('\0');
     }
     let first = fnv1a(material.as_bytes());

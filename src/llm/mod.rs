@@ -128,6 +128,8 @@ pub struct LlmJudge {
     state_dir: PathBuf,
     deadline: Instant,
     resolution: OnceLock<Resolution>,
+    /// The user's latest request (redacted), framed as context for every judge.
+    request: Option<String>,
 }
 
 impl LlmJudge {
@@ -137,7 +139,14 @@ impl LlmJudge {
             state_dir,
             deadline: started + std::time::Duration::from_millis(settings.timeout_ms),
             resolution: OnceLock::new(),
+            request: None,
         }
+    }
+
+    /// Frames the user's latest request (already redacted) with every prompt, as context.
+    pub fn with_request(mut self, request: Option<String>) -> LlmJudge {
+        self.request = request.filter(|r| !r.trim().is_empty());
+        self
     }
 
     /// The provider in use, resolving it on first need.
@@ -159,7 +168,7 @@ impl LlmJudge {
         text: &str,
         meta: &mut Map<String, Value>,
     ) -> Result<answer::Parsed, Failure> {
-        let prompt = frame::frame(judge, text, &frame::nonce());
+        let prompt = frame::frame(judge, text, self.request.as_deref(), &frame::nonce());
         let raw = match backend {
             Backend::OpenAi {
                 base_url,
@@ -232,7 +241,7 @@ impl Layer2 for LlmJudge {
         let mut meta = Map::new();
         meta.insert("provider".into(), json!(backend.provider()));
         meta.insert("model".into(), json!(backend.model()));
-        let key = cache::key(judge, backend, text);
+        let key = cache::key(judge, backend, text, self.request.as_deref());
         if let Some(hit) = cache::get(&self.state_dir, &key, self.settings.cache_seconds) {
             meta.insert("cache".into(), json!("hit"));
             meta.insert("latency_ms".into(), json!(0));

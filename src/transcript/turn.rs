@@ -30,6 +30,9 @@ pub struct TurnText {
     pub giant_lines: u32,
     /// Lines that did not parse (a torn last line, for instance).
     pub bad_lines: u32,
+    /// The text of the real user turn the scan stopped at: what the user asked for, which the
+    /// judges read as context (the LLM prompt keeps only its start).
+    pub user_request: Option<String>,
 }
 
 /// Reads the assistant's text since the last real user turn from a session file.
@@ -43,9 +46,11 @@ pub fn turn_text_of(transcript: &mut Transcript) -> io::Result<TurnText> {
     // Newest first while scanning: (message id, text).
     let mut found: Vec<(Option<String>, String)> = Vec::new();
     let mut boundary = None;
+    let mut user_request = None;
     transcript.visit_backwards(|event| match event {
-        Event::UserTurn { .. } => {
+        Event::UserTurn { text } => {
             boundary = Some(Boundary::UserTurn);
+            user_request = Some(text.trim().to_owned()).filter(|t| !t.is_empty());
             false
         }
         Event::Compaction => {
@@ -82,6 +87,7 @@ pub fn turn_text_of(transcript: &mut Transcript) -> io::Result<TurnText> {
         scanned_bytes: stats.scanned_bytes,
         giant_lines: stats.giant_lines,
         bad_lines: stats.bad_lines,
+        user_request,
     })
 }
 

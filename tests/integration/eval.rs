@@ -11,13 +11,14 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// reason in the commit (the last raise: a recall-first Layer 1 after held-out and real text
 /// showed the old triggers losing half the violations before the LLM read them; then a second
 /// held-out set folded in whose benign cases are hard negatives: fix reports and deploy talk
-/// that only the LLM can tell apart).
+/// that only the LLM can tell apart; then two more blind sets, h3 and h4, whose benign cases
+/// are 42 % hard negatives, folded in with the triggers their misses called for).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
     ("commit", 8.0),
     ("scope-check", 3.5),
     ("scope-change", 7.5),
     ("shallow-bugfix", 11.5),
-    ("bugfix-without-reproduction", 7.5),
+    ("bugfix-without-reproduction", 8.0),
     ("any judge", 27.5),
 ];
 
@@ -26,9 +27,9 @@ const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("commit", 6.0),
     ("scope-check", 3.0),
     ("scope-change", 7.0),
-    ("shallow-bugfix", 7.0),
-    ("bugfix-without-reproduction", 4.5),
-    ("any judge", 19.0),
+    ("shallow-bugfix", 7.5),
+    ("bugfix-without-reproduction", 5.0),
+    ("any judge", 21.0),
 ];
 const MIN_RECALL_NORMAL: f64 = 0.95;
 
@@ -115,8 +116,9 @@ fn the_default_sensitivity_keeps_most_recall_for_fewer_wakes() {
         n["layer1_recall"]
     );
     assert_wake_ceilings(&default, &MAX_WAKE_PERCENT_NORMAL);
-    // At most 70 % of the wakes of `high`.
-    assert!(n["layer1_wakes"].as_u64().unwrap() * 10 <= h["layer1_wakes"].as_u64().unwrap() * 7);
+    // At most 80 % of the wakes of `high`. The fixture's benign cases are mostly hard negatives,
+    // which both levels wake on; on the real messages `normal` makes 65 % of `high`'s wakes.
+    assert!(n["layer1_wakes"].as_u64().unwrap() * 10 <= h["layer1_wakes"].as_u64().unwrap() * 8);
     assert_eq!(default["bypass_leaks"], json!([]));
 }
 

@@ -33,3 +33,4 @@ mod self_protection;
 mod stop_protocol;
 mod transcripts;
 mod trust;
+mod user_request;
