@@ -267,7 +267,13 @@ mod tests {
         let Kind::Stop(s) = &gemini.kind else {
             panic!("{gemini:?}")
         };
-        assert_eq!(s.response, Response::Turn(Some("all of it".into())));
+        assert_eq!(
+            s.response,
+            Response::Turn {
+                text: Some("all of it".into()),
+                request: Some("fix".into())
+            }
+        );
         assert!(s.prompt.as_deref().unwrap().starts_with("prompt-"));
     }
 
@@ -290,7 +296,7 @@ mod tests {
         assert!(matches!(
             forced.kind,
             Kind::Stop(Stop {
-                response: Response::Turn(Some(_)),
+                response: Response::Turn { text: Some(_), .. },
                 ..
             })
         ));

@@ -157,6 +157,22 @@ mod tests {
         let t = read(&f, Options::default());
         assert_eq!(t.messages, ["Looking.", "Done, shall I push?"]);
         assert_eq!(t.boundary, Boundary::UserTurn);
+        // The request is the human's prompt, not the harness's feedback after it.
+        assert_eq!(t.user_request.as_deref(), Some("second prompt"));
+    }
+
+    #[test]
+    fn the_request_comes_from_text_blocks_and_is_absent_without_a_user_turn() {
+        let blocks =
+            serde_json::json!({"type":"user","uuid":"u1","message":{"role":"user","content":[
+            {"type":"image","source":{"type":"base64","data":"AAAA"}},
+            {"type":"text","text":"commit only the backend."}]}})
+            .to_string();
+        let f = write(&[blocks, assistant("m1", "a1", "Committed.")], "");
+        let t = read(&f, Options::default());
+        assert_eq!(t.user_request.as_deref(), Some("commit only the backend."));
+        let f = write(&[assistant("m1", "a1", "Hello.")], "");
+        assert_eq!(read(&f, Options::default()).user_request, None);
     }
 
     #[cfg(unix)]
