@@ -20,7 +20,7 @@ pub use read::{Invocation, LineAliases, defines_alias, read};
 /// Whether `cmd` runs git: `git`, a path to it, or `git-<verb>` (`…/git-core/git-push`).
 pub fn is_git(cmd: &SimpleCommand) -> bool {
     cmd.program()
-        .is_some_and(|p| p == "git" || p.strip_prefix("git-").is_some_and(|v| opts::is_builtin(v)))
+        .is_some_and(|p| p == "git" || p.strip_prefix("git-").is_some_and(opts::is_builtin))
 }
 
 /// What the classifier found for one git command.
