@@ -76,7 +76,8 @@ fn main() {
     fn string(value: &serde_json::Value) -> &str {
         value.as_str().expect("a pattern string")
     }
-    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    // By length, then text: a lookup then compares lengths first, and most probes stop there.
+    entries.sort_by(|a, b| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)));
     entries.dedup_by(|a, b| a.0 == b.0);
 
     // The conditions' steps of all patterns in one table and their literals in one string, so
@@ -96,7 +97,7 @@ fn main() {
         ranges.push((start, ops.len() - start));
     }
     let mut out = String::from(
-        "/// Prefilters of the built-in patterns, sorted by pattern: (pattern, prefixes, suffixes,\n/// first step and number of steps of its condition in `BUILTIN_CONDITION_OPS`).\n",
+        "/// Prefilters of the built-in patterns, sorted by pattern length, then pattern: (pattern, prefixes, suffixes,\n/// first step and number of steps of its condition in `BUILTIN_CONDITION_OPS`).\n",
     );
     out.push_str("pub(crate) type BuiltinPrefilter = (&'static str, &'static [&'static str], &'static [&'static str], u32, u32);\n");
     out.push_str("pub(crate) static BUILTIN_PREFILTERS: &[BuiltinPrefilter] = &[\n");

@@ -183,6 +183,11 @@ impl StopHook<'_> {
             let session = event.origin.session.as_deref().unwrap_or("");
             verdict::conclude(&mut record, &judges, limits, &dirs::state_dir(), session)
         };
+        // The process ends right after this answer. Freeing hundreds of compiled patterns and
+        // prefilters one allocation at a time costs more than a quiet turn's whole Layer 1
+        // scan (callgrind: 0.18 M of 2.35 M instructions), so the memory is left to the exit.
+        std::mem::forget(judges);
+        std::mem::forget(settings);
         Ok(Ran {
             agent,
             outcome: match trust_note {

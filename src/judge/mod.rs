@@ -337,7 +337,7 @@ impl fmt::Debug for Pattern {
 /// The build-time prefilter and condition of a built-in pattern, if `source` is one.
 fn builtin_prefilter_of(source: &str) -> Option<(Prefilter, Condition)> {
     let i = BUILTIN_PREFILTERS
-        .binary_search_by(|(p, ..)| (*p).cmp(source))
+        .binary_search_by(|(p, ..)| (p.len(), *p).cmp(&(source.len(), source)))
         .ok()?;
     let (_, prefixes, suffixes, start, len) = BUILTIN_PREFILTERS[i];
     let borrowed =
