@@ -99,13 +99,22 @@ fn main() {
     let mut out = String::from(
         "/// Prefilters of the built-in patterns, sorted by pattern length, then pattern: (pattern, prefixes, suffixes,\n/// first step and number of steps of its condition in `BUILTIN_CONDITION_OPS`).\n",
     );
-    out.push_str("pub(crate) type BuiltinPrefilter = (&'static str, &'static [&'static str], &'static [&'static str], u32, u32);\n");
+    out.push_str("pub(crate) type BuiltinPrefilter = (&'static str, &'static [std::borrow::Cow<'static, str>], &'static [std::borrow::Cow<'static, str>], u32, u32);\n");
     out.push_str("pub(crate) static BUILTIN_PREFILTERS: &[BuiltinPrefilter] = &[\n");
+    // Written as `Cow::Borrowed` so that a pattern's prefilter borrows them without copying.
+    let borrowed = |set: &[std::borrow::Cow<'static, str>]| {
+        let items: Vec<String> = set
+            .iter()
+            .map(|s| format!("std::borrow::Cow::Borrowed({s:?})"))
+            .collect();
+        format!("&[{}]", items.join(", "))
+    };
     for ((pattern, p, _), (start, len)) in entries.iter().zip(&ranges) {
         writeln!(
             out,
-            "    ({pattern:?}, &{:?}, &{:?}, {start}, {len}),",
-            p.prefixes, p.suffixes
+            "    ({pattern:?}, {}, {}, {start}, {len}),",
+            borrowed(&p.prefixes),
+            borrowed(&p.suffixes)
         )
         .unwrap();
     }

@@ -27,12 +27,14 @@ const MIN_LITERAL_BYTES: usize = 2;
 const MAX_LITERAL_BYTES: usize = 6;
 
 /// The literal sets a pattern's matches must contain. An empty set means "no constraint".
+/// Built-in patterns borrow their sets from the build (no allocation at start-up: a hook
+/// process prepares hundreds of them on every call); patterns from config own theirs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prefilter {
     /// Every match starts with one of these (lowercased).
-    pub prefixes: Vec<Cow<'static, str>>,
+    pub prefixes: Cow<'static, [Cow<'static, str>]>,
     /// Every match ends with one of these (lowercased).
-    pub suffixes: Vec<Cow<'static, str>>,
+    pub suffixes: Cow<'static, [Cow<'static, str>]>,
 }
 
 /// A text prepared for prefilters: lowercased, with a bitmap of its byte trigrams, so that most
@@ -232,9 +234,9 @@ impl Prefilter {
         let (first, second) = if self.suffixes.is_empty()
             || (!self.prefixes.is_empty() && self.prefixes.len() <= self.suffixes.len())
         {
-            (&self.prefixes, &self.suffixes)
+            (&self.prefixes[..], &self.suffixes[..])
         } else {
-            (&self.suffixes, &self.prefixes)
+            (&self.suffixes[..], &self.prefixes[..])
         };
         any(first) && any(second)
     }
@@ -257,8 +259,8 @@ pub fn extract(pattern: &str) -> Result<Prefilter, String> {
         .parse(pattern)
         .map_err(|err| err.to_string())?;
     Ok(Prefilter {
-        prefixes: literal_set(&hir, ExtractKind::Prefix),
-        suffixes: literal_set(&hir, ExtractKind::Suffix),
+        prefixes: Cow::Owned(literal_set(&hir, ExtractKind::Prefix)),
+        suffixes: Cow::Owned(literal_set(&hir, ExtractKind::Suffix)),
     })
 }
 
@@ -676,8 +678,8 @@ mod tests {
     #[track_caller]
     fn case(pattern: &str, prefixes: &[&str], suffixes: &[&str]) {
         let p = extract(pattern).unwrap();
-        assert_eq!(p.prefixes, prefixes, "prefixes of {pattern}");
-        assert_eq!(p.suffixes, suffixes, "suffixes of {pattern}");
+        assert_eq!(*p.prefixes, *prefixes, "prefixes of {pattern}");
+        assert_eq!(*p.suffixes, *suffixes, "suffixes of {pattern}");
     }
 
     #[test]
@@ -701,7 +703,7 @@ mod tests {
         case(r"^\s*Q\d+:", &[], &[]);
         let p = extract(r".*commit").unwrap();
         assert!(p.prefixes.is_empty());
-        assert_eq!(p.suffixes, vec!["commit"]);
+        assert_eq!(*p.suffixes, ["commit"]);
     }
 
     #[test]

@@ -340,11 +340,9 @@ fn builtin_prefilter_of(source: &str) -> Option<(Prefilter, Condition)> {
         .binary_search_by(|(p, ..)| (p.len(), *p).cmp(&(source.len(), source)))
         .ok()?;
     let (_, prefixes, suffixes, start, len) = BUILTIN_PREFILTERS[i];
-    let borrowed =
-        |set: &[&'static str]| set.iter().map(|s| std::borrow::Cow::Borrowed(*s)).collect();
     let prefilter = Prefilter {
-        prefixes: borrowed(prefixes),
-        suffixes: borrowed(suffixes),
+        prefixes: std::borrow::Cow::Borrowed(prefixes),
+        suffixes: std::borrow::Cow::Borrowed(suffixes),
     };
     let condition = Condition {
         pool: std::borrow::Cow::Borrowed(BUILTIN_CONDITION_POOL),
@@ -799,20 +797,8 @@ mod tests {
     fn builtin_prefilters_match_runtime_extraction() {
         for (pattern, prefixes, suffixes, ..) in BUILTIN_PREFILTERS {
             let p = literals::extract(pattern).unwrap();
-            assert_eq!(
-                p.prefixes,
-                prefixes
-                    .iter()
-                    .map(|s| std::borrow::Cow::Borrowed(*s))
-                    .collect::<Vec<_>>()
-            );
-            assert_eq!(
-                p.suffixes,
-                suffixes
-                    .iter()
-                    .map(|s| std::borrow::Cow::Borrowed(*s))
-                    .collect::<Vec<_>>()
-            );
+            assert_eq!(*p.prefixes, **prefixes);
+            assert_eq!(*p.suffixes, **suffixes);
         }
     }
 
