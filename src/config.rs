@@ -68,7 +68,7 @@ pub struct LogFile {
 pub struct TranscriptFile {
     /// Bytes of a transcript read from its end at most.
     pub max_scan_bytes: Option<u64>,
-    /// Lines longer than this are not parsed for text.
+    /// Lines longer than this are streamed: their structure is read, their text is not collected.
     pub max_line_bytes: Option<usize>,
 }
 

@@ -109,7 +109,7 @@ const KEYS: &[Key] = &[
     key(
         "transcript.max_line_bytes",
         integer,
-        "transcript lines longer than this are not parsed for text",
+        "transcript lines longer than this are streamed: their structure is read, their text is not collected",
     ),
     key(
         "llm.provider",
