@@ -18,6 +18,7 @@ pub(super) fn expand(
 ) {
     let mut bodies: Vec<String> = Vec::new();
     let xargs = cmd.program() == Some("xargs");
+    let replace = if xargs { xargs_replace(&cmd) } else { None };
     // `exec -a git-push git …`: git takes its verb from the name it is run under.
     let exec_name = (cmd.program() == Some("exec"))
         .then(|| {
@@ -35,7 +36,21 @@ pub(super) fn expand(
     {
         cmd.argv.insert(1, Word::Literal(verb));
     }
-    if xargs && cmd.program() != Some("xargs") {
+    if let Some(replace) = replace.filter(|_| cmd.program() != Some("xargs")) {
+        // `xargs -I{} git {} <<< push`: each input line takes the place of the replace string.
+        let line = match &stdin {
+            Some(Stdin::Text(t)) if t.trim().lines().count() == 1 => Some(t.trim().to_owned()),
+            _ => None,
+        };
+        for word in cmd.argv.iter_mut() {
+            if let Some(text) = word.literal().filter(|t| t.contains(replace.as_str())) {
+                *word = match &line {
+                    Some(line) => Word::Literal(text.replace(replace.as_str(), line)),
+                    None => Word::Dynamic(format!("$(xargs -I {replace})")),
+                };
+            }
+        }
+    } else if xargs && cmd.program() != Some("xargs") {
         // `echo push | xargs git`: xargs appends what it reads.
         match &stdin {
             Some(Stdin::Text(t)) => cmd
@@ -282,6 +297,32 @@ pub(super) fn expand(
         parse_into(&body, Scope::at(cmd.cwd.clone()), cmd.depth + 1, script);
     }
     script.commands.push(cmd);
+}
+
+/// The replace string of `xargs -I R` / `-i[R]` / `--replace[=R]`, read from xargs' own options.
+fn xargs_replace(cmd: &SimpleCommand) -> Option<String> {
+    let mut words = cmd.argv[1..].iter().map(Word::literal);
+    while let Some(Some(word)) = words.next() {
+        if !word.starts_with('-') || word == "--" {
+            break;
+        }
+        if word == "-I" {
+            return words.next().flatten().map(str::to_owned);
+        }
+        if let Some(r) = word.strip_prefix("-I") {
+            return Some(r.to_owned());
+        }
+        if let Some(r) = word.strip_prefix("--replace=") {
+            return Some(r.to_owned());
+        }
+        if word == "--replace" || word == "-i" {
+            return Some("{}".into());
+        }
+        if let Some(r) = word.strip_prefix("-i") {
+            return Some(r.to_owned());
+        }
+    }
+    None
 }
 
 #[cfg(test)]

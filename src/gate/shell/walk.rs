@@ -375,6 +375,13 @@ mod tests {
             &["cat f", "git push $(xargs < cat f)"],
         );
         case("echo push | xargs git", &["echo push", "git push"]);
+        case("xargs -I{} git {} <<< push", &["git push"]);
+        case("echo push | xargs -I % git %", &["echo push", "git push"]);
+        case(
+            "cat f | xargs --replace git {}",
+            &["cat f", "git $(xargs -I {})"],
+        );
+        case("echo push | xargs -i git {}", &["echo push", "git push"]);
     }
 
     #[test]
