@@ -478,7 +478,6 @@ pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus,
     let llm = settings.llm.clone();
     let layer2 = move |request: Option<&str>| -> Box<dyn Layer2> {
         if args.llm {
-            let request = request.map(|r| crate::redact::redact(r).text);
             Box::new(
                 LlmJudge::new(&llm, dirs::state_dir(), std::time::Instant::now())
                     .with_request(request),

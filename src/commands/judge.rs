@@ -25,9 +25,8 @@ pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatu
         })?),
         None => None,
     };
-    let request = request.map(|r| crate::redact::redact(&r).text);
     let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now())
-        .with_request(request);
+        .with_request(request.as_deref());
     let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
     let evaluation = evaluate(&text, &judges, layer2);
     if let Some(resolution) = llm.resolved().filter(|_| !args.json) {

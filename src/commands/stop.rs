@@ -213,7 +213,8 @@ impl StopHook<'_> {
         let mut llm_settings = settings.llm.clone();
         llm_settings.timeout_ms =
             crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, self.hook_timeout);
-        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started).with_request(request);
+        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started)
+            .with_request(request.as_deref());
         let evaluation = evaluate(text, judges, &layer2);
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
@@ -222,8 +223,8 @@ impl StopHook<'_> {
     }
 }
 
-/// The response text and the user's request, redacted: secrets go before anything else sees
-/// them (the LLM, the cache, the log).
+/// The response text, redacted (secrets go before anything else sees it: the LLM, the cache,
+/// the log), and the user's request, which [`LlmJudge::with_request`] redacts in turn.
 fn judged_text(
     response: &Response,
     settings: &Settings,
@@ -238,7 +239,6 @@ fn judged_text(
     if settings.log_text {
         record.text = Some(redacted.text.clone());
     }
-    let request = request.map(|r| crate::redact::redact(&r).text);
     (redacted.text, request)
 }
 

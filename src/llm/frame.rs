@@ -42,7 +42,7 @@ pub fn frame(judge: &Judge, text: &str, request: Option<&str>, nonce: &str) -> P
                  (for example a split of the work, a how-to, a commit or push, a summary of earlier work); \
                  judge the agent's text, not the request.\n\n\
                  {rbegin}\n{body}\n{rend}\n\n",
-                body = defang(head(request, REQUEST_MAX_BYTES)),
+                body = defang(crate::transcript::head(request, REQUEST_MAX_BYTES)),
             )
         }
         None => String::new(),
@@ -93,15 +93,6 @@ pub fn schema(judge: &Judge) -> Value {
         .collect();
     required.push("reason".into());
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
-}
-
-/// The first `max_bytes` bytes of `text`, cut back to a character boundary.
-fn head(text: &str, max_bytes: usize) -> &str {
-    let mut end = max_bytes.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 /// Neutralises anything in the text that looks like one of our markers.

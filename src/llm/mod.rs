@@ -143,9 +143,12 @@ impl LlmJudge {
         }
     }
 
-    /// Frames the user's latest request (already redacted) with every prompt, as context.
-    pub fn with_request(mut self, request: Option<String>) -> LlmJudge {
-        self.request = request.filter(|r| !r.trim().is_empty());
+    /// Frames the user's latest request with every prompt, as context. It is redacted here,
+    /// like the judged text, before the cache key, the provider or anything else sees it.
+    pub fn with_request(mut self, request: Option<&str>) -> LlmJudge {
+        self.request = request
+            .filter(|r| !r.trim().is_empty())
+            .map(|r| crate::redact::redact(r).text);
         self
     }
 

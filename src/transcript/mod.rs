@@ -158,6 +158,15 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
+/// The first `max_bytes` bytes of `text`, cut back to a character boundary.
+pub fn head(text: &str, max_bytes: usize) -> &str {
+    let mut end = max_bytes.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// The last `max_bytes` bytes of `text`, cut forward to a character boundary.
 pub fn tail(text: &str, max_bytes: usize) -> &str {
     if text.len() <= max_bytes {

@@ -48,11 +48,7 @@ impl<'de> Deserialize<'de> for Head {
                 f.write_str("a string")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Head, E> {
-                let mut end = v.len().min(HEAD_BYTES);
-                while !v.is_char_boundary(end) {
-                    end -= 1;
-                }
-                Ok(Head(v[..end].to_owned()))
+                Ok(Head(super::head(v, HEAD_BYTES).to_owned()))
             }
         }
         deserializer.deserialize_str(HeadVisitor)
