@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use super::report::{Check, check};
 use crate::agent::Agent;
 use crate::config::Settings;
-use crate::install::githook;
 use crate::install::jsonedit::{self, Encoding};
 use crate::install::settings::{self as entries, Installed, Scope};
+use crate::install::{ErrorKind, files, githook};
 
 /// Every agent's settings file in every scope that runs hookjudge (or is not JSON), the
 /// agents whose hooks run twice, and "no hooks" when none does.
@@ -29,10 +29,29 @@ pub(super) fn settings_checks(
                 continue;
             }
             seen.push(path.clone());
-            let Ok(raw) = std::fs::read_to_string(&path) else {
-                continue;
-            };
             let name = format!("{} ({} scope)", agent.display_name(), scope.name());
+            let raw = match files::read(&path) {
+                Ok(Some(raw)) => raw,
+                Ok(None) => continue,
+                // A file the agent cannot read either: its hooks do not run.
+                Err(e) => {
+                    let detail = match e.kind {
+                        ErrorKind::NotText => format!(
+                            "`{}` is not UTF-8 text, so {} cannot read it",
+                            path.display(),
+                            agent.display_name()
+                        ),
+                        _ => e.to_string(),
+                    };
+                    checks.push(check(
+                        name,
+                        false,
+                        detail,
+                        Some(format!("fix `{}` by hand", path.display())),
+                    ));
+                    continue;
+                }
+            };
             let body = Encoding::decode(&raw).1;
             if let Err(e) = jsonedit::parse(&body) {
                 checks.push(check(
