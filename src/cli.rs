@@ -429,3 +429,19 @@ pub struct StatsArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_is_a_choice_by_its_name() {
+        for agent in Agent::ALL {
+            let choice = AgentChoice::from_str(agent.name(), false).unwrap();
+            assert_eq!(choice.agents(), [agent]);
+        }
+        let all = AgentChoice::from_str("all", false).unwrap();
+        assert_eq!(all.agents(), Agent::ALL);
+        assert_eq!(AgentChoice::value_variants().len(), Agent::ALL.len() + 1);
+    }
+}

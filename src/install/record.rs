@@ -48,7 +48,8 @@ fn record_file(state_dir: &Path, path: &Path) -> PathBuf {
     state_dir.join("installs").join(format!("{key:016x}.json"))
 }
 
-/// The record of `path`, if `init` wrote it.
+/// The record of `path`, if `init` wrote it. One that cannot be read counts as none:
+/// `uninstall` then removes only our entries, which is always safe.
 pub fn load(state_dir: &Path, path: &Path) -> Option<Record> {
     let text = std::fs::read_to_string(record_file(state_dir, path)).ok()?;
     serde_json::from_str::<Record>(&text)

@@ -119,12 +119,10 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
                 None => ignore::remove(text),
             }
         };
+        // Named before the change, as the file was.
+        let name = t.shown(path);
         if let Some((undone, diff)) = undo(path, dry_run, state, &surgical)? {
-            removals.push(Removal::File {
-                name: t.shown(path),
-                undone,
-                diff,
-            });
+            removals.push(Removal::File { name, undone, diff });
         }
     }
     if let Ok(dir) = githook::hooks_dir(&t.root)
