@@ -35,6 +35,25 @@ impl Agent {
     pub fn from_name(name: &str) -> Option<Agent> {
         Agent::ALL.into_iter().find(|a| a.name() == name)
     }
+
+    /// The product's name, for people.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex CLI",
+            Agent::Gemini => "Gemini CLI",
+        }
+    }
+
+    /// The agent's config folder, in a project and in the home folder (Codex's home may be
+    /// moved by `CODEX_HOME`; see [`crate::install::settings::codex_home`]).
+    pub fn config_dir(self) -> &'static str {
+        match self {
+            Agent::Claude => ".claude",
+            Agent::Codex => ".codex",
+            Agent::Gemini => ".gemini",
+        }
+    }
 }
 
 /// `--agent NAME` on the hook entries: the names of [`Agent::name`], the only table of them.

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::agent::Agent;
+
 /// Keeps coding agents honest without breaking the conversation: Stop-hook judges (regex
 /// signals, then an LLM) and a gate for shell commands.
 #[derive(Debug, Parser)]
@@ -158,7 +160,7 @@ pub struct RedactArgs {
 pub struct StopArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
-    pub agent: Option<crate::agent::Agent>,
+    pub agent: Option<Agent>,
     /// The timeout (seconds) the agent gives this hook; the LLM deadline is kept below it
     #[arg(long, value_name = "SECONDS")]
     pub hook_timeout: Option<u64>,
@@ -168,19 +170,48 @@ pub struct StopArgs {
 pub struct GateArgs {
     /// The agent calling the hook; detected from the input when absent
     #[arg(long, value_enum)]
-    pub agent: Option<crate::agent::Agent>,
+    pub agent: Option<Agent>,
     /// The timeout (seconds) the agent gives this hook; the judge's deadline is kept below it
     #[arg(long, value_name = "SECONDS")]
     pub hook_timeout: Option<u64>,
 }
 
-/// Which agents `init` and `uninstall` act on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// Which agents `init` and `uninstall` act on: one by its [`Agent::name`], or `all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AgentChoice {
-    Claude,
-    Codex,
-    Gemini,
+    One(Agent),
     All,
+}
+
+impl AgentChoice {
+    const VARIANTS: [AgentChoice; 4] = [
+        AgentChoice::One(Agent::ALL[0]),
+        AgentChoice::One(Agent::ALL[1]),
+        AgentChoice::One(Agent::ALL[2]),
+        AgentChoice::All,
+    ];
+
+    /// The agents chosen.
+    pub fn agents(&self) -> &[Agent] {
+        match self {
+            AgentChoice::One(agent) => std::slice::from_ref(agent),
+            AgentChoice::All => &Agent::ALL,
+        }
+    }
+}
+
+/// `--agent NAME`: the names come from [`Agent::name`], so they are defined once.
+impl ValueEnum for AgentChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &AgentChoice::VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(match self {
+            AgentChoice::One(agent) => agent.name(),
+            AgentChoice::All => "all",
+        }))
+    }
 }
 
 /// Where `init` installs.
@@ -397,4 +428,20 @@ pub struct StatsArgs {
     /// Print the figures as JSON
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_is_a_choice_by_its_name() {
+        for agent in Agent::ALL {
+            let choice = AgentChoice::from_str(agent.name(), false).unwrap();
+            assert_eq!(choice.agents(), [agent]);
+        }
+        let all = AgentChoice::from_str("all", false).unwrap();
+        assert_eq!(all.agents(), Agent::ALL);
+        assert_eq!(AgentChoice::value_variants().len(), Agent::ALL.len() + 1);
+    }
 }

@@ -14,31 +14,34 @@
 
 use std::io::{BufRead, BufReader, Write};
 
+use crate::agent::Agent;
+
 /// Environment variables the agents set in the commands they run, and which agent each means.
-const AGENT_MARKERS: [(&str, &str); 7] = [
-    ("CLAUDECODE", "Claude Code"),
-    ("CLAUDE_CODE_ENTRYPOINT", "Claude Code"),
-    ("CODEX_SANDBOX", "Codex CLI"),
-    ("CODEX_SANDBOX_NETWORK_DISABLED", "Codex CLI"),
-    ("CODEX_THREAD_ID", "Codex CLI"),
-    ("GEMINI_CLI", "Gemini CLI"),
-    ("GEMINI_SESSION_ID", "Gemini CLI"),
+const AGENT_MARKERS: [(&str, Agent); 7] = [
+    ("CLAUDECODE", Agent::Claude),
+    ("CLAUDE_CODE_ENTRYPOINT", Agent::Claude),
+    ("CODEX_SANDBOX", Agent::Codex),
+    ("CODEX_SANDBOX_NETWORK_DISABLED", Agent::Codex),
+    ("CODEX_THREAD_ID", Agent::Codex),
+    ("GEMINI_CLI", Agent::Gemini),
+    ("GEMINI_SESSION_ID", Agent::Gemini),
 ];
 
-/// Program names (or script names run by an interpreter) of the agent CLIs.
-const AGENT_PROGRAMS: [(&str, &str); 5] = [
-    ("claude", "Claude Code"),
-    ("claude-code", "Claude Code"),
-    ("codex", "Codex CLI"),
-    ("gemini", "Gemini CLI"),
-    ("gemini-cli", "Gemini CLI"),
+/// Program names (or script names run by an interpreter) of the agent CLIs besides their
+/// [`Agent::name`] (`claude`, `codex`, `gemini`).
+const AGENT_PROGRAM_ALIASES: [(&str, Agent); 2] = [
+    ("claude-code", Agent::Claude),
+    ("gemini-cli", Agent::Gemini),
 ];
 
 /// Why this process looks like it runs inside an agent's tool, if it does.
 pub fn inside_agent() -> Option<String> {
     for (var, agent) in AGENT_MARKERS {
         if std::env::var_os(var).is_some_and(|v| !v.is_empty()) {
-            return Some(format!("`{var}` is set, so this runs inside {agent}"));
+            return Some(format!(
+                "`{var}` is set, so this runs inside {}",
+                agent.display_name()
+            ));
         }
     }
     agent_ancestor()
@@ -144,6 +147,7 @@ fn agent_ancestor() -> Option<String> {
     None
 }
 
+/// The agent CLI that process `pid` runs, by its product name.
 fn agent_program(pid: u32) -> Option<&'static str> {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
     let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
@@ -153,12 +157,17 @@ fn agent_program(pid: u32) -> Option<&'static str> {
         let arg = String::from_utf8_lossy(arg);
         names.push(arg.rsplit('/').next().unwrap_or(&arg).to_owned());
     }
-    names.iter().find_map(|name| {
-        AGENT_PROGRAMS
-            .iter()
-            .find(|(program, _)| name == program)
-            .map(|(_, agent)| *agent)
-    })
+    names
+        .iter()
+        .find_map(|name| {
+            Agent::from_name(name).or_else(|| {
+                AGENT_PROGRAM_ALIASES
+                    .iter()
+                    .find(|(program, _)| name == program)
+                    .map(|(_, agent)| *agent)
+            })
+        })
+        .map(Agent::display_name)
 }
 
 /// The controlling terminal, for questions only a person can answer.

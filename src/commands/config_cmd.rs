@@ -12,6 +12,7 @@ use crate::cli::{ConfigArgs, ConfigCommand};
 use crate::config::Settings;
 use crate::config_schema::schema;
 use crate::config_source::{effective, sourced};
+use crate::install::plan::{SCHEMA_FILE, schema_text};
 
 pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
@@ -38,17 +39,13 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         ),
         ConfigCommand::Schema { write: true } => {
             let root = crate::config::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
-            let path = root.join(super::init::SCHEMA_FILE);
-            let text = format!(
-                "{}\n",
-                serde_json::to_string_pretty(&schema()).expect("schema serialises")
-            );
-            crate::install::files::write(&path, &text, false).map_err(UserError::new)?;
+            let path = root.join(SCHEMA_FILE);
+            crate::install::files::write(&path, &schema_text(), false)?;
             writeln!(
                 out,
                 "wrote {}; `\"$schema\": \"./{}\"` in `{}` points editors at it",
                 path.display(),
-                super::init::SCHEMA_FILE,
+                SCHEMA_FILE,
                 crate::config::REPO_FILE
             )
         }

@@ -17,6 +17,7 @@ mod replay;
 mod stats;
 mod stop;
 mod trust;
+mod uninstall;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -90,7 +91,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Stop(args) => return stop::stop(&args, config.as_deref()),
         Command::Gate(args) => return gate::gate(&args, config.as_deref()),
         Command::Init(args) => init::init(&args, config.as_deref()),
-        Command::Uninstall(args) => init::uninstall(&args),
+        Command::Uninstall(args) => uninstall::uninstall(&args),
         Command::Trust(args) => trust::trust(&args),
         Command::Approve(args) => approve::approve(&args),
         Command::Doctor(args) => doctor::doctor(&args, config.as_deref()),
@@ -189,6 +190,12 @@ impl UserError {
     pub fn hint(mut self, hint: impl Into<String>) -> UserError {
         self.hint = Some(hint.into());
         self
+    }
+}
+
+impl From<crate::install::Error> for UserError {
+    fn from(e: crate::install::Error) -> Self {
+        UserError::new(e.to_string())
     }
 }
 

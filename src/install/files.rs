@@ -2,7 +2,10 @@
 //! keep a backup that never replaces an earlier one, write atomically (a temporary file renamed
 //! over the original, permissions kept), and show a diff for `--dry-run`.
 
+use std::io;
 use std::path::{Path, PathBuf};
+
+use super::{Error, ErrorKind};
 
 /// The file `path` names after following symlinks (also a dangling one: the file it would
 /// create), so that a dotfiles link stays a link and its target is edited.
@@ -42,42 +45,49 @@ pub fn backup_path(path: &Path) -> PathBuf {
         .expect("some number is free")
 }
 
+/// A file's text, `None` when it does not exist. A file that is not UTF-8 is refused, since
+/// it cannot be edited as text.
+pub fn read(path: &Path) -> Result<Option<String>, Error> {
+    match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map(Some)
+            .map_err(|_| Error::new(path, ErrorKind::NotText)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::new(path, ErrorKind::Read(e))),
+    }
+}
+
 /// Refuses a file that exists and is read-only, before anything is written.
-pub fn check_writable(path: &Path) -> Result<(), String> {
+pub fn check_writable(path: &Path) -> Result<(), Error> {
     match std::fs::metadata(resolve(path)) {
-        Ok(meta) if meta.permissions().readonly() => Err(format!(
-            "`{}` is read-only; nothing was written",
-            path.display()
-        )),
+        Ok(meta) if meta.permissions().readonly() => Err(Error::new(path, ErrorKind::ReadOnly)),
         _ => Ok(()),
     }
 }
 
 /// Replaces the file `path` names with `contents`: backup first (when `backup` and the file
 /// exists), then an atomic rename. Returns the backup's path.
-pub fn write(path: &Path, contents: &str, backup: bool) -> Result<Option<PathBuf>, String> {
+pub fn write(path: &Path, contents: &str, backup: bool) -> Result<Option<PathBuf>, Error> {
     let path = &resolve(path);
     let existing = std::fs::metadata(path).ok();
     if let Some(meta) = &existing
         && meta.permissions().readonly()
     {
-        return Err(format!(
-            "`{}` is read-only; nothing was written",
-            path.display()
-        ));
+        return Err(Error::new(path, ErrorKind::ReadOnly));
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| Error::new(dir, ErrorKind::CreateDir(e)))?;
     }
     let backup = match &existing {
         Some(_) if backup => {
             let b = backup_path(path);
-            std::fs::copy(path, &b).map_err(|e| {
-                format!(
-                    "cannot back up `{}` to `{}`: {e}; nothing was written",
-                    path.display(),
-                    b.display()
+            std::fs::copy(path, &b).map_err(|source| {
+                Error::new(
+                    path,
+                    ErrorKind::Backup {
+                        backup: b.clone(),
+                        source,
+                    },
                 )
             })?;
             Some(b)
@@ -99,10 +109,7 @@ pub fn write(path: &Path, contents: &str, backup: bool) -> Result<Option<PathBuf
     })();
     if let Err(e) = result {
         let _ = std::fs::remove_file(&tmp);
-        return Err(format!(
-            "cannot write `{}`: {e}; the original is unchanged",
-            path.display()
-        ));
+        return Err(Error::new(path, ErrorKind::Write(e)));
     }
     Ok(backup)
 }
@@ -163,7 +170,10 @@ mod tests {
         let mut perms = std::fs::metadata(&p).unwrap().permissions();
         perms.set_readonly(true);
         std::fs::set_permissions(&p, perms).unwrap();
-        assert!(write(&p, "x", true).unwrap_err().contains("read-only"));
+        assert!(matches!(
+            write(&p, "x", true).unwrap_err().kind,
+            ErrorKind::ReadOnly
+        ));
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "{\"a\":2}");
     }
 }

@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::{Error, ErrorKind};
+
 const TEMPLATE: &str = include_str!("../../hooks-templates/pre-push");
 /// Marks our hook, so that a re-install replaces it and an uninstall finds it.
 pub const MARKER: &str = "hookjudge pre-push hook";
@@ -49,9 +51,9 @@ pub fn is_shared(dir: &Path, root: &Path) -> bool {
 }
 
 /// The hooks folder of the repository at `root`.
-pub fn hooks_dir(root: &Path) -> Result<PathBuf, String> {
-    let repo = gix::discover(root)
-        .map_err(|e| format!("no git repository at `{}`: {e}", root.display()))?;
+pub fn hooks_dir(root: &Path) -> Result<PathBuf, Error> {
+    let repo =
+        gix::discover(root).map_err(|e| Error::new(root, ErrorKind::NoRepository(Box::new(e))))?;
     let configured = repo
         .config_snapshot()
         .string("core.hooksPath")
@@ -74,7 +76,7 @@ pub enum Installed {
 }
 
 /// Installs the hook (`dry_run`: only says what it would do).
-pub fn install(dir: &Path, program: &Program, dry_run: bool) -> Result<Installed, String> {
+pub fn install(dir: &Path, program: &Program, dry_run: bool) -> Result<Installed, Error> {
     let hook = dir.join("pre-push");
     let wanted = script(program);
     let current = std::fs::read_to_string(&hook).ok();
@@ -82,10 +84,7 @@ pub fn install(dir: &Path, program: &Program, dry_run: bool) -> Result<Installed
         Some(text) if text == &wanted => return Ok(Installed::Unchanged),
         Some(text) if text.contains(MARKER) => Installed::Updated,
         Some(_) if dir.join(PREVIOUS).exists() => {
-            return Err(format!(
-                "both `{}` and `{PREVIOUS}` exist; move one away, then run `hookjudge init --git-hook` again",
-                hook.display()
-            ));
+            return Err(Error::new(hook, ErrorKind::PreviousHookInTheWay));
         }
         Some(_) => Installed::Chained,
         None => Installed::Created,
@@ -93,10 +92,10 @@ pub fn install(dir: &Path, program: &Program, dry_run: bool) -> Result<Installed
     if dry_run {
         return Ok(outcome);
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::new(dir, ErrorKind::CreateDir(e)))?;
     if outcome == Installed::Chained {
         std::fs::rename(&hook, dir.join(PREVIOUS))
-            .map_err(|e| format!("cannot keep the existing hook as `{PREVIOUS}`: {e}"))?;
+            .map_err(|e| Error::new(&hook, ErrorKind::KeepPreviousHook(e)))?;
     }
     super::files::write(&hook, &wanted, false)?;
     make_executable(&hook)?;
@@ -104,7 +103,7 @@ pub fn install(dir: &Path, program: &Program, dry_run: bool) -> Result<Installed
 }
 
 /// Removes our hook and puts a chained one back. Returns whether anything changed.
-pub fn uninstall(dir: &Path, dry_run: bool) -> Result<bool, String> {
+pub fn uninstall(dir: &Path, dry_run: bool) -> Result<bool, Error> {
     let hook = dir.join("pre-push");
     let ours = std::fs::read_to_string(&hook).is_ok_and(|t| t.contains(MARKER));
     if !ours {
@@ -113,26 +112,24 @@ pub fn uninstall(dir: &Path, dry_run: bool) -> Result<bool, String> {
     if dry_run {
         return Ok(true);
     }
-    std::fs::remove_file(&hook).map_err(|e| format!("cannot remove `{}`: {e}", hook.display()))?;
+    std::fs::remove_file(&hook).map_err(|e| Error::new(&hook, ErrorKind::Remove(e)))?;
     if dir.join(PREVIOUS).exists() {
         std::fs::rename(dir.join(PREVIOUS), &hook)
-            .map_err(|e| format!("cannot restore the previous hook: {e}"))?;
+            .map_err(|e| Error::new(&hook, ErrorKind::RestorePreviousHook(e)))?;
     }
     Ok(true)
 }
 
 #[cfg(unix)]
-fn make_executable(path: &Path) -> Result<(), String> {
+fn make_executable(path: &Path) -> Result<(), Error> {
     use std::os::unix::fs::PermissionsExt;
-    let mut perms = std::fs::metadata(path)
-        .map_err(|e| e.to_string())?
-        .permissions();
+    let failed = |e| Error::new(path, ErrorKind::MakeExecutable(e));
+    let mut perms = std::fs::metadata(path).map_err(failed)?.permissions();
     perms.set_mode(perms.mode() | 0o755);
-    std::fs::set_permissions(path, perms)
-        .map_err(|e| format!("cannot make `{}` executable: {e}", path.display()))
+    std::fs::set_permissions(path, perms).map_err(failed)
 }
 
 #[cfg(not(unix))]
-fn make_executable(_path: &Path) -> Result<(), String> {
+fn make_executable(_path: &Path) -> Result<(), Error> {
     Ok(())
 }

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::{Error, ErrorKind};
+
 /// What the file was before the first `init` that touched it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "bytes")]
@@ -46,7 +48,8 @@ fn record_file(state_dir: &Path, path: &Path) -> PathBuf {
     state_dir.join("installs").join(format!("{key:016x}.json"))
 }
 
-/// The record of `path`, if `init` wrote it.
+/// The record of `path`, if `init` wrote it. One that cannot be read counts as none:
+/// `uninstall` then removes only our entries, which is always safe.
 pub fn load(state_dir: &Path, path: &Path) -> Option<Record> {
     let text = std::fs::read_to_string(record_file(state_dir, path)).ok()?;
     serde_json::from_str::<Record>(&text)
@@ -54,7 +57,8 @@ pub fn load(state_dir: &Path, path: &Path) -> Option<Record> {
         .filter(|r| r.path == path)
 }
 
-pub fn save(state_dir: &Path, record: &Record) -> Result<(), String> {
+/// Keeps `record` for `uninstall`.
+pub fn save(state_dir: &Path, record: &Record) -> Result<(), Error> {
     let file = record_file(state_dir, &record.path);
     let dir = file.parent().expect("has a parent");
     std::fs::create_dir_all(dir)
@@ -64,12 +68,7 @@ pub fn save(state_dir: &Path, record: &Record) -> Result<(), String> {
                 serde_json::to_string_pretty(record).expect("records serialise"),
             )
         })
-        .map_err(|e| {
-            format!(
-                "cannot keep the install record `{}`: {e}; `uninstall` will remove only hookjudge's entries",
-                file.display()
-            )
-        })
+        .map_err(|e| Error::new(&file, ErrorKind::SaveRecord(e)))
 }
 
 pub fn forget(state_dir: &Path, path: &Path) {

@@ -591,6 +591,26 @@ fn doctor_reports_problems_with_their_fix() {
 }
 
 #[test]
+fn doctor_reports_a_settings_file_it_cannot_read() {
+    // It was skipped as if absent, so doctor said only that no hooks were installed.
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let path = repo.work.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, b"{\"hooks\": \"\xff\"}").unwrap();
+    let out = in_dir(&home, &repo.work, &["doctor"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.contains("!!  Claude Code (project scope)")
+            && out
+                .stdout
+                .contains("is not UTF-8 text, so Claude Code cannot read it"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn config_schema_matches_what_the_parser_accepts() {
     let home = Home::new();
     let schema = in_dir(&home, &home.work(), &["config", "schema"]).json();

@@ -1,0 +1,277 @@
+//! What `init` will write, worked out before anything is written: every agent's settings file
+//! with our entries merged in, the per-repository config, the editor schema, the ignore lines
+//! and the git hook. Every file is read, validated and merged first, so that one file that
+//! cannot be changed means none is.
+
+use std::path::{Path, PathBuf};
+
+use super::jsonedit::{self, Encoding};
+use super::settings::{self, Fill, Scope};
+use super::target::Target;
+use super::{Error, ErrorKind, files, githook, ignore};
+use crate::agent::Agent;
+use crate::config;
+
+/// Where the editor schema goes, relative to the repository root (ignored by git).
+pub const SCHEMA_FILE: &str = ".hookjudge/schema.json";
+
+/// The per-repository config written where none exists (what makes hookjudge stricter for
+/// this repository goes here; the LLM and the log belong in the user's own config). `init`
+/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]).
+pub const REPO_CONFIG: &str = r#"{
+  "$schema": "./.hookjudge/schema.json",
+  "gate": {},
+  "judges": {}
+}
+"#;
+
+/// The text of the editor schema file.
+pub fn schema_text() -> String {
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&crate::config_schema::schema()).expect("schema serialises")
+    )
+}
+
+/// One file `init` will write.
+#[derive(Debug)]
+pub struct Planned {
+    /// The file as named (before following symlinks), for messages.
+    pub name: String,
+    /// The file written (symlinks followed).
+    pub path: PathBuf,
+    pub old: Option<String>,
+    pub new: String,
+    /// What is in it, for the summary line.
+    pub what: String,
+    /// Recorded for `uninstall` (everything but `.hookjudge.json`, which stays).
+    pub record: bool,
+    pub created_members: Vec<String>,
+    /// The file held entries of ours before (so changing them needs a person's yes).
+    pub has_ours_before: bool,
+}
+
+impl Planned {
+    /// Whether writing it changes nothing.
+    pub fn unchanged(&self) -> bool {
+        self.old.as_deref() == Some(self.new.as_str())
+    }
+
+    /// A file of ours, not recorded as merged into.
+    fn whole(name: String, path: PathBuf, old: Option<String>, new: String, what: &str) -> Self {
+        Planned {
+            name,
+            path,
+            old,
+            new,
+            what: what.into(),
+            record: true,
+            created_members: Vec::new(),
+            has_ours_before: false,
+        }
+    }
+}
+
+/// The git pre-push hook `init --git-hook` will install.
+#[derive(Debug)]
+pub struct HookPlan {
+    pub dir: PathBuf,
+    pub program: githook::Program,
+    /// What installing it will do.
+    pub outcome: githook::Installed,
+}
+
+/// Everything `init` will write, and what it could not plan.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub files: Vec<Planned>,
+    /// The agents whose settings file is planned.
+    pub agents: Vec<Agent>,
+    /// What the user should know (entries elsewhere, a config without `$schema`, …).
+    pub notes: Vec<String>,
+    pub git_hook: Option<HookPlan>,
+    /// The files that cannot be written; when there is one, nothing may be.
+    pub errors: Vec<Error>,
+}
+
+/// What `init` is asked to install beyond the settings entries.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    pub git_hook: bool,
+    /// Team mode's `--require`: a teammate without hookjudge is stopped, not told.
+    pub require: bool,
+}
+
+/// Plans every file for `t`, writing nothing.
+pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
+    let mut plan = Plan::default();
+    for (agent, path) in t.settings_files() {
+        match plan_settings(agent, &path, fill, t) {
+            Ok((planned, merge_notes)) => {
+                plan.notes.extend(
+                    merge_notes
+                        .into_iter()
+                        .map(|n| format!("{}: {n}", planned.name)),
+                );
+                plan.agents.push(agent);
+                plan.files.push(planned);
+            }
+            Err(e) => plan.errors.push(e),
+        }
+    }
+    for agent in &plan.agents {
+        for (scope, path) in settings::installed_elsewhere(*agent, t.scope, &t.root, &t.home) {
+            plan.notes.push(format!(
+                "`{}` runs hookjudge too, so {} would run each hook twice; `hookjudge uninstall --agent {} --scope {}` removes those entries",
+                path.display(),
+                agent.display_name(),
+                agent.name(),
+                scope.name()
+            ));
+        }
+    }
+    if t.scope == Scope::Local && plan.agents.iter().any(|a| *a != Agent::Claude) {
+        plan.notes.push("Codex CLI and Gemini CLI have no per-checkout settings file, so their entries are in your user settings and run in every project; `--scope project` writes the repository's".into());
+    }
+    if t.scope != Scope::User {
+        plan_repo_files(t, &mut plan);
+    }
+    if let Some(path) = t.ignore_file() {
+        let claude_local = t.scope == Scope::Local && plan.agents.contains(&Agent::Claude);
+        match files::read(&path) {
+            Ok(old) => {
+                if let Some(new) = ignore::add(old.as_deref(), &ignore::lines(claude_local)) {
+                    plan.files.push(Planned::whole(
+                        t.shown(&path),
+                        files::resolve(&path),
+                        old,
+                        new,
+                        "ignores hookjudge's local files",
+                    ));
+                }
+            }
+            Err(e) => plan.errors.push(e),
+        }
+    }
+    if options.git_hook {
+        match plan_git_hook(t, binary, options.require) {
+            Ok(hook) => plan.git_hook = Some(hook),
+            Err(e) => plan.errors.push(e),
+        }
+    }
+    plan
+}
+
+/// The per-repository config (when there is none) and the editor schema (when it changed).
+fn plan_repo_files(t: &Target, plan: &mut Plan) {
+    let repo_config = t.root.join(config::REPO_FILE);
+    // Only a hint: a config that cannot be read is reported by every command that loads it.
+    if let Ok(Some(text)) = files::read(&repo_config)
+        && !text.contains("\"$schema\"")
+    {
+        plan.notes.push(format!(
+            "add `\"$schema\": \"./{SCHEMA_FILE}\"` to `{}` and editors check it as you type",
+            config::REPO_FILE
+        ));
+    }
+    if !repo_config.exists() {
+        plan.files.push(Planned {
+            record: false,
+            ..Planned::whole(
+                config::REPO_FILE.into(),
+                repo_config,
+                None,
+                REPO_CONFIG.into(),
+                "per-repository config; `$schema` lets editors check it",
+            )
+        });
+    }
+    let schema = t.root.join(SCHEMA_FILE);
+    // The schema is ours and generated: one that cannot be read is written afresh.
+    let old = files::read(&schema).unwrap_or(None);
+    let new = schema_text();
+    if old.as_deref() != Some(&new) {
+        plan.files.push(Planned::whole(
+            SCHEMA_FILE.into(),
+            schema,
+            old,
+            new,
+            "the config's JSON Schema, for editors; ignored by git",
+        ));
+    }
+}
+
+/// The settings file of one agent with our entries merged in, or why not.
+fn plan_settings(
+    agent: Agent,
+    path: &Path,
+    fill: &Fill,
+    t: &Target,
+) -> Result<(Planned, Vec<String>), Error> {
+    let real = files::resolve(path);
+    let name = t.shown(path);
+    let old = files::read(&real)?;
+    files::check_writable(&real)?;
+    let hooks = settings::entries(agent, fill);
+    let events: Vec<&str> = hooks
+        .as_object()
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    // An empty file (`touch settings.json`) is an empty object to every agent.
+    let fresh = old.as_deref().is_none_or(|raw| raw.trim().is_empty());
+    let (encoding, body) = match &old {
+        Some(raw) if !fresh => Encoding::decode(raw),
+        _ => (Encoding::default(), "{}\n".to_owned()),
+    };
+    let merged =
+        settings::merge(&body, &hooks).map_err(|e| Error::new(&real, ErrorKind::Merge(e)))?;
+    let new = match fresh {
+        false => encoding.encode(&merged.text),
+        true => format!(
+            "{}\n",
+            jsonedit::render(&serde_json::json!({ "hooks": hooks }), Some("  "), "")
+        ),
+    };
+    let created_members = match fresh {
+        false => merged.created_members,
+        true => {
+            let mut c = vec!["hooks".to_owned()];
+            c.extend(events.iter().map(|e| format!("hooks.{e}")));
+            c
+        }
+    };
+    let has_ours_before = old
+        .as_deref()
+        .is_some_and(|raw| !settings::installed(agent, &Encoding::decode(raw).1).is_empty());
+    Ok((
+        Planned {
+            name,
+            path: real,
+            old,
+            new,
+            what: events.join(", "),
+            record: true,
+            created_members,
+            has_ours_before,
+        },
+        merged.notes,
+    ))
+}
+
+/// The git hook, found through a dry install.
+fn plan_git_hook(t: &Target, binary: &Path, require: bool) -> Result<HookPlan, Error> {
+    let dir = githook::hooks_dir(&t.root)?;
+    // A hook in a committed folder names hookjudge by name; one in `.git/hooks` is this
+    // clone's own, whatever the scope.
+    let program = if githook::is_shared(&dir, &t.root) {
+        githook::Program::OnPath { required: require }
+    } else {
+        githook::Program::Absolute(binary.to_path_buf())
+    };
+    let outcome = githook::install(&dir, &program, true)?;
+    Ok(HookPlan {
+        dir,
+        program,
+        outcome,
+    })
+}

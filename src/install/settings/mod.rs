@@ -1,0 +1,107 @@
+//! Our entries in each agent's settings file: what they look like, where they go, and how to
+//! merge them in or take them out without touching anything else.
+//!
+//! The templates in `hooks-templates/` are the table of entries: one group per row (event,
+//! matcher, subcommand, timeout). [`entries`] fills them for one install mode; adding an entry
+//! is one more group in a template.
+//!
+//! An entry is ours when it runs the `hookjudge` binary (by that exact file name) with one of
+//! our subcommands, directly or through the team-mode wrapper. Entries are paired with the
+//! template's rows in order within an event, so the user's changes to ours (matcher, a larger
+//! timeout, extra keys) are kept, a second `init` changes nothing and an upgrade edits ours in
+//! place.
+//!
+//! This module says where the entries go ([`Scope`], [`settings_path`]); [`template`] fills
+//! the entries, [`ours`] recognises them in a file, [`merge`] puts them in and [`remove`]
+//! takes them out.
+
+mod merge;
+mod ours;
+mod remove;
+mod template;
+
+use std::path::{Path, PathBuf};
+
+use crate::agent::Agent;
+
+pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
+pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_ours};
+pub use remove::remove;
+pub use template::{
+    CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, missing_output,
+    settings_timeout_s, template,
+};
+
+/// Where an install goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Team mode: the repository's committed settings (`.claude/settings.json`,
+    /// `.codex/hooks.json`, `.gemini/settings.json`), naming `hookjudge` by name.
+    Project,
+    /// This user in this checkout (the default): Claude Code's `.claude/settings.local.json`,
+    /// which stays out of git; Codex and Gemini have no such file, so their user settings.
+    Local,
+    /// Every project of this user (`~/.claude/settings.json`, …).
+    User,
+}
+
+impl Scope {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Project => "project",
+            Scope::Local => "local",
+            Scope::User => "user",
+        }
+    }
+
+    /// Whether entries name `hookjudge` by name (committed files) rather than by absolute path.
+    pub fn portable(self) -> bool {
+        self == Scope::Project
+    }
+}
+
+/// Codex's home folder: `CODEX_HOME`, or `~/.codex` when that is unset or empty.
+pub fn codex_home(home: &Path) -> PathBuf {
+    codex_home_from(std::env::var_os("CODEX_HOME"), home)
+}
+
+fn codex_home_from(var: Option<std::ffi::OsString>, home: &Path) -> PathBuf {
+    var.filter(|h| !h.is_empty())
+        .map_or_else(|| home.join(Agent::Codex.config_dir()), PathBuf::from)
+}
+
+/// The name of `agent`'s settings file in its config folder.
+fn settings_file(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Claude | Agent::Gemini => "settings.json",
+        Agent::Codex => "hooks.json",
+    }
+}
+
+/// The user-scope settings file of `agent`.
+fn user_path(agent: Agent, home: &Path) -> PathBuf {
+    let dir = match agent {
+        Agent::Codex => codex_home(home),
+        Agent::Claude | Agent::Gemini => home.join(agent.config_dir()),
+    };
+    dir.join(settings_file(agent))
+}
+
+/// The settings file of `agent` for `scope`.
+pub fn settings_path(agent: Agent, scope: Scope, root: &Path, home: &Path) -> PathBuf {
+    match (agent, scope) {
+        // Claude Code's own file for one checkout, which stays out of git.
+        (Agent::Claude, Scope::Local) => root.join(".claude/settings.local.json"),
+        (agent, Scope::Project) => root.join(agent.config_dir()).join(settings_file(agent)),
+        (agent, Scope::User | Scope::Local) => user_path(agent, home),
+    }
+}
+
+/// The folder whose presence says the agent is used here.
+pub fn agent_folder(agent: Agent, scope: Scope, root: &Path, home: &Path) -> PathBuf {
+    let base = if scope == Scope::User { home } else { root };
+    base.join(agent.config_dir())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,139 @@
+//! Which handlers in a settings file are ours: those that run the `hookjudge` binary (by that
+//! exact file name) with one of our subcommands, directly or through the team-mode wrapper.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::super::jsonedit::{self, Node, Parsed};
+use super::{Scope, settings_path, template::events};
+use crate::agent::Agent;
+
+/// The subcommands our entries run; an entry running another one is not ours.
+pub const SUBCOMMANDS: [&str; 2] = ["stop", "gate"];
+/// The program and the words after it that a handler runs, when that program is `hookjudge`.
+fn our_invocation(handler: &Value) -> Option<(String, Vec<String>)> {
+    let command = handler["command"].as_str()?;
+    let (program, rest) = match handler["args"].as_array() {
+        Some(args) => (
+            command.to_owned(),
+            args.iter()
+                .map(|a| a.as_str().unwrap_or("").to_owned())
+                .collect(),
+        ),
+        None => {
+            let words = shell_words::split(command).ok()?;
+            let start = if words.starts_with(&["command".into(), "-v".into(), "hookjudge".into()]) {
+                words.iter().position(|w| w == "exec")? + 1
+            } else {
+                0
+            };
+            let words = &words[start..];
+            let end = words.iter().position(|w| w == "||").unwrap_or(words.len());
+            (words.first()?.clone(), words[1..end].to_vec())
+        }
+    };
+    let base = Path::new(&program).file_name()?.to_str()?;
+    matches!(base, "hookjudge" | "hookjudge.exe").then_some((program, rest))
+}
+
+/// Whether a handler is ours: the `hookjudge` binary with one of [`SUBCOMMANDS`].
+pub fn is_ours(handler: &Value) -> bool {
+    our_invocation(handler).is_some_and(|(_, rest)| {
+        rest.first()
+            .is_some_and(|s| SUBCOMMANDS.contains(&s.as_str()))
+    })
+}
+
+/// Our handlers in an event's array, in order: (group index, handler index).
+pub(super) fn ours_in(parsed: &Parsed, array: &Node) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
+    for (gi, group) in array.elements().iter().enumerate() {
+        if let Some(handlers) = group.member("hooks") {
+            for (hi, handler) in handlers.elements().iter().enumerate() {
+                if is_ours(&parsed.value(handler)) {
+                    found.push((gi, hi));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// One of our handlers as installed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Installed {
+    pub event: String,
+    /// The program it runs: an absolute path, or `hookjudge` (found on PATH).
+    pub program: String,
+    /// The settings timeout, in seconds (Gemini's milliseconds converted).
+    pub timeout_s: Option<f64>,
+    /// The words after the program (`gate --agent claude --hook-timeout 13`).
+    pub args: Vec<String>,
+}
+
+/// Our handlers in `text`, for `agent`'s events.
+pub fn installed(agent: Agent, text: &str) -> Vec<Installed> {
+    let Ok(parsed) = jsonedit::parse(text) else {
+        return Vec::new();
+    };
+    let Some(hooks) = parsed.root.member("hooks") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for event in events(agent) {
+        let Some(array) = hooks.member(&event) else {
+            continue;
+        };
+        for (gi, hi) in ours_in(&parsed, array) {
+            let handler = parsed.value(
+                &array.elements()[gi]
+                    .member("hooks")
+                    .expect("has")
+                    .elements()[hi],
+            );
+            let Some((program, args)) = our_invocation(&handler) else {
+                continue;
+            };
+            let timeout_s = handler["timeout"].as_f64().map(|t| {
+                if agent == Agent::Gemini {
+                    t / 1000.0
+                } else {
+                    t
+                }
+            });
+            found.push(Installed {
+                event: event.clone(),
+                program,
+                timeout_s,
+                args,
+            });
+        }
+    }
+    found
+}
+
+/// The other scopes whose settings file for `agent` already runs our entries (each hook would
+/// run once per file).
+pub fn installed_elsewhere(
+    agent: Agent,
+    scope: Scope,
+    root: &Path,
+    home: &Path,
+) -> Vec<(Scope, PathBuf)> {
+    let mut seen = vec![settings_path(agent, scope, root, home)];
+    let mut found = Vec::new();
+    for s in [Scope::Project, Scope::Local, Scope::User] {
+        let p = settings_path(agent, s, root, home);
+        if seen.contains(&p) {
+            continue;
+        }
+        seen.push(p.clone());
+        let ours = std::fs::read_to_string(&p)
+            .is_ok_and(|raw| !installed(agent, &jsonedit::Encoding::decode(&raw).1).is_empty());
+        if ours {
+            found.push((s, p));
+        }
+    }
+    found
+}

@@ -1,0 +1,58 @@
+//! Taking our entries out of a settings file again, and the containers `init` created for
+//! them, keeping everything else.
+
+use super::super::jsonedit;
+use super::ours::ours_in;
+
+/// Removes every handler of ours for `events`; a group left empty goes with its last handler,
+/// and a container goes when it is empty and listed in `created` (what `init` created).
+/// Containers the user had, even empty ones, stay.
+pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
+    let mut text = text.to_owned();
+    'again: loop {
+        let Ok(parsed) = jsonedit::parse(&text) else {
+            return text;
+        };
+        let Some(hooks) = parsed.root.member("hooks").filter(|h| h.is_object()) else {
+            break;
+        };
+        for event in events {
+            let Some(array) = hooks.member(event).filter(|a| a.is_array()) else {
+                continue;
+            };
+            if let Some(&(gi, hi)) = ours_in(&parsed, array).first() {
+                let handlers = array.elements()[gi].member("hooks").expect("found in it");
+                text = if handlers.elements().len() == 1 {
+                    jsonedit::remove_element(&text, array, gi)
+                } else {
+                    jsonedit::remove_element(&text, handlers, hi)
+                };
+                continue 'again;
+            }
+        }
+        break;
+    }
+    // Deepest first, so that `hooks` can go once its events have.
+    let mut created: Vec<&String> = created.iter().collect();
+    created.sort_by_key(|p| std::cmp::Reverse(p.matches('.').count()));
+    for path in created {
+        let Ok(parsed) = jsonedit::parse(&text) else {
+            return text;
+        };
+        let (parent, key) = match path.rsplit_once('.') {
+            Some(("hooks", event)) => (parsed.root.member("hooks"), event),
+            None => (Some(&parsed.root), path.as_str()),
+            Some(_) => continue,
+        };
+        let Some(parent) = parent else { continue };
+        let empty = parent.member(key).is_some_and(|n| match &n.kind {
+            jsonedit::Kind::Object(m) => m.is_empty(),
+            jsonedit::Kind::Array(a) => a.is_empty(),
+            jsonedit::Kind::Scalar => false,
+        });
+        if empty {
+            text = jsonedit::remove_member(&text, parent, key);
+        }
+    }
+    text
+}

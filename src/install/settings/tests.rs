@@ -1,0 +1,285 @@
+use super::*;
+use serde_json::{Value, json};
+
+fn fill() -> Fill {
+    Fill {
+        binary: PathBuf::from("/opt/bin/hookjudge"),
+        stop_timeout_ms: 10_000,
+        gate_timeout_ms: 8000,
+        portable: false,
+        required: false,
+    }
+}
+
+fn events_of(hooks: &Value) -> Vec<String> {
+    hooks.as_object().unwrap().keys().cloned().collect()
+}
+
+#[test]
+fn templates_fill_per_agent() {
+    let claude = entries(Agent::Claude, &fill());
+    let stop = &claude["Stop"][0]["hooks"][0];
+    assert_eq!(stop["command"], "/opt/bin/hookjudge");
+    assert_eq!(
+        stop["args"],
+        json!(["stop", "--agent", "claude", "--hook-timeout", "15"])
+    );
+    assert_eq!(stop["timeout"], 15);
+    assert_eq!(
+        claude["PreToolUse"][0]["matcher"],
+        "Bash|Write|Edit|MultiEdit"
+    );
+    let gemini = entries(Agent::Gemini, &fill());
+    assert_eq!(
+        gemini["AfterAgent"][0]["hooks"][0]["timeout"], 15000,
+        "Gemini counts milliseconds"
+    );
+    let codex = entries(
+        Agent::Codex,
+        &Fill {
+            binary: PathBuf::from("/a b/hookjudge"),
+            ..fill()
+        },
+    );
+    assert_eq!(
+        codex["Stop"][0]["hooks"][0]["command"],
+        "'/a b/hookjudge' stop --agent codex --hook-timeout 15"
+    );
+    assert!(is_ours(&codex["Stop"][0]["hooks"][0]));
+}
+
+#[test]
+fn portable_entries_name_hookjudge_by_name() {
+    for agent in Agent::ALL {
+        let hooks = entries(
+            agent,
+            &Fill {
+                portable: true,
+                ..fill()
+            },
+        );
+        let text = hooks.to_string();
+        assert!(!text.contains("/opt/bin"), "{text}");
+        for event in events_of(&hooks) {
+            let handler = &hooks[&event][0]["hooks"][0];
+            assert!(is_ours(handler), "{handler}");
+            assert!(handler.get("args").is_none());
+            let command = handler["command"].as_str().unwrap();
+            assert!(
+                command.starts_with("command -v hookjudge >/dev/null 2>&1 && exec hookjudge "),
+                "{command}"
+            );
+        }
+    }
+}
+
+#[test]
+fn only_our_binary_with_our_subcommand_is_ours() {
+    for (handler, ours) in [
+        (json!({"command": "/x/hookjudge", "args": ["stop"]}), true),
+        (json!({"command": "hookjudge gate --agent codex"}), true),
+        (json!({"command": "~/bin/hookjudge-notify stop"}), false),
+        (
+            json!({"command": "/x/hookjudge-notify", "args": ["stop"]}),
+            false,
+        ),
+        (json!({"command": "/x/hookjudge", "args": ["log"]}), false),
+        (
+            json!({"command": "/usr/bin/other-tool", "args": ["stop"]}),
+            false,
+        ),
+        (json!({"command": "notify-send hookjudge stop"}), false),
+    ] {
+        assert_eq!(is_ours(&handler), ours, "{handler}");
+    }
+}
+
+#[test]
+fn merge_is_idempotent_and_remove_restores() {
+    let original = "{\n    \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n    \"hooks\": {\n        \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"my-notify\" } ] } ]\n    }\n}\n";
+    let hooks = entries(Agent::Claude, &fill());
+    let once = merge(original, &hooks).unwrap();
+    assert_eq!(
+        merge(&once.text, &hooks).unwrap().text,
+        once.text,
+        "a second merge changes nothing"
+    );
+    let v: Value = serde_json::from_str(&once.text).unwrap();
+    assert_eq!(
+        v["hooks"]["Stop"][0]["hooks"][0]["command"], "my-notify",
+        "the user's hook stays first"
+    );
+    assert!(is_ours(&v["hooks"]["Stop"][1]["hooks"][0]));
+    let upgraded = merge(
+        &once.text,
+        &entries(
+            Agent::Claude,
+            &Fill {
+                binary: PathBuf::from("/new/hookjudge"),
+                ..fill()
+            },
+        ),
+    )
+    .unwrap();
+    let v: Value = serde_json::from_str(&upgraded.text).unwrap();
+    assert_eq!(
+        v["hooks"]["Stop"].as_array().unwrap().len(),
+        2,
+        "replaced in place"
+    );
+    assert_eq!(
+        v["hooks"]["Stop"][1]["hooks"][0]["command"],
+        "/new/hookjudge"
+    );
+    assert_eq!(
+        remove(&upgraded.text, &events_of(&hooks), &once.created_members),
+        original
+    );
+}
+
+#[test]
+fn user_changes_to_our_entry_are_kept() {
+    let hooks = entries(Agent::Claude, &fill());
+    let once = merge("{\n  \"a\": 1\n}\n", &hooks).unwrap().text;
+    let edited = once
+        .replace(
+            "\"matcher\": \"Bash|Write|Edit|MultiEdit\"",
+            "\"matcher\": \"Bash|Shell\"",
+        )
+        .replacen("\"timeout\": 15", "\"timeout\": 90", 1);
+    assert_ne!(edited, once);
+    let again = merge(&edited, &hooks).unwrap();
+    let v: Value = serde_json::from_str(&again.text).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"][0]["matcher"], "Bash|Shell");
+    assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["timeout"], 90);
+    assert_eq!(
+        v["hooks"]["Stop"][0]["hooks"][0]["args"],
+        json!(["stop", "--agent", "claude", "--hook-timeout", "90"]),
+        "the hook's deadline follows the larger timeout"
+    );
+    assert_eq!(merge(&again.text, &hooks).unwrap().text, again.text);
+    let lowered = once.replacen("\"timeout\": 15", "\"timeout\": 2", 1);
+    let again = merge(&lowered, &hooks).unwrap();
+    assert_eq!(again.text, once, "a timeout below the deadline is raised");
+    assert!(again.notes[0].contains("from 2 to 15"), "{:?}", again.notes);
+}
+
+#[test]
+fn pre_existing_empty_containers_stay() {
+    let original = "{\n  \"hooks\": {\n    \"Stop\": []\n  }\n}\n";
+    let hooks = entries(Agent::Claude, &fill());
+    let merged = merge(original, &hooks).unwrap();
+    assert_eq!(
+        merged.created_members,
+        ["hooks.SubagentStop", "hooks.PreToolUse"]
+    );
+    assert_eq!(
+        remove(&merged.text, &events_of(&hooks), &merged.created_members),
+        original
+    );
+    let empty = "{\"hooks\": {}}";
+    let merged = merge(empty, &hooks).unwrap();
+    assert_eq!(
+        remove(&merged.text, &events_of(&hooks), &merged.created_members),
+        empty
+    );
+}
+
+#[test]
+fn a_matcher_earlier_versions_wrote_is_upgraded_and_the_users_is_kept() {
+    let mut hooks = entries(Agent::Claude, &fill());
+    let old = merge("{\n  \"a\": 1\n}\n", &hooks).unwrap().text;
+    hooks["PreToolUse"][0]["matcher"] = json!("Bash|Write|Edit|MultiEdit");
+    let upgraded = merge(&old, &hooks).unwrap().text;
+    let v: Value = serde_json::from_str(&upgraded).unwrap();
+    assert_eq!(
+        v["hooks"]["PreToolUse"][0]["matcher"],
+        "Bash|Write|Edit|MultiEdit"
+    );
+    let users = old.replace(
+        "\"matcher\": \"Bash|Write|Edit|MultiEdit\"",
+        "\"matcher\": \"Bash|Shell\"",
+    );
+    assert_eq!(merge(&users, &hooks).unwrap().text, users);
+}
+
+#[test]
+fn a_second_row_for_an_event_is_one_more_entry() {
+    // Two gate entries in one event (shell, and file-writing tools): paired in order.
+    let mut hooks = entries(Agent::Claude, &fill());
+    let mut second = hooks["PreToolUse"][0].clone();
+    second["matcher"] = json!("Write|Edit|MultiEdit");
+    hooks["PreToolUse"].as_array_mut().unwrap().push(second);
+    let original = "{\n  \"a\": 1\n}\n";
+    let merged = merge(original, &hooks).unwrap();
+    let once = merged.text;
+    let v: Value = serde_json::from_str(&once).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), 2);
+    let edited = once.replace("Write|Edit|MultiEdit", "Write|Edit");
+    let again = merge(&edited, &hooks).unwrap().text;
+    assert_eq!(
+        again, edited,
+        "the user's matcher on the second entry stays"
+    );
+    let events = events_of(&hooks);
+    assert_eq!(remove(&again, &events, &merged.created_members), original);
+}
+
+#[test]
+fn wrong_shapes_and_duplicates_are_refused() {
+    let hooks = entries(Agent::Claude, &fill());
+    let err = |text: &str| merge(text, &hooks).unwrap_err().to_string();
+    assert!(err(r#"{"hooks": "none"}"#).contains("`hooks` is a string"));
+    assert!(err(r#"{"hooks": {"Stop": {}}}"#).contains("`hooks.Stop` is an object"));
+    assert!(err("[]").contains("top level is an array"), "{}", err("[]"));
+    let dup = "{\n  \"hooks\": {},\n  \"x\": 1,\n  \"hooks\": {}\n}";
+    assert!(
+        err(dup).contains("`hooks` appears 2 times (lines 2 and 4)"),
+        "{}",
+        err(dup)
+    );
+    let dup_event = "{\"hooks\": {\"Stop\": [], \"Stop\": []}}";
+    assert!(err(dup_event).contains("`hooks.Stop` appears 2 times"));
+}
+
+#[test]
+fn settings_paths_per_agent_and_scope() {
+    let (root, home) = (Path::new("/r"), Path::new("/h"));
+    let path = |agent, scope| settings_path(agent, scope, root, home);
+    assert_eq!(
+        path(Agent::Claude, Scope::Project),
+        Path::new("/r/.claude/settings.json")
+    );
+    assert_eq!(
+        path(Agent::Claude, Scope::Local),
+        Path::new("/r/.claude/settings.local.json")
+    );
+    assert_eq!(
+        path(Agent::Claude, Scope::User),
+        Path::new("/h/.claude/settings.json")
+    );
+    assert_eq!(
+        path(Agent::Codex, Scope::Project),
+        Path::new("/r/.codex/hooks.json")
+    );
+    assert_eq!(
+        path(Agent::Gemini, Scope::Project),
+        Path::new("/r/.gemini/settings.json")
+    );
+    assert_eq!(
+        path(Agent::Gemini, Scope::Local),
+        Path::new("/h/.gemini/settings.json")
+    );
+}
+
+#[test]
+fn an_empty_codex_home_is_the_default_one() {
+    // Joined as it was, an empty `CODEX_HOME` named `hooks.json` in the working directory.
+    let home = Path::new("/h");
+    assert_eq!(
+        codex_home_from(Some("".into()), home),
+        Path::new("/h/.codex")
+    );
+    assert_eq!(codex_home_from(None, home), Path::new("/h/.codex"));
+    assert_eq!(codex_home_from(Some("/c".into()), home), Path::new("/c"));
+}

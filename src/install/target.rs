@@ -1,0 +1,70 @@
+//! Where an install or an uninstall acts: the repository (or folder), the home folder, the
+//! scope and the agents, and how the files it touches are named to the user.
+
+use std::path::{Path, PathBuf};
+
+use super::files;
+use super::settings::{self, Scope};
+use crate::agent::Agent;
+
+/// What `init` or `uninstall` acts on.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The repository root, or the folder it runs in (`--force`, user scope, `uninstall`).
+    pub root: PathBuf,
+    pub home: PathBuf,
+    pub scope: Scope,
+    pub agents: Vec<Agent>,
+    /// Whether the agents were named (`--agent`) rather than found.
+    pub explicit: bool,
+}
+
+impl Target {
+    /// A path as the user should read it: relative to the repository when inside it (outside
+    /// user scope), absolute otherwise, with the symlink target when the file is a link.
+    pub fn shown(&self, path: &Path) -> String {
+        let name = match path.strip_prefix(&self.root) {
+            Ok(p) if self.scope != Scope::User => p.display().to_string(),
+            _ => path.display().to_string(),
+        };
+        let real = files::resolve(path);
+        if real != path {
+            format!("{name} -> {}", real.display())
+        } else {
+            name
+        }
+    }
+
+    /// Each agent's settings file, once per file (two agents may share one through a link).
+    pub fn settings_files(&self) -> Vec<(Agent, PathBuf)> {
+        let mut seen = Vec::new();
+        let mut found = Vec::new();
+        for agent in &self.agents {
+            let path = settings::settings_path(*agent, self.scope, &self.root, &self.home);
+            let real = files::resolve(&path);
+            if !seen.contains(&real) {
+                seen.push(real);
+                found.push((*agent, path));
+            }
+        }
+        found
+    }
+
+    /// The ignore file for this scope: `.gitignore` in team mode, else the clone's own
+    /// exclude; none in user scope or outside a repository.
+    pub fn ignore_file(&self) -> Option<PathBuf> {
+        match self.scope {
+            Scope::User => None,
+            Scope::Project => Some(self.root.join(".gitignore")),
+            Scope::Local => {
+                let repo = gix::discover(&self.root).ok()?;
+                Some(repo.common_dir().join("info/exclude"))
+            }
+        }
+    }
+
+    /// Whether every agent is being removed (then the files shared by all go too).
+    pub fn all_agents(&self) -> bool {
+        !self.explicit || self.agents.len() == Agent::ALL.len()
+    }
+}
