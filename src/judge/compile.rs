@@ -12,15 +12,68 @@
 //! the full one does. A text with other characters gets the full regex, compiled once and kept
 //! (long-running commands such as `eval` read many texts).
 
+use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look};
 
+use super::literals::SyntaxError;
+
 /// Regexes are compiled with this size limit: a user pattern that explodes is an error, not a
 /// hook that eats memory.
 pub const REGEX_SIZE_LIMIT: usize = 2 << 20;
+
+/// Why a pattern cannot be compiled.
+#[derive(Debug, Clone)]
+pub enum Error {
+    /// It is not a regex.
+    Syntax(SyntaxError),
+    /// Its regex would exceed `limit` bytes.
+    TooBig { limit: usize },
+    /// The regex engine refused it for another reason.
+    Build(Box<meta::BuildError>),
+}
+
+impl From<SyntaxError> for Error {
+    fn from(error: SyntaxError) -> Error {
+        Error::Syntax(error)
+    }
+}
+
+impl From<meta::BuildError> for Error {
+    fn from(error: meta::BuildError) -> Error {
+        match error.size_limit() {
+            Some(limit) => Error::TooBig { limit },
+            None => Error::Build(Box::new(error)),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Syntax(error) => write!(f, "is not a valid regex:\n{error}"),
+            Error::TooBig { limit } => write!(
+                f,
+                "is too big: its compiled regex would exceed the {} MiB limit; shorten its bounded repetitions (`{{n,m}}`) or narrow its classes (`\\w`, `.`)",
+                limit >> 20
+            ),
+            Error::Build(error) => write!(f, "does not compile: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Syntax(error) => Some(error),
+            Error::TooBig { .. } => None,
+            Error::Build(error) => Some(error.as_ref()),
+        }
+    }
+}
 
 /// The distinct characters of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,13 +131,13 @@ impl CharSet {
 /// A pattern's compiled forms: the narrowed one of the first text, and the full one.
 #[derive(Default)]
 pub struct Compiled {
-    full: OnceLock<Result<meta::Regex, String>>,
+    full: OnceLock<Result<meta::Regex, Error>>,
     narrowed: Mutex<Option<(CharSet, meta::Regex)>>,
 }
 
 impl Compiled {
     /// Where `source` (compiled case-insensitively) first matches `haystack`.
-    pub fn find(&self, source: &str, haystack: &str) -> Result<Option<(usize, usize)>, String> {
+    pub fn find(&self, source: &str, haystack: &str) -> Result<Option<(usize, usize)>, Error> {
         let found = |regex: &meta::Regex| regex.find(haystack).map(|m| (m.start(), m.end()));
         if let Some(full) = self.full.get() {
             return full.as_ref().map(found).map_err(Clone::clone);
@@ -103,22 +156,20 @@ impl Compiled {
             }
         }
         drop(narrowed);
-        let full = self
-            .full
-            .get_or_init(|| parse(source).and_then(|hir| build(&hir)));
+        let full = self.full.get_or_init(|| build(&parse(source)?));
         full.as_ref().map(found).map_err(Clone::clone)
     }
 }
 
-fn parse(source: &str) -> Result<Hir, String> {
+fn parse(source: &str) -> Result<Hir, SyntaxError> {
     regex_syntax::ParserBuilder::new()
         .case_insensitive(true)
         .build()
         .parse(source)
-        .map_err(|e| e.to_string())
+        .map_err(SyntaxError::from)
 }
 
-fn build(hir: &Hir) -> Result<meta::Regex, String> {
+fn build(hir: &Hir) -> Result<meta::Regex, Error> {
     meta::Builder::new()
         .configure(
             meta::Config::new()
@@ -130,7 +181,7 @@ fn build(hir: &Hir) -> Result<meta::Regex, String> {
                 .auto_prefilter(false),
         )
         .build_from_hir(hir)
-        .map_err(|e| e.to_string())
+        .map_err(Error::from)
 }
 
 /// `hir` as it reads a text whose characters are `chars` (`class` is the same set).
