@@ -91,4 +91,18 @@ mod tests {
         }
         assert!(checked("{}").is_ok());
     }
+
+    #[test]
+    fn a_pattern_too_big_to_compile_names_its_judge_and_key() {
+        let Err(ErrorKind::Invalid { key, message }) =
+            checked(r#"{"judges": {"mine": {"add_bypasses": ["ok", "(?:a{1000}){1000}"]}}}"#)
+        else {
+            panic!("a million `a`s check")
+        };
+        assert_eq!(key, "judges.mine.add_bypasses[1]");
+        assert!(
+            message.starts_with("judge `mine`: bypass pattern `(?:a{1000}){1000}` is too big"),
+            "{message}"
+        );
+    }
 }

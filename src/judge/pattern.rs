@@ -52,14 +52,18 @@ pub(crate) fn builtin_prefilter(source: &str) -> Prefilter {
 impl Pattern {
     /// Prepares a pattern. Built-in patterns take their prefilter from the build; others are
     /// parsed here, which also reports syntax errors without compiling.
+    ///
+    /// A pattern whose regex may not fit the size limit is compiled here too (see
+    /// [`compile::Compiled::checked`]), so that a config is refused when it loads.
     pub fn new(source: &str) -> Result<Pattern, PatternError> {
-        let (prefilter, condition) = match builtin_prefilter_of(source) {
-            Some(built) => built,
+        let (prefilter, condition, compiled) = match builtin_prefilter_of(source) {
+            Some((prefilter, condition)) => (prefilter, condition, Compiled::default()),
             None => {
                 let hir = literals::parse(source)?;
                 (
                     literals::prefilter_of(&hir),
                     Condition::owned(&literals::condition_of(&hir)),
+                    Compiled::checked(source, &hir)?,
                 )
             }
         };
@@ -67,7 +71,7 @@ impl Pattern {
             source: source.to_owned(),
             prefilter,
             condition,
-            compiled: Compiled::default(),
+            compiled,
         })
     }
 
