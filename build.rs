@@ -1,9 +1,9 @@
 //! Turns the built-in Layer 1 (`src/judge/layer1.json`) into Rust statics at build time: the
 //! patterns themselves, so that a hook call parses no Layer 1 JSON, and their literal
-//! prefilters, so that the quiet path never parses a regex. See `src/judge/literals.rs`.
+//! prefilters, so that the quiet path never parses a regex. See `src/judge/literals/`.
 
-#[path = "src/judge/literals.rs"]
-#[allow(dead_code)]
+#[path = "src/judge/literals/mod.rs"]
+#[allow(dead_code, unused_imports)]
 mod literals;
 
 use std::fmt::Write as _;
@@ -12,7 +12,7 @@ fn main() {
     link_packed_relocations();
     let source = "src/judge/layer1.json";
     println!("cargo:rerun-if-changed={source}");
-    println!("cargo:rerun-if-changed=src/judge/literals.rs");
+    println!("cargo:rerun-if-changed=src/judge/literals");
     let text = std::fs::read_to_string(source).expect("src/judge/layer1.json is part of the crate");
     let data: serde_json::Value =
         serde_json::from_str(&text).expect("src/judge/layer1.json is valid JSON");

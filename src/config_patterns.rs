@@ -1,6 +1,7 @@
 //! Every regex a config file sets, checked when the file is loaded (not when a judge first
-//! needs it): a pattern that is not a regex names its key (`judges.commit.add_triggers[1]`)
-//! and the judge, so the file can be fixed before any hook runs on it.
+//! needs it): a pattern that is not a regex, or whose regex would be too big, names its key
+//! (`judges.commit.add_triggers[1]`) and the judge, so the file can be fixed before any hook
+//! runs on it.
 
 use crate::config::{ConfigFile, ErrorKind};
 use crate::judge::{self, Pattern};
@@ -14,8 +15,9 @@ const JUDGE_PATTERN_LISTS: [(&str, &str); 5] = [
     ("add_bypasses", "bypass"),
 ];
 
-/// The first pattern of `file` that is not a regex, as the error that names its key.
-/// Patterns are parsed the way judges parse them ([`Pattern::new`]), not compiled.
+/// The first pattern of `file` that is not a regex or too big, as the error that names its
+/// key. Patterns are prepared the way judges prepare them ([`Pattern::new`]): parsed, and
+/// compiled only when their size may exceed the limit.
 pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
     for (name, spec) in file.judges.iter().flatten() {
         for (list, what) in JUDGE_PATTERN_LISTS {
@@ -27,13 +29,13 @@ pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
                 _ => &spec.add_bypasses,
             };
             for (i, source) in patterns.iter().flatten().enumerate() {
-                if let Err(message) = Pattern::new(source) {
+                if let Err(error) = Pattern::new(source) {
                     let error = judge::Error {
                         judge: name.clone(),
                         kind: judge::ErrorKind::BadPattern {
                             what,
                             pattern: source.clone(),
-                            message,
+                            error,
                         },
                     };
                     return Err(ErrorKind::Invalid {
@@ -88,5 +90,19 @@ mod tests {
             );
         }
         assert!(checked("{}").is_ok());
+    }
+
+    #[test]
+    fn a_pattern_too_big_to_compile_names_its_judge_and_key() {
+        let Err(ErrorKind::Invalid { key, message }) =
+            checked(r#"{"judges": {"mine": {"add_bypasses": ["ok", "(?:a{1000}){1000}"]}}}"#)
+        else {
+            panic!("a million `a`s check")
+        };
+        assert_eq!(key, "judges.mine.add_bypasses[1]");
+        assert!(
+            message.starts_with("judge `mine`: bypass pattern `(?:a{1000}){1000}` is too big"),
+            "{message}"
+        );
     }
 }

@@ -11,16 +11,80 @@
 //! text, and on any text whose characters it covers, the narrowed regex matches exactly where
 //! the full one does. A text with other characters gets the full regex, compiled once and kept
 //! (long-running commands such as `eval` read many texts).
+//!
+//! A pattern whose full regex would exceed [`REGEX_SIZE_LIMIT`] is refused when it is loaded,
+//! not when a text first wakes it: [`Compiled::checked`] estimates the size from the parsed
+//! pattern (a walk over it, no compiling) and compiles at load only a pattern that may be near
+//! the limit, keeping the regex for its first use.
 
+use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look};
 
+use super::literals::SyntaxError;
+
 /// Regexes are compiled with this size limit: a user pattern that explodes is an error, not a
 /// hook that eats memory.
 pub const REGEX_SIZE_LIMIT: usize = 2 << 20;
+
+/// A pattern whose estimated size ([`estimated_size`]) reaches this is compiled at load to
+/// check it against [`REGEX_SIZE_LIMIT`]; below it, the estimate alone says it fits. On every
+/// shape measured, a regex takes at most twice its estimate (see the tests), so checking from a
+/// quarter of the limit leaves another factor of two for shapes not measured.
+const CHECK_AT_LOAD_FROM: usize = REGEX_SIZE_LIMIT / 4;
+
+/// Why a pattern cannot be compiled.
+#[derive(Debug, Clone)]
+pub enum Error {
+    /// It is not a regex.
+    Syntax(SyntaxError),
+    /// Its regex would exceed `limit` bytes.
+    TooBig { limit: usize },
+    /// The regex engine refused it for another reason.
+    Build(Box<meta::BuildError>),
+}
+
+impl From<SyntaxError> for Error {
+    fn from(error: SyntaxError) -> Error {
+        Error::Syntax(error)
+    }
+}
+
+impl From<meta::BuildError> for Error {
+    fn from(error: meta::BuildError) -> Error {
+        match error.size_limit() {
+            Some(limit) => Error::TooBig { limit },
+            None => Error::Build(Box::new(error)),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Syntax(error) => write!(f, "is not a valid regex:\n{error}"),
+            Error::TooBig { limit } => write!(
+                f,
+                "is too big: its compiled regex would exceed the {} MiB limit; shorten its bounded repetitions (`{{n,m}}`) or narrow its classes (`\\w`, `.`)",
+                limit >> 20
+            ),
+            Error::Build(error) => write!(f, "does not compile: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Syntax(error) => Some(error),
+            Error::TooBig { .. } => None,
+            Error::Build(error) => Some(error.as_ref()),
+        }
+    }
+}
 
 /// The distinct characters of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,13 +142,25 @@ impl CharSet {
 /// A pattern's compiled forms: the narrowed one of the first text, and the full one.
 #[derive(Default)]
 pub struct Compiled {
-    full: OnceLock<Result<meta::Regex, String>>,
+    full: OnceLock<Result<meta::Regex, Error>>,
     narrowed: Mutex<Option<(CharSet, meta::Regex)>>,
 }
 
 impl Compiled {
+    /// The compiled forms of `source`, parsed for literals as `hir` (see
+    /// [`super::literals::parse`]), once it is known to fit [`REGEX_SIZE_LIMIT`]: a pattern that
+    /// may not fit is compiled here, and its regex kept for its first text.
+    pub fn checked(source: &str, hir: &Hir) -> Result<Compiled, Error> {
+        let compiled = Compiled::default();
+        if estimated_size(hir) >= CHECK_AT_LOAD_FROM {
+            let regex = build(&parse(source)?)?;
+            compiled.full.get_or_init(|| Ok(regex));
+        }
+        Ok(compiled)
+    }
+
     /// Where `source` (compiled case-insensitively) first matches `haystack`.
-    pub fn find(&self, source: &str, haystack: &str) -> Result<Option<(usize, usize)>, String> {
+    pub fn find(&self, source: &str, haystack: &str) -> Result<Option<(usize, usize)>, Error> {
         let found = |regex: &meta::Regex| regex.find(haystack).map(|m| (m.start(), m.end()));
         if let Some(full) = self.full.get() {
             return full.as_ref().map(found).map_err(Clone::clone);
@@ -103,26 +179,28 @@ impl Compiled {
             }
         }
         drop(narrowed);
-        let full = self
-            .full
-            .get_or_init(|| parse(source).and_then(|hir| build(&hir)));
+        let full = self.full.get_or_init(|| build(&parse(source)?));
         full.as_ref().map(found).map_err(Clone::clone)
     }
 }
 
-fn parse(source: &str) -> Result<Hir, String> {
+fn parse(source: &str) -> Result<Hir, SyntaxError> {
     regex_syntax::ParserBuilder::new()
         .case_insensitive(true)
         .build()
         .parse(source)
-        .map_err(|e| e.to_string())
+        .map_err(SyntaxError::from)
 }
 
-fn build(hir: &Hir) -> Result<meta::Regex, String> {
+fn build(hir: &Hir) -> Result<meta::Regex, Error> {
+    build_within(hir, REGEX_SIZE_LIMIT)
+}
+
+fn build_within(hir: &Hir, size_limit: usize) -> Result<meta::Regex, Error> {
     meta::Builder::new()
         .configure(
             meta::Config::new()
-                .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .nfa_size_limit(Some(size_limit))
                 // Layer 1 asks where a match is, never for its groups.
                 .which_captures(WhichCaptures::Implicit)
                 // A literal prefilter of a large alternation costs more to build than it saves
@@ -130,7 +208,49 @@ fn build(hir: &Hir) -> Result<meta::Regex, String> {
                 .auto_prefilter(false),
         )
         .build_from_hir(hir)
-        .map_err(|e| e.to_string())
+        .map_err(Error::from)
+}
+
+/// An estimate of the bytes the regex of a pattern takes, from the pattern parsed for literals
+/// (case-sensitively): each piece costs what its automaton states cost, a bounded repetition
+/// copies its piece, and a letter costs its case variants. A class costs per range: a range of
+/// multi-byte characters that is wide splits into several UTF-8 sequences, a narrow one is one.
+pub fn estimated_size(hir: &Hir) -> usize {
+    const STATE: usize = 64;
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => STATE,
+        HirKind::Literal(lit) => 4 * STATE * lit.0.len(),
+        HirKind::Class(Class::Bytes(class)) => STATE * class.ranges().len(),
+        HirKind::Class(Class::Unicode(class)) => class
+            .ranges()
+            .iter()
+            .map(|range| {
+                let (start, end) = (range.start(), range.end());
+                if end.is_ascii() {
+                    6 * STATE
+                } else if start.len_utf8() == end.len_utf8()
+                    && u32::from(end) - u32::from(start) < 64
+                {
+                    STATE / 2 * end.len_utf8()
+                } else {
+                    32 * STATE
+                }
+            })
+            .sum(),
+        HirKind::Capture(capture) => STATE + estimated_size(&capture.sub),
+        HirKind::Repetition(rep) => {
+            let copies = rep.max.unwrap_or(rep.min.saturating_add(1)).max(1);
+            STATE.saturating_add(
+                usize::try_from(copies)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(estimated_size(&rep.sub)),
+            )
+        }
+        HirKind::Concat(parts) | HirKind::Alternation(parts) => parts
+            .iter()
+            .map(estimated_size)
+            .fold(STATE * parts.len(), usize::saturating_add),
+    }
 }
 
 /// `hir` as it reads a text whose characters are `chars` (`class` is the same set).
@@ -229,6 +349,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_size_estimate_is_at_least_half_the_compiled_size() {
+        // Shapes that cost the most per estimated byte: case variants, wide and narrow
+        // Unicode classes, repetitions of them, alternations; then every built-in pattern.
+        let shapes = [
+            r"kkkkkkkkkkkkkkkkkkkkkkkkkkkk",
+            r"[a-z]{0,300}",
+            r"[a-zA-Z]{0,200}",
+            r"(a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p|q|r|s|t|u|v|w|x|y|z){0,50}",
+            r"(?:ſ|K|ǅ|ß|ΐ){0,80}",
+            r"[\u{100}-\u{17F}]{0,80}",
+            r"[\u{800}-\u{FFFF}]{9}",
+            r"[\u{80}-\u{10FFFF}]{0,50}",
+            r"(?s:.){0,100}",
+            r"[^\n]{0,120}",
+            r"\w{0,20}",
+            r"\w{0,40}",
+            r"(\w+\s+){0,10}",
+            r"\W{0,20}",
+            r"\pL{5}",
+            r"\S{0,200}",
+            r"\d{0,100}",
+            r"\p{Han}{0,10}",
+            r"[\p{Greek}\p{Cyrillic}]{0,30}",
+            r"\bfoo\b|\bbar\b",
+            r"(((a)))",
+        ];
+        let builtins = super::super::BUILTIN_PREFILTERS.iter().map(|(p, ..)| *p);
+        for source in shapes.into_iter().chain(builtins) {
+            let estimate = estimated_size(&super::super::literals::parse(source).unwrap());
+            assert!(
+                build_within(&parse(source).unwrap(), 2 * estimate).is_ok(),
+                "`{source}` compiles to more than twice its estimate of {estimate} bytes"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pattern_too_big_for_the_limit_is_refused_before_its_first_text() {
+        let checked = |source: &str| {
+            Compiled::checked(source, &super::super::literals::parse(source).unwrap())
+        };
+        let Err(Error::TooBig { limit }) = checked("(?:a{1000}){1000}") else {
+            panic!("a million `a`s fit");
+        };
+        assert_eq!(limit, REGEX_SIZE_LIMIT);
+        // Near the limit: compiled at load, and that regex serves the first text.
+        let near = checked(r"\w{0,10}").unwrap();
+        assert!(near.full.get().is_some());
+        assert_eq!(near.find(r"\w{0,10}", "ab").unwrap(), Some((0, 2)));
+        // Far below it, nothing is compiled before a text needs it.
+        assert!(checked(r"\b(fix|fixed)\b").unwrap().full.get().is_none());
     }
 
     #[test]

@@ -141,7 +141,7 @@ pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation
                 reason: None,
                 layer2: None,
             },
-            Err(message) => JudgeOutcome {
+            Err(error) => JudgeOutcome {
                 judge: judge.name.clone(),
                 layer1: Signal::Quiet,
                 pattern: None,
@@ -149,7 +149,7 @@ pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation
                 verdict: Some(Verdict::Fail),
                 decision: Decision::Allow,
                 fields: None,
-                reason: Some(message),
+                reason: Some(error.to_string()),
                 layer2: None,
             },
         })

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use super::literals::{Prefilter, TextIndex};
-use super::{Judge, Pattern};
+use super::{Error, ErrorKind, Judge, Pattern, PatternError};
 
 /// What Layer 1 found for one judge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -133,11 +133,16 @@ fn directed_patterns() -> &'static [Pattern] {
 
 /// Runs a judge's Layer 1 over `text`.
 ///
-/// Errors name the pattern that failed to compile (only possible for user patterns).
-pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, String> {
+/// Errors name the judge and the pattern that failed to compile (only possible for user
+/// patterns).
+pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, Error> {
     let mut trigger = None;
     for pattern in &judge.triggers {
-        if pattern.may_match(&text.index) && pattern.matches(text.speech())? {
+        if pattern.may_match(&text.index)
+            && pattern
+                .matches(text.speech())
+                .map_err(|e| failed(judge, "trigger", pattern, e))?
+        {
             trigger = Some(pattern.source.as_str());
             break;
         }
@@ -156,7 +161,10 @@ pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, String> {
         if !bypass.may_match(&text.index) {
             continue;
         }
-        let Some((start, _)) = bypass.find(text.raw)? else {
+        let Some((start, _)) = bypass
+            .find(text.raw)
+            .map_err(|e| failed(judge, "bypass", bypass, e))?
+        else {
             continue;
         };
         if negated(text.raw, start) {
@@ -182,6 +190,18 @@ pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, String> {
         pattern: Some(trigger),
         refused_bypass: None,
     })
+}
+
+/// A pattern of `judge` that did not compile when a text needed it.
+fn failed(judge: &Judge, what: &'static str, pattern: &Pattern, error: PatternError) -> Error {
+    Error {
+        judge: judge.name.clone(),
+        kind: ErrorKind::BadPattern {
+            what,
+            pattern: pattern.source.clone(),
+            error,
+        },
+    }
 }
 
 #[cfg(test)]

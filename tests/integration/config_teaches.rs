@@ -194,6 +194,34 @@ fn double_star_artifacts_count_as_evidence() {
 }
 
 #[test]
+fn a_judge_pattern_too_big_to_compile_is_refused_when_the_config_loads() {
+    let home = Home::new();
+    // A regex, but a million copies of `a`: far past the size limit of a compiled pattern.
+    home.user_config(
+        r#"{"llm": {"provider": "none"}, "judges": {"commit": {"add_triggers": ["fine", "(?:a{1000}){1000}"]}}}"#,
+    );
+    let file = home.path().join("config/hookjudge/config.json");
+    let explained = |stderr: &str| {
+        stderr.contains(
+            "at `judges.commit.add_triggers[1]`: judge `commit`: trigger pattern `(?:a{1000}){1000}` is too big",
+        ) && stderr.contains(&format!(
+            "hint: fix `judges.commit.add_triggers[1]` in `{}`",
+            file.display()
+        ))
+    };
+    let out = home.cmd(&["config", "show"]).output();
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(explained(&out.stderr), "{}", out.stderr);
+    // Whatever the text: a text without an `a` would never have compiled it.
+    let out = home
+        .cmd(&["judge", "--no-llm"])
+        .stdin("I reworded the docs.")
+        .output();
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(explained(&out.stderr), "{}", out.stderr);
+}
+
+#[test]
 fn a_test_command_pattern_that_is_not_a_regex_does_not_load() {
     let home = Home::new();
     home.user_config(r#"{"llm": {"provider": "none"}, "gate": {"test_commands": "(cargo test"}}"#);
