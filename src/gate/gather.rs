@@ -43,7 +43,7 @@ pub enum RepoFacts {
     #[default]
     NotRead,
     /// The repository could not be opened.
-    Unreadable(String),
+    Unreadable(facts::Error),
     /// A commit, publish or deploy: the uncommitted work and where HEAD is.
     Work(WorkFacts),
     Push(PushRepoFacts),
@@ -56,7 +56,7 @@ pub struct WorkFacts {
     pub work_tree: Option<PathBuf>,
     pub branch: Option<String>,
     /// Uncommitted work less test artifacts (a commit takes the index too: the exact status).
-    pub changes: Result<Changes, String>,
+    pub changes: Result<Changes, facts::Error>,
     /// HEAD's committer time, in seconds.
     pub head_time: Option<i64>,
 }
@@ -71,10 +71,10 @@ pub struct PushRepoFacts {
     pub origin_configured: bool,
     /// What each refspec would send; `None` when the facts above already settle the push
     /// (walking the history towards a remote that does not exist could read all of it).
-    pub refs: Option<Result<Vec<PushFacts>, String>>,
+    pub refs: Option<Result<Vec<PushFacts>, facts::Error>>,
     /// Repository paths the pushed commits change; an error when some range could not be
     /// compared (then every change counts against the evidence).
-    pub pushed_paths: Result<Vec<String>, String>,
+    pub pushed_paths: Result<Vec<String>, facts::Error>,
     /// The newest pushed commit's time in ms (the end of its second; now when unreadable, so
     /// that no earlier evidence counts).
     pub newest_commit_ms: i64,
@@ -84,7 +84,7 @@ pub struct PushRepoFacts {
 #[derive(Debug, Clone)]
 pub struct DestructiveFacts {
     pub work_tree: Option<PathBuf>,
-    pub changes: Result<Changes, String>,
+    pub changes: Result<Changes, facts::Error>,
     /// The current branch.
     pub branch: Option<String>,
     /// `git checkout X …` without `--`: whether `X` names a commit (then the rest are paths).
@@ -95,7 +95,7 @@ pub struct DestructiveFacts {
     /// Branches being deleted (`HEAD` read as the current one), with the commits only they have.
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move leaves on no ref.
-    pub lost_by_move: Option<Result<Commits, String>>,
+    pub lost_by_move: Option<Result<Commits, facts::Error>>,
 }
 
 impl Default for PushRepoFacts {
@@ -216,7 +216,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     let repo = match opened.as_ref() {
         Ok(repo) => repo,
         Err(e) => {
-            facts.repo = RepoFacts::Unreadable(e.to_string());
+            facts.repo = RepoFacts::Unreadable(e.clone());
             return facts;
         }
     };
@@ -228,9 +228,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
             RepoFacts::Work(WorkFacts {
                 work_tree: repo.work_tree.clone(),
                 branch: repo.branch(),
-                changes: repo
-                    .changes_except(|p| evidence::is_artifact(p, artifacts))
-                    .map_err(|e| e.to_string()),
+                changes: repo.changes_except(|p| evidence::is_artifact(p, artifacts)),
                 head_time: repo.head().map(|(_, t)| t),
             })
         }
@@ -255,7 +253,7 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
     if spec.computed.is_some() || facts.named_remote_configured == Some(false) || nowhere {
         return facts;
     }
-    let refs = repo.push_facts_all(&spec).map_err(|e| e.to_string());
+    let refs = repo.push_facts_all(&spec);
     if let Ok(refs) = &refs {
         for pushed in refs.iter().filter(|f| f.ahead.count > 0) {
             let Some(id) = pushed.source_id else {
@@ -266,7 +264,7 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
                 &mut facts.pushed_paths,
             ) {
                 (Ok(paths), Ok(all)) => all.extend(paths),
-                (Err(e), all) => *all = Err(e.to_string()),
+                (Err(e), all) => *all = Err(e),
                 (Ok(_), Err(_)) => {}
             }
             let ms = repo.commit_time(id).map_or(now, |t| t * 1000 + 999);
@@ -280,7 +278,7 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
 fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
     let mut facts = DestructiveFacts {
         work_tree: repo.work_tree.clone(),
-        changes: repo.changes().map_err(|e| e.to_string()),
+        changes: repo.changes(),
         branch: repo.branch(),
         ..DestructiveFacts::default()
     };
@@ -311,10 +309,7 @@ fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
             }
         }
         Some(Destructive::MoveBranch { branch, to, .. }) => {
-            facts.lost_by_move = Some(
-                repo.lost_by_move(branch.as_deref(), to)
-                    .map_err(|e| e.to_string()),
-            );
+            facts.lost_by_move = Some(repo.lost_by_move(branch.as_deref(), to));
         }
         _ => {}
     }
