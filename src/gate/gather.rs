@@ -4,18 +4,18 @@
 //! ruling without touching a repository, a transcript or an LLM.
 //!
 //! What one hook call reads is shared by all its actions ([`Reads`]): a repository is opened
-//! once however many actions on the line target it, and the session's recent activity is
-//! summarised once. The transcript is read here and nowhere else in the gate's decision: for
+//! once however many actions on the line target it (and already when classifying the line read
+//! its git aliases), and the session's recent activity is summarised once. The transcript is read here and nowhere else in the gate's decision: for
 //! test runs (with the short wait for a just-finished one) and for the judge's activity summary.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use super::classify::{Class, Destructive, Gated, Target};
 use super::evidence::{self, Finding};
 use super::facts::{self, Changes, Commits, PushFacts, Repo};
 use super::policy::Context;
+use super::repos::{Opened, Repos};
 use crate::judge::evaluate::Answer;
 
 /// Bytes of recent session activity the gate's judge reads.
@@ -167,13 +167,11 @@ pub struct EvidenceQuery {
     pub scope: Scope,
 }
 
-/// A repository opened (or not) for a target.
-pub type Opened = Rc<Result<Repo, facts::Error>>;
-
 /// What one hook call has read, shared by all its actions.
 #[derive(Default)]
 pub struct Reads {
-    repos: RefCell<Vec<(Target, PathBuf, Opened)>>,
+    /// The repositories opened, also for reading git aliases while classifying.
+    repos: Repos,
     /// The session's recent activity (one session per hook call).
     activity: RefCell<Option<String>>,
 }
@@ -181,13 +179,12 @@ pub struct Reads {
 impl Reads {
     /// The repository of `target` (discovered from `cwd` when the target names no directory).
     pub fn repo(&self, target: &Target, cwd: &Path) -> Opened {
-        let mut repos = self.repos.borrow_mut();
-        if let Some((_, _, repo)) = repos.iter().find(|(t, dir, _)| t == target && dir == cwd) {
-            return Rc::clone(repo);
-        }
-        let repo = Rc::new(Repo::open(target, cwd));
-        repos.push((target.clone(), cwd.to_path_buf(), Rc::clone(&repo)));
-        repo
+        self.repos.open(target, cwd)
+    }
+
+    /// The repositories opened so far, for classifying the command before facts are gathered.
+    pub fn repos(&self) -> &Repos {
+        &self.repos
     }
 
     /// The last [`ACTIVITY_BYTES`] of the session's activity, for the judge (summarised once
@@ -362,6 +359,7 @@ fn transcript_tests(
         relevant: &relevant,
         cwd: ctx.cwd,
         commits_only: matches!(query.scope, Scope::Paths(_)),
+        repos: ctx.reads.repos(),
     };
     // Waits briefly for a just-finished test run's result to land (agents write the session
     // asynchronously), reading only what was appended meanwhile.
@@ -394,6 +392,8 @@ pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use super::*;
     use crate::gate::classify::PushSpec;
     use crate::gate::settings::GateSettings;
@@ -484,6 +484,27 @@ mod tests {
         let ctx = context(&ask, dir.path(), &reads);
         let facts = repository(&gated(Class::Commit, None), &ctx);
         assert!(matches!(facts.repo, RepoFacts::NotRead));
+    }
+
+    #[test]
+    fn the_aliases_of_a_line_come_from_the_repository_its_facts_are_read_from() {
+        let dir = scratch_repository();
+        git(dir.path(), &["config", "alias.ship", "commit"]);
+        std::fs::write(dir.path().join("b.rs"), "fn b() {}\n").unwrap();
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let found = crate::gate::find(
+            "git ship -m x",
+            dir.path(),
+            Default::default(),
+            reads.repos(),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].class, Class::Commit);
+        // Reading the alias opened the repository; gathering the facts opens it no more.
+        assert_eq!(reads.repos().opened(), 1, "{:?}", reads.repos());
+        let facts = repository(&found[0], &context(&settings, dir.path(), &reads));
+        assert!(matches!(facts.repo, RepoFacts::Work(_)), "{:?}", facts.repo);
+        assert_eq!(reads.repos().opened(), 1, "{:?}", reads.repos());
     }
 
     #[test]
