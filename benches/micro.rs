@@ -11,6 +11,7 @@ use std::path::Path;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
+use hookjudge::gate::repos::Repos;
 use hookjudge::judge::evaluate::{Answer, Layer2, NoLayer2, evaluate};
 use hookjudge::judge::{Judge, builtin_specs};
 
@@ -204,7 +205,14 @@ fn gemini_session(c: &mut Criterion) {
 fn shell(c: &mut Criterion) {
     let cmd = "git add -A && git commit -m \"$(cat <<'EOF'\nFix the loader\nEOF\n)\" && cd sub && sudo -u me env X=1 bash -c 'git push origin main'";
     c.bench_function("shell parse + classify (commit idiom)", |b| {
-        b.iter(|| hookjudge::gate::find(black_box(cmd), Path::new("/w"), Default::default()))
+        b.iter(|| {
+            hookjudge::gate::find(
+                black_box(cmd),
+                Path::new("/w"),
+                Default::default(),
+                &Repos::default(),
+            )
+        })
     });
 }
 

@@ -101,7 +101,7 @@ pub fn problems(settings: &Settings) -> Vec<Problem> {
             found.push(Problem {
                 key,
                 file,
-                message: format!("`{glob}` is not a glob ({e}), so it never matches"),
+                message: format!("{e}, so it never matches"),
             });
         }
     }

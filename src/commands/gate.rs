@@ -186,7 +186,10 @@ fn run(
         deploy: &settings.gate.deploy_commands,
         publish: &settings.gate.publish_commands,
     };
-    let mut found = crate::gate::find(&command, &cwd, user);
+    // A repository several actions target is opened once, by the first that reads it: the
+    // git aliases of the line are read from it, then every action's facts.
+    let reads = crate::gate::gather::Reads::default();
+    let mut found = crate::gate::find(&command, &cwd, user, reads.repos());
     found.extend(faked);
     if found.is_empty() {
         return Ok(silent(agent));
@@ -233,8 +236,6 @@ fn run(
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
-    // A repository several actions target is opened once; the session's activity read once.
-    let reads = crate::gate::gather::Reads::default();
     for gated in &found {
         let gate_settings = targets.for_target(&gated.target, &settings);
         let ctx = Context {

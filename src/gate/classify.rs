@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::delete;
 use super::git::{self, LineAliases};
+use super::repos::Repos;
 use super::shell::{SimpleCommand, Word};
 use super::tools;
 
@@ -144,8 +145,10 @@ pub struct Gated {
 }
 
 /// What the classifier knows besides the command itself.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Known<'a> {
+    /// The repositories of this hook call, for the git aliases they define.
+    pub repos: &'a Repos,
     /// User-defined deploy and publish command prefixes.
     pub deploy_commands: &'a [Vec<String>],
     pub publish_commands: &'a [Vec<String>],
@@ -238,7 +241,7 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         }
     }
     if git::is_git(cmd) {
-        return match git::classify(cmd, &known.aliases, known.stashed) {
+        return match git::classify(cmd, &known.aliases, known.repos, known.stashed) {
             git::Found::Gated(found) => {
                 out.extend(found);
                 Classified::Gated(out)
@@ -350,7 +353,7 @@ mod tests {
     use std::path::Path;
 
     fn found(text: &str) -> Vec<Gated> {
-        crate::gate::find(text, Path::new("/w"), Default::default())
+        crate::gate::find(text, Path::new("/w"), Default::default(), &Repos::default())
     }
 
     fn classes(text: &str) -> Vec<&'static str> {
@@ -449,6 +452,7 @@ mod tests {
             "./scripts/deploy.sh prod && make deploy",
             Path::new("/w"),
             user,
+            &Repos::default(),
         )
         .len();
         assert_eq!(n, 2);

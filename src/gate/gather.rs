@@ -4,18 +4,18 @@
 //! ruling without touching a repository, a transcript or an LLM.
 //!
 //! What one hook call reads is shared by all its actions ([`Reads`]): a repository is opened
-//! once however many actions on the line target it, and the session's recent activity is
-//! summarised once. The transcript is read here and nowhere else in the gate's decision: for
+//! once however many actions on the line target it (and already when classifying the line read
+//! its git aliases), and the session's recent activity is summarised once. The transcript is read here and nowhere else in the gate's decision: for
 //! test runs (with the short wait for a just-finished one) and for the judge's activity summary.
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use super::classify::{Class, Destructive, Gated, Target};
 use super::evidence::{self, Finding};
 use super::facts::{self, Changes, Commits, PushFacts, Repo};
 use super::policy::Context;
+use super::repos::{Opened, Repos};
 use crate::judge::evaluate::Answer;
 
 /// Bytes of recent session activity the gate's judge reads.
@@ -43,7 +43,7 @@ pub enum RepoFacts {
     #[default]
     NotRead,
     /// The repository could not be opened.
-    Unreadable(String),
+    Unreadable(facts::Error),
     /// A commit, publish or deploy: the uncommitted work and where HEAD is.
     Work(WorkFacts),
     Push(PushRepoFacts),
@@ -56,7 +56,7 @@ pub struct WorkFacts {
     pub work_tree: Option<PathBuf>,
     pub branch: Option<String>,
     /// Uncommitted work less test artifacts (a commit takes the index too: the exact status).
-    pub changes: Result<Changes, String>,
+    pub changes: Result<Changes, facts::Error>,
     /// HEAD's committer time, in seconds.
     pub head_time: Option<i64>,
 }
@@ -71,10 +71,10 @@ pub struct PushRepoFacts {
     pub origin_configured: bool,
     /// What each refspec would send; `None` when the facts above already settle the push
     /// (walking the history towards a remote that does not exist could read all of it).
-    pub refs: Option<Result<Vec<PushFacts>, String>>,
+    pub refs: Option<Result<Vec<PushFacts>, facts::Error>>,
     /// Repository paths the pushed commits change; an error when some range could not be
     /// compared (then every change counts against the evidence).
-    pub pushed_paths: Result<Vec<String>, String>,
+    pub pushed_paths: Result<Vec<String>, facts::Error>,
     /// The newest pushed commit's time in ms (the end of its second; now when unreadable, so
     /// that no earlier evidence counts).
     pub newest_commit_ms: i64,
@@ -84,7 +84,7 @@ pub struct PushRepoFacts {
 #[derive(Debug, Clone)]
 pub struct DestructiveFacts {
     pub work_tree: Option<PathBuf>,
-    pub changes: Result<Changes, String>,
+    pub changes: Result<Changes, facts::Error>,
     /// The current branch.
     pub branch: Option<String>,
     /// `git checkout X …` without `--`: whether `X` names a commit (then the rest are paths).
@@ -95,7 +95,7 @@ pub struct DestructiveFacts {
     /// Branches being deleted (`HEAD` read as the current one), with the commits only they have.
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move leaves on no ref.
-    pub lost_by_move: Option<Result<Commits, String>>,
+    pub lost_by_move: Option<Result<Commits, facts::Error>>,
 }
 
 impl Default for PushRepoFacts {
@@ -167,13 +167,11 @@ pub struct EvidenceQuery {
     pub scope: Scope,
 }
 
-/// A repository opened (or not) for a target.
-pub type Opened = Rc<Result<Repo, facts::Error>>;
-
 /// What one hook call has read, shared by all its actions.
 #[derive(Default)]
 pub struct Reads {
-    repos: RefCell<Vec<(Target, PathBuf, Opened)>>,
+    /// The repositories opened, also for reading git aliases while classifying.
+    repos: Repos,
     /// The session's recent activity (one session per hook call).
     activity: RefCell<Option<String>>,
 }
@@ -181,13 +179,12 @@ pub struct Reads {
 impl Reads {
     /// The repository of `target` (discovered from `cwd` when the target names no directory).
     pub fn repo(&self, target: &Target, cwd: &Path) -> Opened {
-        let mut repos = self.repos.borrow_mut();
-        if let Some((_, _, repo)) = repos.iter().find(|(t, dir, _)| t == target && dir == cwd) {
-            return Rc::clone(repo);
-        }
-        let repo = Rc::new(Repo::open(target, cwd));
-        repos.push((target.clone(), cwd.to_path_buf(), Rc::clone(&repo)));
-        repo
+        self.repos.open(target, cwd)
+    }
+
+    /// The repositories opened so far, for classifying the command before facts are gathered.
+    pub fn repos(&self) -> &Repos {
+        &self.repos
     }
 
     /// The last [`ACTIVITY_BYTES`] of the session's activity, for the judge (summarised once
@@ -216,7 +213,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     let repo = match opened.as_ref() {
         Ok(repo) => repo,
         Err(e) => {
-            facts.repo = RepoFacts::Unreadable(e.to_string());
+            facts.repo = RepoFacts::Unreadable(e.clone());
             return facts;
         }
     };
@@ -228,9 +225,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
             RepoFacts::Work(WorkFacts {
                 work_tree: repo.work_tree.clone(),
                 branch: repo.branch(),
-                changes: repo
-                    .changes_except(|p| evidence::is_artifact(p, artifacts))
-                    .map_err(|e| e.to_string()),
+                changes: repo.changes_except(|p| evidence::is_artifact(p, artifacts)),
                 head_time: repo.head().map(|(_, t)| t),
             })
         }
@@ -255,7 +250,7 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
     if spec.computed.is_some() || facts.named_remote_configured == Some(false) || nowhere {
         return facts;
     }
-    let refs = repo.push_facts_all(&spec).map_err(|e| e.to_string());
+    let refs = repo.push_facts_all(&spec);
     if let Ok(refs) = &refs {
         for pushed in refs.iter().filter(|f| f.ahead.count > 0) {
             let Some(id) = pushed.source_id else {
@@ -266,7 +261,7 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
                 &mut facts.pushed_paths,
             ) {
                 (Ok(paths), Ok(all)) => all.extend(paths),
-                (Err(e), all) => *all = Err(e.to_string()),
+                (Err(e), all) => *all = Err(e),
                 (Ok(_), Err(_)) => {}
             }
             let ms = repo.commit_time(id).map_or(now, |t| t * 1000 + 999);
@@ -280,7 +275,7 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
 fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
     let mut facts = DestructiveFacts {
         work_tree: repo.work_tree.clone(),
-        changes: repo.changes().map_err(|e| e.to_string()),
+        changes: repo.changes(),
         branch: repo.branch(),
         ..DestructiveFacts::default()
     };
@@ -311,10 +306,7 @@ fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
             }
         }
         Some(Destructive::MoveBranch { branch, to, .. }) => {
-            facts.lost_by_move = Some(
-                repo.lost_by_move(branch.as_deref(), to)
-                    .map_err(|e| e.to_string()),
-            );
+            facts.lost_by_move = Some(repo.lost_by_move(branch.as_deref(), to));
         }
         _ => {}
     }
@@ -367,6 +359,7 @@ fn transcript_tests(
         relevant: &relevant,
         cwd: ctx.cwd,
         commits_only: matches!(query.scope, Scope::Paths(_)),
+        repos: ctx.reads.repos(),
     };
     // Waits briefly for a just-finished test run's result to land (agents write the session
     // asynchronously), reading only what was appended meanwhile.
@@ -399,6 +392,8 @@ pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
 
 #[cfg(test)]
 mod tests {
+    use std::rc::Rc;
+
     use super::*;
     use crate::gate::classify::PushSpec;
     use crate::gate::settings::GateSettings;
@@ -489,6 +484,27 @@ mod tests {
         let ctx = context(&ask, dir.path(), &reads);
         let facts = repository(&gated(Class::Commit, None), &ctx);
         assert!(matches!(facts.repo, RepoFacts::NotRead));
+    }
+
+    #[test]
+    fn the_aliases_of_a_line_come_from_the_repository_its_facts_are_read_from() {
+        let dir = scratch_repository();
+        git(dir.path(), &["config", "alias.ship", "commit"]);
+        std::fs::write(dir.path().join("b.rs"), "fn b() {}\n").unwrap();
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let found = crate::gate::find(
+            "git ship -m x",
+            dir.path(),
+            Default::default(),
+            reads.repos(),
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].class, Class::Commit);
+        // Reading the alias opened the repository; gathering the facts opens it no more.
+        assert_eq!(reads.repos().opened(), 1, "{:?}", reads.repos());
+        let facts = repository(&found[0], &context(&settings, dir.path(), &reads));
+        assert!(matches!(facts.repo, RepoFacts::Work(_)), "{:?}", facts.repo);
+        assert_eq!(reads.repos().opened(), 1, "{:?}", reads.repos());
     }
 
     #[test]

@@ -20,9 +20,32 @@ fn glob(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern).literal_separator(true).build()
 }
 
-/// Why `pattern` is not a glob, in globset's words.
-pub fn check(pattern: &str) -> Result<(), String> {
-    glob(pattern).map(|_| ()).map_err(|e| e.kind().to_string())
+/// A configured artifact glob that globset cannot read.
+#[derive(Debug)]
+pub struct NotAGlob {
+    pub pattern: String,
+    pub cause: globset::Error,
+}
+
+impl std::fmt::Display for NotAGlob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` is not a glob ({})",
+            self.pattern,
+            self.cause.kind()
+        )
+    }
+}
+
+impl std::error::Error for NotAGlob {}
+
+/// Whether `pattern` is a glob; if not, why, in globset's words.
+pub fn check(pattern: &str) -> Result<(), NotAGlob> {
+    glob(pattern).map(|_| ()).map_err(|cause| NotAGlob {
+        pattern: pattern.to_owned(),
+        cause,
+    })
 }
 
 /// Whether one path segment `name` matches the shell pattern `pattern` (`.gi?`, `*.pyc`).

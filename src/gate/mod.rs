@@ -8,7 +8,8 @@
 //! `crate::transcript` reads the session file, and the gate's judge), then `decide` turns them into silent, deny,
 //! or ask a human, without reading anything. `settings` holds the gate's configuration.
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
-//! agents' file-writing tools.
+//! agents' file-writing tools. `repos` opens each repository once per hook call, for the git
+//! aliases classification reads and for the facts gathered after.
 
 pub mod classify;
 pub mod decide;
@@ -23,6 +24,7 @@ mod packed;
 pub mod patch;
 pub mod policy;
 pub mod protect;
+pub mod repos;
 pub mod settings;
 pub mod shell;
 pub mod tools;
@@ -31,6 +33,7 @@ pub mod wrappers;
 use std::path::Path;
 
 use classify::{Class, Classified, Gated, Known, Target};
+use repos::Repos;
 use shell::Word;
 
 /// How deep `!shell` git aliases are followed.
@@ -43,12 +46,21 @@ pub struct UserCommands<'a> {
     pub publish: &'a [Vec<String>],
 }
 
-/// Every gated action in `command`.
-pub fn find(command: &str, cwd: &Path, user: UserCommands) -> Vec<Gated> {
+/// Every gated action in `command`; git aliases are read from `repos`, which keeps each
+/// repository opened for the facts gathered afterwards.
+pub fn find(command: &str, cwd: &Path, user: UserCommands, repos: &Repos) -> Vec<Gated> {
     let script = shell::parse(command, cwd);
     let mut found: Vec<Gated> = Vec::new();
     let mut unreadable: Vec<String> = script.incomplete.clone();
-    collect(&script, command, user, &mut found, &mut unreadable, 0);
+    collect(
+        &script,
+        command,
+        user,
+        repos,
+        &mut found,
+        &mut unreadable,
+        0,
+    );
     let line_mentions_gated = classify::may_be_gated(command, user.deploy)
         || classify::may_be_gated(command, user.publish);
     if script.had_errors && line_mentions_gated && found.is_empty() {
@@ -68,14 +80,17 @@ fn collect(
     script: &shell::Script,
     line: &str,
     user: UserCommands,
+    repos: &Repos,
     found: &mut Vec<Gated>,
     unreadable: &mut Vec<String>,
     alias_depth: usize,
 ) {
     let mut known = Known {
+        repos,
         deploy_commands: user.deploy,
         publish_commands: user.publish,
-        ..Known::default()
+        aliases: git::LineAliases::default(),
+        stashed: false,
     };
     for cmd in &script.commands {
         match classify::classify(cmd, &known) {
@@ -86,17 +101,25 @@ fn collect(
                 let mut inner = shell::Script::default();
                 shell::parse_body(&text, cmd.cwd.clone(), cmd.depth + 1, &mut inner);
                 unreadable.extend(inner.incomplete.iter().cloned());
-                collect(&inner, line, user, found, unreadable, alias_depth + 1);
+                collect(
+                    &inner,
+                    line,
+                    user,
+                    repos,
+                    found,
+                    unreadable,
+                    alias_depth + 1,
+                );
             }
             Classified::Script(_, gated) => {
                 found.extend(gated);
                 unreadable.push("git aliases nested too deep".into());
             }
         }
-        if let Some(alias) = git::defines_alias(cmd) {
+        if let Some(alias) = git::defines_alias(cmd, repos) {
             known.aliases.0.push(alias);
         }
-        if git::is_git(cmd) && stashes(cmd) {
+        if git::is_git(cmd) && stashes(cmd, repos) {
             known.stashed = true;
         }
         // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
@@ -149,8 +172,8 @@ fn collect(
 }
 
 /// `git stash` / `git stash push` / `save`: the changes move into a stash.
-fn stashes(cmd: &shell::SimpleCommand) -> bool {
-    let inv = git::read(cmd, &git::LineAliases::default());
+fn stashes(cmd: &shell::SimpleCommand, repos: &Repos) -> bool {
+    let inv = git::read(cmd, &git::LineAliases::default(), repos);
     inv.verb.as_ref().and_then(Word::literal) == Some("stash")
         && matches!(
             inv.args.first().and_then(Word::literal),

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use hookjudge::gate::repos::Repos;
+
 const TOKENS: [&str; 40] = [
     "git", "push", "commit", "-f", "origin", "main", ";", "&&", "||", "|", "&", "(", ")", "{", "}",
     "$(", "`", "'", "\"", "\\", "<<", "EOF", "\n", "$", "${", "}", "bash", "-c", "eval", "sudo",
@@ -36,7 +38,12 @@ fn garbage_never_panics_and_unreadable_gated_text_is_never_silent() {
     for _ in 0..20_000 {
         let n = 1 + rng.next() % 30;
         let text = soup(&mut rng, &TOKENS, n);
-        let found = hookjudge::gate::find(&text, Path::new("/w"), Default::default());
+        let found = hookjudge::gate::find(
+            &text,
+            Path::new("/w"),
+            Default::default(),
+            &Repos::default(),
+        );
         let script = hookjudge::gate::shell::parse(&text, Path::new("/w"));
         let unreadable = script.had_errors || !script.incomplete.is_empty();
         if unreadable
@@ -69,7 +76,12 @@ fn a_push_after_quote_free_garbage_is_always_found() {
     for _ in 0..5_000 {
         let n = 1 + rng.next() % 12;
         let text = format!("{}\ngit push", soup(&mut rng, &quote_free, n));
-        let found = hookjudge::gate::find(&text, Path::new("/w"), Default::default());
+        let found = hookjudge::gate::find(
+            &text,
+            Path::new("/w"),
+            Default::default(),
+            &Repos::default(),
+        );
         assert!(!found.is_empty(), "push not found in {text:?}");
     }
 }
@@ -77,17 +89,34 @@ fn a_push_after_quote_free_garbage_is_always_found() {
 #[test]
 fn deep_nesting_and_huge_input_do_not_hurt() {
     let deep = format!("{}git push{}", "$(".repeat(5000), ")".repeat(5000));
-    let _ = hookjudge::gate::find(&deep, Path::new("/w"), Default::default());
+    let _ = hookjudge::gate::find(
+        &deep,
+        Path::new("/w"),
+        Default::default(),
+        &Repos::default(),
+    );
     let chain = vec!["true"; 20_000].join(" && ") + " && git push";
     assert!(
-        !hookjudge::gate::find(&chain, Path::new("/w"), Default::default()).is_empty(),
+        !hookjudge::gate::find(
+            &chain,
+            Path::new("/w"),
+            Default::default(),
+            &Repos::default()
+        )
+        .is_empty(),
         "long chains are parsed (or asked about)"
     );
     let nested = (0..10).fold("git push".to_string(), |acc, _| {
         format!("bash -c {}", shell_words::quote(&acc))
     });
     assert!(
-        !hookjudge::gate::find(&nested, Path::new("/w"), Default::default()).is_empty(),
+        !hookjudge::gate::find(
+            &nested,
+            Path::new("/w"),
+            Default::default(),
+            &Repos::default()
+        )
+        .is_empty(),
         "too-deep bodies are asked about, not passed"
     );
 }

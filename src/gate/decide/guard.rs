@@ -32,7 +32,7 @@ pub(super) fn guard(
     };
     let changes = match &repo.changes {
         Ok(c) => c,
-        Err(e) => return cannot_tell(ruling, e),
+        Err(e) => return cannot_tell(ruling, &e.to_string()),
     };
     let within = |paths: &[String]| -> Vec<String> {
         changes
@@ -144,7 +144,7 @@ pub(super) fn guard(
                     subjects(c)
                 )],
                 Some(Ok(_)) => Vec::new(),
-                Some(Err(e)) => return cannot_tell(ruling, e),
+                Some(Err(e)) => return cannot_tell(ruling, &e.to_string()),
                 None => return cannot_tell(ruling, "the history was not read"),
             };
             let on_head = branch.is_none() || branch.as_deref() == repo.branch.as_deref();

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::*;
 use crate::gate::classify::{Destructive, PushSpec, Target};
-use crate::gate::facts::{Changes, CommitLine, Commits, PushFacts};
+use crate::gate::facts::{self, Changes, CommitLine, Commits, PushFacts};
 use crate::gate::gather::{DestructiveFacts, Evidence, PushRepoFacts};
 
 fn gated(class: Class, command: &str) -> Gated {
@@ -144,7 +144,7 @@ fn unparsed_and_catastrophic_lines_go_to_a_human_under_any_checking_policy() {
 #[test]
 fn an_unreadable_repository() {
     let facts = Facts {
-        repo: RepoFacts::Unreadable("no git repository at `/x`".into()),
+        repo: RepoFacts::Unreadable(facts::Error::new("no git repository at `/x`")),
         ..Facts::default()
     };
     let s = GateSettings::default();
@@ -216,7 +216,7 @@ fn a_commit_with_nothing_to_take_is_left_to_git() {
         repo: RepoFacts::Work(WorkFacts {
             work_tree: None,
             branch: None,
-            changes: Err("cannot read the status".into()),
+            changes: Err(facts::Error::new("cannot read the status")),
             head_time: None,
         }),
         ..Facts::default()
@@ -546,7 +546,7 @@ fn push_table() {
             "unreadable refs",
             PushSpec::default(),
             PushRepoFacts {
-                refs: Some(Err("cannot resolve `x`".into())),
+                refs: Some(Err(facts::Error::new("cannot resolve `x`"))),
                 ..configured(vec![])
             },
             Ask,
@@ -937,11 +937,11 @@ fn destructive_table() {
     }
     for repo in [
         DestructiveFacts {
-            changes: Err("cannot read the status".into()),
+            changes: Err(facts::Error::new("cannot read the status")),
             ..clean()
         },
         DestructiveFacts {
-            lost_by_move: Some(Err("cannot resolve `x` to a commit".into())),
+            lost_by_move: Some(Err(facts::Error::new("cannot resolve `x` to a commit"))),
             ..clean()
         },
     ] {
@@ -978,7 +978,7 @@ fn destructive_table() {
 #[test]
 fn a_push_whose_changed_paths_are_unknown_counts_every_change() {
     let repo = PushRepoFacts {
-        pushed_paths: Err("cannot read a commit's tree".into()),
+        pushed_paths: Err(facts::Error::new("cannot read a commit's tree")),
         ..configured(vec![push_facts("feature", 1, 0)])
     };
     let (g, facts) = pushing(PushSpec::default(), repo);

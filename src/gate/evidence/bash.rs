@@ -8,6 +8,7 @@ use std::path::Path;
 
 use regex::Regex;
 
+use super::super::repos::Repos;
 use super::super::shell::{self, SimpleCommand, Word};
 
 /// Options that make a test command not run the tests.
@@ -41,7 +42,7 @@ pub(super) struct ShellCall {
 }
 
 /// Reads one Bash command line.
-pub(super) fn read(command: &str, cwd: &Path, tests: &Regex) -> ShellCall {
+pub(super) fn read(command: &str, cwd: &Path, tests: &Regex, repos: &Repos) -> ShellCall {
     let script = shell::parse(command, cwd);
     let mut call = ShellCall {
         test: None,
@@ -50,7 +51,7 @@ pub(super) fn read(command: &str, cwd: &Path, tests: &Regex) -> ShellCall {
     };
     for cmd in &script.commands {
         call.writes.extend(writes_of(cmd));
-        call.commits |= makes_commits(cmd);
+        call.commits |= makes_commits(cmd, repos);
         if call.test.is_none() && !cmd.status_ignored && is_test_run(cmd, tests) {
             call.test = Some(command.to_owned());
         }
@@ -77,11 +78,11 @@ fn is_test_run(cmd: &SimpleCommand, tests: &Regex) -> bool {
 }
 
 /// Whether a simple command makes commits.
-fn makes_commits(cmd: &SimpleCommand) -> bool {
+fn makes_commits(cmd: &SimpleCommand, repos: &Repos) -> bool {
     if !super::super::git::is_git(cmd) {
         return false;
     }
-    let inv = super::super::git::read(cmd, &Default::default());
+    let inv = super::super::git::read(cmd, &Default::default(), repos);
     matches!(
         inv.verb.as_ref().and_then(Word::literal),
         Some(

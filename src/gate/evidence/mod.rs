@@ -173,6 +173,7 @@ fn wildcard(pattern: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gate::repos::Repos;
     use crate::transcript::Options;
     use regex::Regex;
     use serde_json::{Value, json};
@@ -343,6 +344,7 @@ mod tests {
             relevant: &only_src,
             cwd: Path::new("/w"),
             commits_only: false,
+            repos: &Repos::default(),
         };
         assert!(
             reader
@@ -573,6 +575,7 @@ mod tests {
             relevant: &everything,
             cwd: Path::new("/"),
             commits_only: false,
+            repos: &Repos::default(),
         };
         assert!(matches!(
             session.tests(&reader),

@@ -15,6 +15,7 @@ use regex::Regex;
 
 use super::Finding;
 use super::bash::{self, short};
+use crate::gate::repos::Repos;
 use crate::transcript::{self, Event, Options, Transcript};
 
 /// Tools whose use changes files.
@@ -81,6 +82,8 @@ pub struct Reader<'a> {
     /// What is verified is commits (a push): changes made after the last commit in the
     /// session are not part of it.
     pub commits_only: bool,
+    /// The repositories of this hook call, for the git aliases in the session's commands.
+    pub repos: &'a Repos,
 }
 
 impl Reader<'_> {
@@ -121,7 +124,7 @@ impl Reader<'_> {
                     command: Some(command),
                     ..
                 } if tool == "Bash" => {
-                    let call = bash::read(command, self.cwd, self.tests);
+                    let call = bash::read(command, self.cwd, self.tests, self.repos);
                     if call.commits && !commit_seen {
                         commit_seen = true;
                         held = None;
@@ -203,6 +206,7 @@ pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding
         relevant: &everything,
         cwd: Path::new("/"),
         commits_only: false,
+        repos: &Repos::default(),
     }
     .transcript_tests(path, options)
 }

@@ -78,7 +78,7 @@ impl Repo {
         };
         let tip = ctx!(r.peel_to_id(), format!("cannot resolve `{full}`"))?.detach();
         let Some(target) = self.resolve_rev(to) else {
-            return Err(Error(format!("cannot resolve `{to}` to a commit")));
+            return Err(Error::new(format!("cannot resolve `{to}` to a commit")));
         };
         let refs = ctx!(self.repo.references(), "cannot list references")?;
         let all = ctx!(refs.all(), "cannot list references")?;
@@ -249,7 +249,7 @@ impl Repo {
             .unwrap_or_else(|| "origin".into());
         let source_id = self
             .resolve_rev(&src)
-            .ok_or_else(|| Error(format!("cannot resolve `{src}` to a commit")))?;
+            .ok_or_else(|| Error::new(format!("cannot resolve `{src}` to a commit")))?;
         // A URL or a path instead of a remote's name: no remote-tracking refs of its own, so
         // what any remote is known to have is the base.
         let by_location = remote.contains(['/', ':']) || remote == ".";

@@ -71,19 +71,50 @@ pub struct Repo {
     pub work_tree: Option<PathBuf>,
 }
 
-/// An error reading a repository, said in the user's terms.
-#[derive(Debug, Clone)]
-pub struct Error(pub String);
+/// An error reading a repository: what hookjudge was reading, in the user's terms, and why
+/// git could not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// What could not be read (``cannot open the repository at `…` ``).
+    pub context: String,
+    /// Why, as gix says it; `None` when the context says it all.
+    pub cause: Option<String>,
+}
+
+impl Error {
+    /// An error that `context` explains by itself.
+    pub fn new(context: impl Into<String>) -> Error {
+        Error {
+            context: context.into(),
+            cause: None,
+        }
+    }
+}
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match &self.cause {
+            Some(cause) => write!(f, "{}: {cause}", self.context),
+            None => f.write_str(&self.context),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// As its message: a ruling's facts record what could not be read.
+impl serde::Serialize for Error {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
     }
 }
 
 macro_rules! ctx {
     ($expr:expr, $context:expr) => {
-        $expr.map_err(|e| Error(format!("{}: {e}", $context)))
+        $expr.map_err(|e| Error {
+            context: $context.into(),
+            cause: Some(e.to_string()),
+        })
     };
 }
 

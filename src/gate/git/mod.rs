@@ -14,6 +14,7 @@ use std::path::Path;
 
 use super::classify::Gated;
 use super::git_options as opts;
+use super::repos::Repos;
 use super::shell::SimpleCommand;
 pub use read::{Invocation, LineAliases, defines_alias, read};
 
@@ -71,15 +72,20 @@ fn program_config(inv: &Invocation) -> Option<String> {
 }
 
 /// Names the gated actions of a git command.
-pub fn classify(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
-    let found = verbs::classify_verb(cmd, line, earlier_stash);
+pub fn classify(
+    cmd: &SimpleCommand,
+    line: &LineAliases,
+    repos: &Repos,
+    earlier_stash: bool,
+) -> Found {
+    let found = verbs::classify_verb(cmd, line, repos, earlier_stash);
     // `-c core.fsmonitor='git push #' status`: the program runs besides the command itself.
     let has_config = cmd.argv.iter().any(|w| {
         w.literal()
             .is_some_and(|a| a == "-c" || a.starts_with("--config-env"))
     }) || cmd.env.iter().any(|(k, _)| k.starts_with("GIT_CONFIG"));
     match (found, has_config) {
-        (Found::Gated(gated), true) => match program_config(&read(cmd, line)) {
+        (Found::Gated(gated), true) => match program_config(&read(cmd, line, repos)) {
             Some(program) => Found::GatedAndProgram(gated, program),
             None => Found::Gated(gated),
         },

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use super::is_git;
 use super::opts;
 use crate::gate::classify::Target;
+use crate::gate::repos::Repos;
 use crate::gate::shell::{SimpleCommand, Word};
 
 /// How many alias expansions are followed (git itself stops at loops).
@@ -41,8 +42,9 @@ impl Invocation {
     }
 }
 
-/// Reads the global part of a git command line and expands aliases.
-pub fn read(cmd: &SimpleCommand, line: &LineAliases) -> Invocation {
+/// Reads the global part of a git command line and expands aliases (those of the repository
+/// read from `repos`, which opens it once for the whole hook call).
+pub fn read(cmd: &SimpleCommand, line: &LineAliases, repos: &Repos) -> Invocation {
     let mut inv = Invocation {
         target: Target {
             dir: cmd.cwd.clone(),
@@ -136,7 +138,7 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases) -> Invocation {
                     .find(|(k, _)| *k == key)
                     .map(|(_, v)| v.clone())
             })
-            .or_else(|| config_alias(&inv.target, &key));
+            .or_else(|| config_alias(&inv.target, &key, repos));
         let Some(expansion) = found else {
             // Another config file named by the environment may define the alias.
             if let Some((name, file)) = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"]
@@ -178,14 +180,12 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases) -> Invocation {
     inv
 }
 
-/// `alias.<name>` from the target repository's config (which includes the user's).
-fn config_alias(target: &Target, key: &str) -> Option<String> {
-    let repo = match (&target.git_dir, &target.dir) {
-        (Some(g), _) => gix::open(g).ok()?,
-        (None, Some(d)) => gix::discover(d).ok()?,
-        (None, None) => return None,
-    };
-    let config = repo.config_snapshot();
+/// `alias.<name>` from the target repository's config (which includes the user's). A
+/// repository that does not open defines no alias: gathering its facts reports why.
+fn config_alias(target: &Target, key: &str, repos: &Repos) -> Option<String> {
+    let opened = repos.named(target)?;
+    let repo = opened.as_ref().as_ref().ok()?;
+    let config = repo.repo.config_snapshot();
     config.string(key).map(|v| v.to_string())
 }
 
@@ -230,11 +230,11 @@ fn resolve(base: &Option<PathBuf>, path: &str) -> PathBuf {
 }
 
 /// Aliases a command defines for later commands of the line: `git config [--global] alias.x v`.
-pub fn defines_alias(cmd: &SimpleCommand) -> Option<(String, String)> {
+pub fn defines_alias(cmd: &SimpleCommand, repos: &Repos) -> Option<(String, String)> {
     if !is_git(cmd) {
         return None;
     }
-    let inv = read(cmd, &LineAliases::default());
+    let inv = read(cmd, &LineAliases::default(), repos);
     if inv.verb.as_ref().and_then(Word::literal) != Some("config") {
         return None;
     }

@@ -4,10 +4,16 @@
 use super::opts::{self, Flags};
 use super::{Found, Invocation, LineAliases, read};
 use crate::gate::classify::{Class, Destructive, Gated, PushSpec};
+use crate::gate::repos::Repos;
 use crate::gate::shell::{SimpleCommand, Word};
 
-pub(super) fn classify_verb(cmd: &SimpleCommand, line: &LineAliases, earlier_stash: bool) -> Found {
-    let inv = read(cmd, line);
+pub(super) fn classify_verb(
+    cmd: &SimpleCommand,
+    line: &LineAliases,
+    repos: &Repos,
+    earlier_stash: bool,
+) -> Found {
+    let inv = read(cmd, line, repos);
     if let Some(shell) = inv.shell_alias {
         return Found::ShellAlias(shell);
     }

@@ -1,53 +1,23 @@
-//! Programs that run another command: the table of how each one takes its options, and where
-//! the command it runs starts (after options, after a fixed number of operands, or as a string
-//! a shell reads). Also the interpreters whose inline code can run anything.
+//! The data: every program that runs another command, with how it takes its options, and
+//! every interpreter whose inline code can run anything.
 
-use std::sync::OnceLock;
+use super::Wrapper;
 
-use super::packed::{Reader, Writer};
-
-/// A program that runs the command given after its own arguments.
-#[derive(Debug, PartialEq)]
-pub struct Wrapper {
-    pub name: &'static str,
-    /// A subcommand that must come first (`uv run`, `op run`, `direnv exec`).
-    pub sub: Option<&'static str>,
-    /// Options (short letters or long names) that take a value.
-    pub value_options: &'static [&'static str],
-    /// Operands before the command (`timeout 10`, `flock FILE`, `chroot DIR`).
-    pub operands: usize,
-    /// Options whose value is a command line a shell reads (`su -c '…'`, `script -c '…'`).
-    pub script_options: &'static [&'static str],
-    /// Joins the rest into one command line for a shell (`watch git push`).
-    pub joins: bool,
-}
-
+/// A wrapper whose command follows its options.
 const fn w(name: &'static str, value_options: &'static [&'static str]) -> Wrapper {
-    Wrapper {
-        name,
-        sub: None,
-        value_options,
-        operands: 0,
-        script_options: &[],
-        joins: false,
-    }
+    with_operands(name, value_options, 0)
 }
 
+/// A wrapper whose command follows its options and `operands` operands.
 const fn with_operands(
     name: &'static str,
     value_options: &'static [&'static str],
     operands: usize,
 ) -> Wrapper {
-    Wrapper {
-        name,
-        sub: None,
-        value_options,
-        operands,
-        script_options: &[],
-        joins: false,
-    }
+    with_script(name, value_options, operands, &[])
 }
 
+/// A wrapper that also takes a command line for a shell as the value of `script_options`.
 const fn with_script(
     name: &'static str,
     value_options: &'static [&'static str],
@@ -64,6 +34,7 @@ const fn with_script(
     }
 }
 
+/// A wrapper that runs a command only after its subcommand `sub` (`uv run`).
 const fn sub(
     name: &'static str,
     sub: &'static str,
@@ -82,7 +53,7 @@ const fn sub(
 
 /// Every wrapper the shell reader removes. Only `const` evaluation reads it: the binary holds
 /// its packed form (see `packed`), decoded on first use.
-const TABLE: &[Wrapper] = &[
+pub(super) const TABLE: &[Wrapper] = &[
     w(
         "sudo",
         &[
@@ -380,20 +351,8 @@ const TABLE: &[Wrapper] = &[
     sub("dotnet", "exec", &[], 0),
 ];
 
-/// The wrapper `program` (with `first`, its first argument) is, if any.
-pub fn wrapper(program: &str, first: Option<&str>) -> Option<&'static Wrapper> {
-    wrappers()
-        .iter()
-        .find(|w| w.name == program && w.sub.is_none_or(|s| first == Some(s)))
-}
-
-/// Whether `option` (without dashes; a long name or one short letter) takes a value.
-pub fn takes_value(wrapper: &Wrapper, option: &str) -> bool {
-    wrapper.value_options.contains(&option)
-}
-
 /// Interpreters with inline code, and the options that give it (packed like the wrappers).
-const INTERPRETERS: &[(&str, &[&str])] = &[
+pub(super) const INTERPRETERS: &[(&str, &[&str])] = &[
     ("python", &["-c"]),
     ("python3", &["-c"]),
     ("python2", &["-c"]),
@@ -417,96 +376,3 @@ const INTERPRETERS: &[(&str, &[&str])] = &[
     ("make", &["--eval", "-f", "--file", "--makefile"]),
     ("gmake", &["--eval", "-f", "--file", "--makefile"]),
 ];
-
-/// The interpreter entry of `program`.
-pub fn interpreter(program: &str) -> Option<&'static [&'static str]> {
-    interpreters()
-        .iter()
-        .find(|(name, _)| *name == program)
-        .map(|(_, opts)| *opts)
-}
-
-/// Writes both tables (`N = 0` counts their bytes).
-const fn pack<const N: usize>() -> Writer<N> {
-    let mut w = Writer::new();
-    w.count(TABLE.len());
-    let mut i = 0;
-    while i < TABLE.len() {
-        let wrapper = &TABLE[i];
-        w.str(wrapper.name);
-        w.opt_str(wrapper.sub);
-        w.strs(wrapper.value_options);
-        w.count(wrapper.operands);
-        w.strs(wrapper.script_options);
-        w.flag(wrapper.joins);
-        i += 1;
-    }
-    w.count(INTERPRETERS.len());
-    let mut i = 0;
-    while i < INTERPRETERS.len() {
-        w.str(INTERPRETERS[i].0);
-        w.strs(INTERPRETERS[i].1);
-        i += 1;
-    }
-    w
-}
-
-const PACKED_LEN: usize = pack::<0>().len;
-static PACKED: [u8; PACKED_LEN] = pack::<PACKED_LEN>().finish();
-
-type Interpreter = (&'static str, &'static [&'static str]);
-
-fn decoded() -> &'static (Vec<Wrapper>, Vec<Interpreter>) {
-    static TABLES: OnceLock<(Vec<Wrapper>, Vec<Interpreter>)> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut r = Reader::new(&PACKED);
-        let wrappers = (0..r.count())
-            .map(|_| Wrapper {
-                name: r.str(),
-                sub: r.opt_str(),
-                value_options: r.strs(),
-                operands: r.count(),
-                script_options: r.strs(),
-                joins: r.flag(),
-            })
-            .collect();
-        let interpreters = (0..r.count()).map(|_| (r.str(), r.strs())).collect();
-        debug_assert!(r.done());
-        (wrappers, interpreters)
-    })
-}
-
-fn wrappers() -> &'static [Wrapper] {
-    &decoded().0
-}
-
-fn interpreters() -> &'static [Interpreter] {
-    &decoded().1
-}
-
-/// Words of code that runs other programs.
-pub const RUNS_PROGRAMS: [&str; 12] = [
-    "system",
-    "exec",
-    "spawn",
-    "popen",
-    "subprocess",
-    "child_process",
-    "execSync",
-    "shell",
-    "Popen",
-    "`",
-    "run(",
-    "qx",
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_packed_tables_read_back_as_written() {
-        assert_eq!(wrappers(), TABLE);
-        assert_eq!(interpreters(), INTERPRETERS);
-    }
-}
