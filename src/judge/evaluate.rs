@@ -7,14 +7,14 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::Judge;
 use super::layer1::{self, Signal};
 
 /// A judge's verdict on a triggered text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// The fields satisfy the block rule.
@@ -28,11 +28,33 @@ pub enum Verdict {
 }
 
 /// What the judge wants done with the response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Block,
     Allow,
+}
+
+impl Verdict {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Violation => "violation",
+            Verdict::Allow => "allow",
+            Verdict::Fail => "fail",
+            Verdict::Unjudged => "unjudged",
+        }
+    }
+}
+
+impl Decision {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Block => "block",
+            Decision::Allow => "allow",
+        }
+    }
 }
 
 /// Layer 2's answer for one judge.
@@ -90,7 +112,7 @@ pub struct JudgeOutcome {
 }
 
 /// A bypass refused because of judge-directed content: both patterns, for the log.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefusedBypass {
     pub bypass: String,
     pub judge_directed: String,

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 mod record;
 
 pub use record::{
-    GateRecord, JudgeEntry, Layer2Entry, Origin, Record, RulingEntry, StopRecord, Timings,
+    CheckDecider, CheckRecord, GateRecord, JudgeEntry, Layer2Entry, Origin, Record, RulingEntry,
+    Session, StopAction, StopRecord, Timings, TranscriptInfo,
 };
 
 use crate::time::Timestamp;
@@ -26,13 +27,8 @@ pub fn file_for(dir: &Path, ts: Timestamp) -> PathBuf {
     dir.join(format!("{PREFIX}{}{SUFFIX}", ts.day()))
 }
 
-/// Appends one record (a JSON object with a `ts` and a `kind` field, as [`Record`] reads
-/// it) to the day's file.
-pub fn append<T: serde::Serialize + ?Sized>(
-    dir: &Path,
-    ts: Timestamp,
-    record: &T,
-) -> io::Result<PathBuf> {
+/// Appends one record to the day's file.
+pub fn append(dir: &Path, ts: Timestamp, record: &Record) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
     let path = file_for(dir, ts);
     let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
@@ -129,14 +125,21 @@ pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// A record from its JSON form.
+    fn record(line: Value) -> Record {
+        serde_json::from_value(line).unwrap()
+    }
 
     #[test]
     fn appends_by_day_and_reads_back_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let day1 = Timestamp::parse("2026-11-29T23:59:00Z").unwrap();
         let day2 = Timestamp::parse("2026-11-30T00:01:00Z").unwrap();
-        let check = |ts: Timestamp, n: &str| json!({"ts": ts.rfc3339(), "kind": "check", "command": n, "action": "silent"});
+        let check = |ts: Timestamp, n: &str| {
+            record(json!({"ts": ts.rfc3339(), "kind": "check", "command": n, "action": "silent"}))
+        };
         append(dir.path(), day2, &check(day2, "2")).unwrap();
         append(dir.path(), day1, &check(day1, "1")).unwrap();
         std::fs::OpenOptions::new()
@@ -170,7 +173,7 @@ mod tests {
             append(
                 dir.path(),
                 ts,
-                &json!({"ts": ts.rfc3339(), "kind": "check"}),
+                &record(json!({"ts": ts.rfc3339(), "kind": "check", "command": "c", "action": "silent"})),
             )
             .unwrap();
         }
@@ -194,7 +197,9 @@ mod tests {
         append(
             dir.path(),
             now,
-            &json!({"ts": now.rfc3339(), "kind": "check"}),
+            &record(
+                json!({"ts": now.rfc3339(), "kind": "check", "command": "c", "action": "silent"}),
+            ),
         )
         .unwrap();
         prune_on_new_day(dir.path(), now, 30);
@@ -238,8 +243,8 @@ mod tests {
                         append(
                             dir,
                             ts,
-                            &json!({"ts": ts.rfc3339(), "kind": "gate", "command": format!("{t} {i}"),
-                                    "action": "silent", "pad": "x".repeat(5000)}),
+                            &record(json!({"ts": ts.rfc3339(), "kind": "gate", "command": format!("{t} {i}"),
+                                    "action": "silent", "pad": "x".repeat(5000)})),
                         )
                         .unwrap();
                     }
