@@ -96,7 +96,10 @@ fn layer2_overhead(c: &mut Criterion) {
         b.iter(|| {
             let redacted = hookjudge::redact::redact(black_box(&trigger));
             let eval = evaluate(&redacted.text, &js, &InstantProvider);
-            let line = serde_json::json!({"ts": "2026-11-30T00:00:00Z", "judges": eval.outcomes, "text": redacted.text});
+            let mut record = hookjudge::log::StopRecord::new();
+            record.judges = eval.outcomes.into_iter().map(Into::into).collect();
+            record.text = Some(redacted.text);
+            let line = hookjudge::log::Record::Stop(record);
             hookjudge::log::append(dir.path(), hookjudge::time::Timestamp::now(), &line).unwrap();
         })
     });

@@ -91,7 +91,10 @@ pub fn fail_open_cause(record: &Record) -> Option<(&'static str, String)> {
         .iter()
         .find(|j| j.verdict == Some(Verdict::Fail));
     if let Some(judge) = failed {
-        let kind = judge.layer2.as_ref().and_then(|l| l.failure.as_deref());
+        let kind = judge
+            .layer2
+            .as_ref()
+            .and_then(|l| l.call.failure.as_deref());
         let cause = match kind {
             Some(kind) => llm_cause(kind),
             // A judge that failed without an LLM call failed in Layer 1: its pattern.

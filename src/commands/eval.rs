@@ -28,7 +28,7 @@ use crate::cli::EvalArgs;
 use crate::config::Settings;
 use crate::config::dirs;
 use crate::judge::Judge;
-use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
+use crate::judge::evaluate::{CacheUse, Decision, Evaluation, Layer2, NoLayer2, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
 
@@ -390,7 +390,7 @@ fn latency(evaluations: &[Evaluation]) -> Latency {
             e.outcomes.iter().any(|o| {
                 o.layer2
                     .as_ref()
-                    .is_some_and(|m| m.get("cache").and_then(Value::as_str) != Some("hit"))
+                    .is_some_and(|m| m.cache != Some(CacheUse::Hit))
             })
         })
         .map(|e| e.layer2_us / 1000)

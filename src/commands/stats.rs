@@ -15,7 +15,7 @@ use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
 use crate::gate::policy::DecidedBy;
-use crate::judge::evaluate::{Decision, Verdict};
+use crate::judge::evaluate::{CacheUse, Decision, Verdict};
 use crate::judge::layer1::Signal;
 use crate::log::Record;
 use crate::outcome;
@@ -450,12 +450,12 @@ fn layer2_summary(stops: &[&Record]) -> Value {
         .flat_map(|r| r.judges())
         .filter_map(|j| j.layer2.as_ref())
     {
-        if l2.cache.as_deref() == Some("hit") {
+        if l2.call.cache == Some(CacheUse::Hit) {
             hits += 1;
             continue;
         }
-        latencies.push(l2.latency_ms.unwrap_or(0));
-        if let Some(kind) = l2.failure.as_deref() {
+        latencies.push(l2.call.latency_ms.unwrap_or(0));
+        if let Some(kind) = l2.call.failure.as_deref() {
             let cause = outcome::llm_cause(kind);
             *failures.entry(cause.to_owned()).or_default() += 1;
         }

@@ -46,10 +46,9 @@ impl crate::hook::LogRecord for StopRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::evaluate::{Decision, JudgeOutcome, Verdict};
+    use crate::judge::evaluate::{Decision, JudgeOutcome, Layer2Call, Verdict};
     use crate::judge::layer1::Signal;
     use crate::log::StopAction;
-    use serde_json::json;
 
     #[test]
     fn what_the_stop_hook_writes_reads_back_equal() {
@@ -70,12 +69,12 @@ mod tests {
                 decision: Decision::Allow,
                 fields: None,
                 reason: Some("timeout".into()),
-                layer2: Some(
-                    json!({"provider": "openai", "latency_ms": 12, "failure": "timeout"})
-                        .as_object()
-                        .cloned()
-                        .unwrap(),
-                ),
+                layer2: Some(Layer2Call {
+                    provider: Some("openai".into()),
+                    latency_ms: Some(12),
+                    failure: Some("timeout".into()),
+                    ..Layer2Call::default()
+                }),
             }
             .into(),
         );
@@ -84,7 +83,7 @@ mod tests {
         let read: Record = serde_json::from_str(&line).unwrap();
         assert_eq!(read, written, "{line}");
         let judge = &read.judges()[0];
-        let layer2 = judge.layer2.as_ref().unwrap();
+        let layer2 = &judge.layer2.as_ref().unwrap().call;
         assert_eq!(
             (layer2.latency_ms, layer2.failure.as_deref()),
             (Some(12), Some("timeout"))

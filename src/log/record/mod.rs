@@ -25,6 +25,9 @@ pub use stop::{JudgeEntry, Layer2Entry, StopAction, StopRecord, Timings, Transcr
 /// One line of the decision log, by its `kind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
+// Most lines are Stop records, so boxing the largest variant would allocate for most records
+// read to save space on the few others.
+#[allow(clippy::large_enum_variant)]
 pub enum Record {
     /// A judged response (the Stop hook).
     Stop(StopRecord),

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::{Origin, Session};
-use crate::judge::evaluate::{Decision, JudgeOutcome, RefusedBypass, Verdict};
+use crate::judge::evaluate::{Decision, JudgeOutcome, Layer2Call, RefusedBypass, Verdict};
 use crate::judge::layer1::Signal;
 use crate::transcript::Boundary;
 
@@ -156,47 +156,26 @@ impl From<JudgeOutcome> for JudgeEntry {
             decision: outcome.decision,
             fields: outcome.fields,
             reason: outcome.reason,
-            layer2: outcome.layer2.map(Layer2Entry::from_call),
+            layer2: outcome.layer2.map(Layer2Entry::from),
             rest: Map::new(),
         }
     }
 }
 
-/// A judge's LLM call: the facts the readers use typed, the others (provider, model, the
-/// response format, …) as the LLM client reported them.
+/// A judge's LLM call as logged.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Layer2Entry {
-    /// `hit` when a cached verdict was reused, `miss` otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency_ms: Option<u64>,
-    /// The failure kind (`timeout`, `http`, …) when the call gave no usable answer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure: Option<String>,
+    #[serde(flatten)]
+    pub call: Layer2Call,
     #[serde(flatten)]
     pub rest: Map<String, Value>,
 }
 
-impl Layer2Entry {
-    /// The entry for what the LLM client reported of a call. A fact of a type the readers do
-    /// not expect stays in `rest` as reported, so that nothing is lost from the line.
-    pub fn from_call(mut call: Map<String, Value>) -> Layer2Entry {
-        let mut take = |key: &str, typed: fn(&Value) -> bool| {
-            if call.get(key).is_some_and(typed) {
-                call.shift_remove(key)
-            } else {
-                None
-            }
-        };
-        let cache = take("cache", Value::is_string);
-        let latency_ms = take("latency_ms", Value::is_u64);
-        let failure = take("failure", Value::is_string);
+impl From<Layer2Call> for Layer2Entry {
+    fn from(call: Layer2Call) -> Layer2Entry {
         Layer2Entry {
-            cache: cache.and_then(|v| v.as_str().map(str::to_owned)),
-            latency_ms: latency_ms.and_then(|v| v.as_u64()),
-            failure: failure.and_then(|v| v.as_str().map(str::to_owned)),
-            rest: call,
+            call,
+            rest: Map::new(),
         }
     }
 }

@@ -68,11 +68,12 @@ fn every_line_a_version_wrote_reads_typed_and_writes_back_whole() {
             Some("claude")
         )
     );
-    assert_eq!(r.judges[0].layer2.as_ref().unwrap().latency_ms, Some(712));
+    let layer2 = |i: usize| &r.judges[i].layer2.as_ref().unwrap().call;
     assert_eq!(
-        r.judges[2].layer2.as_ref().unwrap().failure.as_deref(),
-        Some("timeout")
+        (layer2(0).latency_ms, layer2(0).cache),
+        (Some(712), Some(crate::judge::evaluate::CacheUse::Miss))
     );
+    assert_eq!(layer2(2).failure.as_deref(), Some("timeout"));
     assert_eq!(r.timings_us.layer2, 712_000);
     assert!(r.rest.is_empty(), "every field is typed: {:?}", r.rest);
     let (gate, _) = round_trip(&gate_line());
@@ -100,6 +101,9 @@ fn unknown_fields_survive_a_round_trip_at_every_level() {
     assert_eq!(written, line);
     let Record::Stop(r) = record else { panic!() };
     assert_eq!(r.rest["from_the_future"], json!({"a": [1, 2]}));
+    let layer2 = r.judges[0].layer2.as_ref().unwrap();
+    assert_eq!(layer2.rest["tokens"], json!(321));
+    assert_eq!(layer2.call.provider.as_deref(), Some("openai"));
     let mut gate = gate_line();
     gate["sandbox"] = json!(true);
     gate["rulings"][0]["weight"] = json!(2);
