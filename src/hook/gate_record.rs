@@ -11,14 +11,14 @@ use crate::agent::Agent;
 use crate::gate::evidence::Finding;
 use crate::gate::policy::Decision;
 use crate::hook::event::Event;
-use crate::hook::stop_record::session_of;
+use crate::hook::log_session;
 use crate::log::{GateRecord, Origin, Record, RulingEntry, Session};
 use crate::redact::{redact, redact_json};
 
 /// A silent record of `command` from `agent` (and `event`, when it could be read), written now.
 pub fn new(agent: Agent, event: Option<&Event>, command: &str) -> GateRecord {
     let session = match event {
-        Some(event) => session_of(event),
+        Some(event) => log_session(event),
         None => Session::default(),
     };
     GateRecord {

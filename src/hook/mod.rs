@@ -318,6 +318,15 @@ pub fn answer(output: Option<&serde_json::Value>) {
     }
 }
 
+/// Which agent's session `event` is from, as both hooks' records log it.
+pub fn log_session(event: &Event) -> crate::log::Session {
+    crate::log::Session {
+        agent: Some(event.agent.name().to_owned()),
+        event: event.origin.name.clone(),
+        session: event.origin.session.clone(),
+    }
+}
+
 /// Appends `record` to the decision log in `dir`; a failure is told on stderr (the hook's
 /// answer stands: the log is for tuning, not for deciding).
 pub fn write_log(dir: &Path, record: &crate::log::Record) {

@@ -5,22 +5,14 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::hook::event::{Event, Kind};
-use crate::log::{Origin, Record, Session, StopRecord};
-
-/// Which agent's session `event` is from (the header of both hooks' records).
-pub fn session_of(event: &Event) -> Session {
-    Session {
-        agent: Some(event.agent.name().to_owned()),
-        event: event.origin.name.clone(),
-        session: event.origin.session.clone(),
-    }
-}
+use crate::hook::log_session;
+use crate::log::{Origin, Record, StopRecord};
 
 /// A record of `event`, written now: who sent it, for which session and prompt.
 pub fn of(event: &Event) -> StopRecord {
     let mut record = StopRecord::new();
     record.origin = Origin::now(event.origin.cwd.clone());
-    record.session = session_of(event);
+    record.session = log_session(event);
     if let Kind::Stop(stop) = &event.kind {
         record.prompt = stop.prompt.clone();
         record.stop_hook_active = stop.stop_hook_active;

@@ -1,7 +1,8 @@
 //! The decision log: one JSON line per judged response or gated command, one file per day.
 //!
 //! The log is what users tune judges with, so every decision is recorded, quiet ones included
-//! (they give the wake rates). Lines are appended under an exclusive file lock with a single
+//! (they give the wake rates). Each line is a [`Record`], the one description of the format that
+//! writers build and readers parse. Lines are appended under an exclusive file lock with a single
 //! write each, so concurrent hook processes never interleave. Readers skip lines they cannot
 //! parse (a line cut short by a crash, a hand edit) and count them. Day files older than
 //! `log.retention_days` are deleted once a day, when a hook starts the day's file.
@@ -89,7 +90,9 @@ fn day_files(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
 pub struct Records {
     /// Oldest first.
     pub records: Vec<Record>,
-    /// Lines that are not records (not JSON, or of no kind hookjudge writes).
+    /// Lines that are not records: not JSON, of no kind hookjudge writes, without a field the
+    /// readers need (`ts`, `action`, a gate's `command`), or with a value this version does not
+    /// know in a typed field (an `action` or a `verdict` of a newer version).
     pub bad_lines: usize,
     pub files: Vec<PathBuf>,
 }
