@@ -93,14 +93,21 @@ fn layer2_overhead(c: &mut Criterion) {
     let js = judges();
     let trigger = text_4k(TRIGGER);
     let dir = tempfile::tempdir().unwrap();
-    c.bench_function("layer2 overhead, 4 KB (redact + frame + parse + rule + log line)", |b| {
-        b.iter(|| {
-            let redacted = hookjudge::redact::redact(black_box(&trigger));
-            let eval = evaluate(&redacted.text, &js, &InstantProvider);
-            let line = serde_json::json!({"ts": "2026-11-30T00:00:00Z", "judges": eval.outcomes, "text": redacted.text});
-            hookjudge::log::append(dir.path(), hookjudge::time::Timestamp::now(), &line).unwrap();
-        })
-    });
+    c.bench_function(
+        "layer2 overhead, 4 KB (redact + frame + parse + rule + log line)",
+        |b| {
+            b.iter(|| {
+                let redacted = hookjudge::redact::redact(black_box(&trigger));
+                let eval = evaluate(&redacted.text, &js, &InstantProvider);
+                let mut record = hookjudge::log::StopRecord::new();
+                record.judges = eval.outcomes.into_iter().map(Into::into).collect();
+                record.text = Some(redacted.text);
+                let line = hookjudge::log::Record::Stop(record);
+                hookjudge::log::append(dir.path(), hookjudge::time::Timestamp::now(), &line)
+                    .unwrap();
+            })
+        },
+    );
 }
 
 fn redaction(c: &mut Criterion) {

@@ -5,6 +5,7 @@
 //! everything shown to a person goes through [`word`], so the same outcome has one name
 //! everywhere.
 
+use crate::judge::evaluate::Verdict;
 use crate::log::Record;
 
 /// Every outcome word, what it means, and the logged `action` values it covers.
@@ -88,9 +89,12 @@ pub fn fail_open_cause(record: &Record) -> Option<(&'static str, String)> {
     let failed = record
         .judges()
         .iter()
-        .find(|j| j.verdict.as_deref() == Some("fail"));
+        .find(|j| j.verdict == Some(Verdict::Fail));
     if let Some(judge) = failed {
-        let kind = judge.layer2.as_ref().and_then(|l| l.failure.as_deref());
+        let kind = judge
+            .layer2
+            .as_ref()
+            .and_then(|l| l.call.failure.as_deref());
         let cause = match kind {
             Some(kind) => llm_cause(kind),
             // A judge that failed without an LLM call failed in Layer 1: its pattern.

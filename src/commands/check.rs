@@ -17,6 +17,7 @@ use crate::gate::classify::{Class, Gated, PushSpec, Target};
 use crate::gate::facts::Repo;
 use crate::gate::gather::Reads;
 use crate::gate::policy::{self, Context, Decision, Ruling};
+use crate::log::{CheckDecider, CheckRecord, Origin, Record, RulingEntry};
 use crate::time::Timestamp;
 
 /// Runs the check.
@@ -105,24 +106,35 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     };
     write(out.as_mut()).map_err(UserError::output)?;
     let (status, by) = match worst {
-        Decision::Silent => (ExitStatus::Success, "facts"),
-        _ if args.yes => (ExitStatus::Success, "user (--yes)"),
-        _ if args.no_input || args.json => (ExitStatus::Attention, "no input"),
+        Decision::Silent => (ExitStatus::Success, CheckDecider::Facts),
+        _ if args.yes => (ExitStatus::Success, CheckDecider::UserYes),
+        _ if args.no_input || args.json => (ExitStatus::Attention, CheckDecider::NoInput),
         _ => match confirm(&rulings) {
-            Some(true) => (ExitStatus::Success, "user (terminal)"),
-            Some(false) => (ExitStatus::Attention, "user (terminal)"),
+            Some(true) => (ExitStatus::Success, CheckDecider::UserTerminal),
+            Some(false) => (ExitStatus::Attention, CheckDecider::UserTerminal),
             None => {
                 let _ = writeln!(out, "\n{}", no_terminal_hint(args.pre_push, class));
-                (ExitStatus::Attention, "no terminal")
+                (ExitStatus::Attention, CheckDecider::NoTerminal)
             }
         },
     };
     if args.yes && worst != Decision::Silent && !args.json {
         let _ = writeln!(out, "\n{}", accepted_line(class, &rulings));
     }
-    let record = json!({"ts": Timestamp::now().rfc3339(), "kind": "check", "version": env!("CARGO_PKG_VERSION"), "cwd": cwd,
-        "command": if args.pre_push { "git push (pre-push hook)" } else { "hookjudge check" },
-        "action": worst, "proceed": status == ExitStatus::Success, "decided_by": by, "rulings": rulings});
+    let record = Record::Check(CheckRecord {
+        origin: Origin::now(Some(cwd.to_string_lossy().into_owned())),
+        command: if args.pre_push {
+            "git push (pre-push hook)"
+        } else {
+            "hookjudge check"
+        }
+        .to_owned(),
+        action: worst,
+        proceed: status == ExitStatus::Success,
+        decided_by: Some(by),
+        rulings: rulings.into_iter().map(RulingEntry::from).collect(),
+        rest: serde_json::Map::new(),
+    });
     if let Err(e) = crate::log::append(&settings.log_dir, Timestamp::now(), &record) {
         let _ = writeln!(io::stderr(), "warning: cannot write the decision log: {e}");
     }
@@ -206,7 +218,7 @@ fn pre_push_specs(args: &CheckArgs) -> Result<Vec<PushSpec>, UserError> {
 fn report(repo: &Repo, settings: &Settings, rulings: &[Ruling]) -> Value {
     let changes = repo.changes().ok();
     let root = repo.work_tree.clone();
-    let recent: Vec<crate::log::Record> = crate::log::read(
+    let recent: Vec<Record> = crate::log::read(
         &settings.log_dir,
         Some(Timestamp {
             millis: Timestamp::now().millis - 7 * 86_400_000,
@@ -310,7 +322,7 @@ fn write_report(
         };
         writeln!(out, "  evidence     {line}")?;
     }
-    let recent: Vec<crate::log::Record> =
+    let recent: Vec<Record> =
         serde_json::from_value(report["recent_decisions"].clone()).unwrap_or_default();
     if !recent.is_empty() {
         writeln!(out, "  recent       (newest first)")?;

@@ -17,9 +17,10 @@ use crate::config::{self, Settings, dirs};
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
 use crate::hook::event::{Call, Event, Kind, Tool};
-use crate::hook::gate_record::GateRecord;
+use crate::hook::gate_record;
 use crate::hook::{self, Failed, GateOutcome, Ran};
 use crate::llm::LlmJudge;
+use crate::log::{GateRecord, RulingEntry};
 use crate::time::Timestamp;
 
 /// Runs the gate. Always exits 0; failures ask a human.
@@ -106,7 +107,7 @@ fn fail_safe(agent_hint: Option<Agent>, event: Option<&Event>, error: String) ->
     let command = tool.and_then(Tool::command).unwrap_or_default();
     let reason =
         format!("hookjudge could not check this command ({error}), so a human should decide.");
-    let mut record = GateRecord::new(agent, event, command);
+    let mut record = gate_record::new(agent, event, command);
     record.errors.push(error);
     // The person who approved this exact command decided; otherwise it waits for them.
     if let Some(cwd) = event
@@ -194,19 +195,20 @@ fn run(
     if found.is_empty() {
         return Ok(silent(agent));
     }
-    let mut record = GateRecord::new(agent, Some(event), &command);
+    let mut record = gate_record::new(agent, Some(event), &command);
     let now = Timestamp::now().millis;
     let approval_repo = approval::repo_of(&cwd);
     let approved = approval::is_approved(&command, &approval_repo, now);
     if hook::recursion_guard_active() {
         // Set for an LLM CLI that hookjudge itself runs; in the gate it must never mean "allow".
-        record.rulings = found.iter().map(recursion_guard_ruling).collect();
+        let mut rulings: Vec<Ruling> = found.iter().map(recursion_guard_ruling).collect();
         if approved && approval::take(&command, &approval_repo, now) {
-            for ruling in &mut record.rulings {
+            for ruling in &mut rulings {
                 ruling.decision = Decision::Silent;
                 ruling.decided_by = policy::DecidedBy::Approval;
                 ruling.reason.clear();
             }
+            record.rulings = entries(rulings);
             return Ok(Ran {
                 agent,
                 outcome: GateOutcome::Silent,
@@ -214,7 +216,8 @@ fn run(
             });
         }
         record.action = Decision::Ask;
-        let reason = join_reasons(&record.rulings.iter().collect::<Vec<_>>());
+        let reason = join_reasons(&rulings.iter().collect::<Vec<_>>());
+        record.rulings = entries(rulings);
         request_approval(agent, &command, &cwd, &reason);
         return Ok(Ran {
             agent,
@@ -236,6 +239,8 @@ fn run(
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);
+    // Decided as rulings, logged as their entries once all are decided.
+    let mut rulings = Vec::new();
     for gated in &found {
         let gate_settings = targets.for_target(&gated.target, &settings);
         let ctx = Context {
@@ -258,18 +263,17 @@ fn run(
                 .reason
                 .push_str(&format!(" The gate's judge is misconfigured: {e}"));
         }
-        record.rulings.push(ruling);
+        rulings.push(ruling);
     }
     if approved
-        && record
-            .rulings
+        && rulings
             .iter()
             .any(|r| r.decided_by == policy::DecidedBy::Approval)
     {
         // Single use: the approval covered this run only. Another run that used it up first
         // (two hooks at once) leaves this one to the person again.
         if !approval::take(&command, &approval_repo, now) {
-            for ruling in &mut record.rulings {
+            for ruling in &mut rulings {
                 if ruling.decided_by == policy::DecidedBy::Approval {
                     ruling.decision = Decision::Ask;
                     ruling.decided_by = policy::DecidedBy::Policy;
@@ -278,13 +282,11 @@ fn run(
             }
         }
     }
-    let denied: Vec<&Ruling> = record
-        .rulings
+    let denied: Vec<&Ruling> = rulings
         .iter()
         .filter(|r| r.decision == Decision::Deny)
         .collect();
-    let asked: Vec<&Ruling> = record
-        .rulings
+    let asked: Vec<&Ruling> = rulings
         .iter()
         .filter(|r| r.decision == Decision::Ask)
         .collect();
@@ -299,6 +301,7 @@ fn run(
     } else {
         GateOutcome::Silent
     };
+    record.rulings = entries(rulings);
     crate::log::prune_on_new_day(
         &settings.log_dir,
         Timestamp::now(),
@@ -378,6 +381,11 @@ fn request_approval(agent: Agent, command: &str, cwd: &Path, reason: &str) {
     }
 }
 
+/// The rulings as logged.
+fn entries(rulings: Vec<Ruling>) -> Vec<RulingEntry> {
+    rulings.into_iter().map(RulingEntry::from).collect()
+}
+
 fn recursion_guard_ruling(gated: &classify::Gated) -> Ruling {
     Ruling {
         class: gated.class,
@@ -404,7 +412,7 @@ fn self_protection(
     command: &str,
     what: &str,
 ) -> GateRan {
-    let mut record = GateRecord::new(event.agent, Some(event), command);
+    let mut record = gate_record::new(event.agent, Some(event), command);
     record.action = Decision::Deny;
     record.protect = Some(what.to_owned());
     if command.is_empty() {

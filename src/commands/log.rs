@@ -10,6 +10,8 @@ use std::path::Path;
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
+use crate::judge::evaluate::Verdict;
+use crate::judge::layer1::Signal;
 use crate::log::Record;
 use crate::outcome;
 use crate::term::{self, cell};
@@ -92,7 +94,7 @@ fn keep(r: &Record, args: &LogArgs) -> bool {
         let woke = r
             .judges()
             .iter()
-            .any(|j| j.judge == *judge && j.layer1.as_deref() != Some("quiet"));
+            .any(|j| j.judge == *judge && j.layer1 != Some(Signal::Quiet));
         if !woke {
             return false;
         }
@@ -114,8 +116,8 @@ fn woken(r: &Record) -> String {
         .map(|j| {
             let verdict = j
                 .verdict
-                .as_deref()
-                .unwrap_or(j.layer1.as_deref().unwrap_or("?"));
+                .map(Verdict::name)
+                .unwrap_or(j.layer1.map_or("?", Signal::name));
             let rank = VERDICT_ORDER
                 .iter()
                 .position(|v| *v == verdict)
@@ -128,7 +130,7 @@ fn woken(r: &Record) -> String {
     woken.extend(
         r.rulings()
             .iter()
-            .map(|x| format!("{}:{}", x.class, outcome::word(&x.decision))),
+            .map(|x| format!("{}:{}", x.class.name(), outcome::word(x.decision.name()))),
     );
     if woken.is_empty() {
         "-".to_string()

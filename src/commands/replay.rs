@@ -12,7 +12,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::log::{Record, StopRecord};
 
@@ -21,6 +20,7 @@ use crate::cli::ReplayArgs;
 use crate::config::{Settings, dirs};
 use crate::judge::Judge;
 use crate::judge::evaluate::{Layer2, NoLayer2, Verdict, evaluate};
+use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
 use crate::term;
 use crate::time::{Timestamp, Zone};
@@ -195,21 +195,19 @@ fn changes(
     let mut changes = Vec::new();
     for outcome in &evaluation.outcomes {
         let old = record.judges.iter().find(|j| j.judge == outcome.judge);
-        let old_signal = old.map_or("absent", |j| j.layer1.as_deref().unwrap_or("?"));
+        let old_signal = old.map_or("absent", |j| j.layer1.map_or("?", Signal::name));
         let old_summary = old.map_or_else(
             || "absent".into(),
-            |j| summary(old_signal, j.verdict.as_deref()),
+            |j| summary(old_signal, j.verdict.map(Verdict::name)),
         );
-        let name = |v: Value| v.as_str().unwrap_or("").to_owned();
-        let signal = serde_json::to_value(outcome.layer1).map_or_else(|_| String::new(), name);
-        let verdict = outcome
-            .verdict
-            .and_then(|v| serde_json::to_value(v).ok())
-            .map(name);
+        let signal = outcome.layer1.name();
         let (before, mut after) = if layer1_only {
-            (old_signal.to_owned(), signal.clone())
+            (old_signal.to_owned(), signal.to_owned())
         } else {
-            (old_summary, summary(&signal, verdict.as_deref()))
+            (
+                old_summary,
+                summary(signal, outcome.verdict.map(Verdict::name)),
+            )
         };
         if before != after {
             if outcome.verdict == Some(Verdict::Violation) {
@@ -217,7 +215,7 @@ fn changes(
             }
             changes.push(Change {
                 ts: record.origin.ts.clone(),
-                session: record.origin.session.clone(),
+                session: record.session.session.clone(),
                 judge: outcome.judge.clone(),
                 before,
                 after,

@@ -14,6 +14,9 @@ use serde_json::{Value, json};
 use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
+use crate::gate::policy::DecidedBy;
+use crate::judge::evaluate::{CacheUse, Decision, Verdict};
+use crate::judge::layer1::Signal;
 use crate::log::Record;
 use crate::outcome;
 use crate::term;
@@ -80,18 +83,18 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         };
         for j in r.judges() {
             let s = per_judge.entry(j.judge.clone()).or_default();
-            match j.layer1.as_deref() {
-                Some("trigger") => s.woken += 1,
-                Some("bypass") => s.bypassed += 1,
-                _ => {}
+            match j.layer1 {
+                Some(Signal::Trigger) => s.woken += 1,
+                Some(Signal::Bypass) => s.bypassed += 1,
+                Some(Signal::Quiet) | None => {}
             }
-            match j.verdict.as_deref() {
-                Some("unjudged") => s.unjudged += 1,
-                Some("violation") => s.violations += 1,
-                Some("fail") => s.failures += 1,
-                _ => {}
+            match j.verdict {
+                Some(Verdict::Unjudged) => s.unjudged += 1,
+                Some(Verdict::Violation) => s.violations += 1,
+                Some(Verdict::Fail) => s.failures += 1,
+                Some(Verdict::Allow) | None => {}
             }
-            s.blocks += usize::from(j.decision.as_deref() == Some("block"));
+            s.blocks += usize::from(j.decision == Decision::Block);
             s.released += usize::from(released.contains(&j.judge));
         }
     }
@@ -379,7 +382,7 @@ fn trend(records: &[Record], zone: Zone) -> Vec<Day> {
                 d.woken += usize::from(
                     stop.judges
                         .iter()
-                        .any(|j| j.layer1.as_deref() == Some("trigger")),
+                        .any(|j| j.layer1 == Some(Signal::Trigger)),
                 );
                 d.blocks += usize::from(outcome::of(r) == "block");
                 d.fail_opens += usize::from(outcome::of(r) == "fail-open");
@@ -425,13 +428,13 @@ fn gate_summary(gates: &[&Record]) -> Value {
     let mut classes: IndexMap<String, IndexMap<&str, usize>> = IndexMap::new();
     let mut decided_by: IndexMap<String, usize> = IndexMap::new();
     for ruling in gates.iter().flat_map(|r| r.rulings()) {
-        let c = classes.entry(ruling.class.clone()).or_default();
-        let word = outcome::word(&ruling.decision);
+        let c = classes.entry(ruling.class.name().to_owned()).or_default();
+        let word = outcome::word(ruling.decision.name());
         *c.entry("seen").or_default() += 1;
         for w in ["allow", "deny", "ask"] {
             *c.entry(w).or_default() += usize::from(word == w);
         }
-        let by = ruling.decided_by.as_deref().unwrap_or("?");
+        let by = ruling.decided_by.map_or("?", DecidedBy::name);
         *decided_by.entry(by.to_owned()).or_default() += 1;
     }
     json!({"commands": gates.len(), "allow": count("allow"), "deny": count("deny"), "ask": count("ask"), "classes": classes, "decided_by": decided_by})
@@ -447,12 +450,12 @@ fn layer2_summary(stops: &[&Record]) -> Value {
         .flat_map(|r| r.judges())
         .filter_map(|j| j.layer2.as_ref())
     {
-        if l2.cache.as_deref() == Some("hit") {
+        if l2.call.cache == Some(CacheUse::Hit) {
             hits += 1;
             continue;
         }
-        latencies.push(l2.latency_ms.unwrap_or(0));
-        if let Some(kind) = l2.failure.as_deref() {
+        latencies.push(l2.call.latency_ms.unwrap_or(0));
+        if let Some(kind) = l2.call.failure.as_deref() {
             let cause = outcome::llm_cause(kind);
             *failures.entry(cause.to_owned()).or_default() += 1;
         }

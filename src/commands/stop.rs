@@ -13,12 +13,13 @@ use crate::agent::Agent;
 use crate::cli::StopArgs;
 use crate::config::{self, Settings, dirs};
 use crate::hook::event::{Event, Kind, Response};
-use crate::hook::stop_record::{StopRecord, TranscriptInfo};
+use crate::hook::stop_record;
 use crate::hook::{self, Failed, InputError, Ran, StopOutcome, verdict};
 use crate::judge::Judge;
 use crate::judge::evaluate::evaluate;
 use crate::ledger::Limits;
 use crate::llm::LlmJudge;
+use crate::log::{StopRecord, TranscriptInfo};
 use crate::time::{Timestamp, micros};
 use crate::transcript;
 
@@ -70,7 +71,7 @@ impl hook::Entry for StopHook<'_> {
     }
 
     fn fail(&self, event: Option<&Event>, failed: Failed) -> StopRan {
-        let mut record = event.map(StopRecord::of).unwrap_or_default();
+        let mut record = event.map(stop_record::of).unwrap_or_default();
         let note = match &failed {
             Failed::Input(e) => return bad_input(e),
             Failed::Panic(panic) => format!(
@@ -127,9 +128,9 @@ fn bad_input(error: &InputError) -> StopRan {
     let note = match error {
         InputError::TooLarge { .. } => "hook input too large to judge",
         InputError::UnknownAgent(origin) => {
-            record.event = origin.name.clone();
-            record.session = origin.session.clone();
-            record.cwd = origin.cwd.clone();
+            record.session.event = origin.name.clone();
+            record.session.session = origin.session.clone();
+            record.origin.cwd = origin.cwd.clone();
             "unrecognised hook input"
         }
         _ => "could not read the hook input",
@@ -141,12 +142,12 @@ fn bad_input(error: &InputError) -> StopRan {
 impl StopHook<'_> {
     fn judge(&self, event: &Event, started: Instant) -> Result<StopRan, Failed> {
         let agent = event.agent;
-        let mut record = StopRecord::of(event);
+        let mut record = stop_record::of(event);
         let Kind::Stop(stop) = &event.kind else {
             // A Stop entry wired to another event: nothing to judge.
             record.errors.push(format!(
                 "`hookjudge stop` received a `{}` event; ignored",
-                record.event.as_deref().unwrap_or("?")
+                record.session.event.as_deref().unwrap_or("?")
             ));
             return Ok(Ran {
                 agent,
@@ -219,7 +220,7 @@ impl StopHook<'_> {
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
         record.timings_us.layer2 = evaluation.layer2_us;
-        record.judges = evaluation.outcomes;
+        record.judges = evaluation.outcomes.into_iter().map(Into::into).collect();
     }
 }
 
@@ -275,6 +276,7 @@ fn response_text(
                         scanned_bytes: turn.scanned_bytes,
                         giant_lines: turn.giant_lines,
                         bad_lines: turn.bad_lines,
+                        rest: serde_json::Map::new(),
                     });
                     (
                         transcript::judged_text(&turn.messages, last, settings.text_bytes),

@@ -13,7 +13,9 @@ use super::shell::{SimpleCommand, Word};
 use super::tools;
 
 /// A class of gated action; each has a policy in the `gate` config.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, PartialOrd, Ord,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Class {
     Commit,

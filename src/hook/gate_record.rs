@@ -1,56 +1,40 @@
-//! The decision log line the gate writes (read back as [`crate::log::GateRecord`]), and its
-//! redaction: command lines carry tokens in URLs, `-p` passwords and `Authorization` headers,
-//! so the gate's record is redacted whatever `log.text` says.
+//! The gate's decision log line, [`crate::log::GateRecord`], as the gate builds and writes it,
+//! and its redaction: command lines carry tokens in URLs, `-p` passwords and `Authorization`
+//! headers, so the gate's record is redacted whatever `log.text` says.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::agent::Agent;
-use crate::gate::policy::{Decision, Ruling};
+use crate::gate::evidence::Finding;
+use crate::gate::policy::Decision;
 use crate::hook::event::Event;
-use crate::time::Timestamp;
+use crate::hook::log_session;
+use crate::log::{GateRecord, Origin, Record, RulingEntry, Session};
+use crate::redact::{redact, redact_json};
 
-/// One gate decision, as logged.
-#[derive(Debug, Serialize)]
-pub struct GateRecord {
-    pub ts: String,
-    pub kind: &'static str,
-    pub version: &'static str,
-    pub agent: Option<&'static str>,
-    pub event: Option<String>,
-    pub session: Option<String>,
-    pub cwd: Option<String>,
-    pub command: String,
-    pub action: Decision,
-    pub rulings: Vec<Ruling>,
-    pub timings_us: u64,
-    pub errors: Vec<String>,
-    /// What a denied action would have done against hookjudge itself.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub protect: Option<String>,
-}
-
-impl GateRecord {
-    /// A silent record of `command` from `agent` (and `event`, when it could be read).
-    pub fn new(agent: Agent, event: Option<&Event>, command: &str) -> GateRecord {
-        GateRecord {
-            ts: Timestamp::now().rfc3339(),
-            kind: "gate",
-            version: env!("CARGO_PKG_VERSION"),
-            agent: Some(agent.name()),
-            event: event.and_then(|e| e.origin.name.clone()),
-            session: event.and_then(|e| e.origin.session.clone()),
-            cwd: event.and_then(|e| e.origin.cwd.clone()),
-            command: command.to_owned(),
-            action: Decision::Silent,
-            rulings: Vec::new(),
-            timings_us: 0,
-            errors: Vec::new(),
-            protect: None,
-        }
+/// A silent record of `command` from `agent` (and `event`, when it could be read), written now.
+pub fn new(agent: Agent, event: Option<&Event>, command: &str) -> GateRecord {
+    let session = match event {
+        Some(event) => log_session(event),
+        None => Session::default(),
+    };
+    GateRecord {
+        origin: Origin::now(event.and_then(|e| e.origin.cwd.clone())),
+        session: Session {
+            agent: Some(agent.name().to_owned()),
+            ..session
+        },
+        command: command.to_owned(),
+        action: Decision::Silent,
+        rulings: Vec::new(),
+        timings_us: 0,
+        errors: Vec::new(),
+        protect: None,
+        redactions: BTreeMap::new(),
+        rest: Map::new(),
     }
 }
 
@@ -59,63 +43,120 @@ impl crate::hook::LogRecord for GateRecord {
         self.timings_us = total;
     }
 
-    fn write(&self, dir: &Path) {
-        crate::hook::write_log(dir, &redacted(self));
+    fn write(self, dir: &Path) {
+        crate::hook::write_log(dir, &Record::Gate(redacted(self)));
     }
 }
 
-/// The record as logged, redacted, with the counts per kind. When the command line holds a
-/// secret, every string is redacted (reasons quote the command); otherwise only the text that
-/// comes from elsewhere (errors, a judge's failure), so that a quiet record does not pay for
-/// compiling rules its command never needed.
-fn redacted(record: &GateRecord) -> Value {
-    use crate::redact::{redact, redact_json};
-    let mut value = serde_json::to_value(record).unwrap_or(Value::Null);
+/// The record as logged: redacted, with the counts per kind in `redactions`. When the command
+/// line holds a secret, every text is redacted (reasons quote the command); otherwise only the
+/// text that comes from elsewhere (errors, a judge's failure), so that a quiet record does not
+/// pay for compiling rules its command never needed.
+fn redacted(mut record: GateRecord) -> GateRecord {
     let command_has_secrets = redact(&record.command).total() > 0
         || record
             .rulings
             .iter()
             .any(|r| redact(&r.command).total() > 0);
-    let counts = if command_has_secrets {
-        redact_json(&mut value)
+    let mut counts = Counts::default();
+    if command_has_secrets {
+        counts.everything(&mut record);
     } else {
-        let mut counts = BTreeMap::new();
-        let mut outside: Vec<&mut Value> = Vec::new();
-        if let Some(record) = value.as_object_mut() {
-            for (key, v) in record.iter_mut() {
-                match key.as_str() {
-                    "errors" => outside.push(v),
-                    "rulings" => rulings_facts(v, &mut outside),
-                    _ => {}
-                }
-            }
+        record.errors.iter_mut().for_each(|e| counts.text(e));
+        for ruling in &mut record.rulings {
+            counts.facts_from_outside(&mut ruling.facts);
         }
-        for v in outside {
-            for (kind, n) in redact_json(v) {
-                *counts.entry(kind).or_insert(0) += n;
-            }
-        }
-        counts
-    };
-    if !counts.is_empty() {
-        value["redactions"] = serde_json::json!(counts);
     }
-    value
+    record.redactions = counts.0;
+    record
 }
 
-/// The facts of each ruling that come from outside hookjudge (errors, a judge's failure).
-fn rulings_facts<'v>(rulings: &'v mut Value, out: &mut Vec<&'v mut Value>) {
-    if let Some(rulings) = rulings.as_array_mut() {
-        for facts in rulings.iter_mut().filter_map(|r| r.get_mut("facts")) {
-            if let Some(facts) = facts.as_object_mut() {
-                out.extend(
-                    facts
-                        .iter_mut()
-                        .filter(|(k, _)| {
-                            matches!(k.as_str(), "error" | "judge_failure" | "repository")
-                        })
-                        .map(|(_, v)| v),
-                );
+/// Secrets removed so far, per kind.
+#[derive(Default)]
+struct Counts(BTreeMap<String, usize>);
+
+impl Counts {
+    fn add(&mut self, counts: BTreeMap<String, usize>) {
+        for (kind, n) in counts {
+            *self.0.entry(kind).or_insert(0) += n;
+        }
+    }
+
+    fn text(&mut self, text: &mut String) {
+        let redacted = redact(text);
+        if redacted.total() > 0 {
+            *text = redacted.text;
+            self.add(redacted.counts);
+        }
+    }
+
+    fn optional(&mut self, text: &mut Option<String>) {
+        if let Some(text) = text {
+            self.text(text);
+        }
+    }
+
+    fn path(&mut self, path: &mut PathBuf) {
+        if let Some(text) = path.to_str() {
+            let mut text = text.to_owned();
+            self.text(&mut text);
+            *path = PathBuf::from(text);
+        }
+    }
+
+    fn json(&mut self, value: &mut Value) {
+        self.add(redact_json(value));
+    }
+
+    /// Every text of the record (what hookjudge itself writes, the version and the time,
+    /// holds none).
+    fn everything(&mut self, record: &mut GateRecord) {
+        self.optional(&mut record.origin.cwd);
+        self.optional(&mut record.session.event);
+        self.optional(&mut record.session.session);
+        self.text(&mut record.command);
+        record.errors.iter_mut().for_each(|e| self.text(e));
+        self.optional(&mut record.protect);
+        record.rulings.iter_mut().for_each(|r| self.ruling(r));
+        record.rest.values_mut().for_each(|v| self.json(v));
+    }
+
+    fn ruling(&mut self, ruling: &mut RulingEntry) {
+        self.text(&mut ruling.command);
+        self.text(&mut ruling.reason);
+        if let Some(repo) = &mut ruling.repo {
+            self.path(repo);
+        }
+        self.json(&mut ruling.facts);
+        if let Some(evidence) = &mut ruling.evidence {
+            self.finding(evidence);
+        }
+        ruling.rest.values_mut().for_each(|v| self.json(v));
+    }
+
+    fn finding(&mut self, finding: &mut Finding) {
+        match finding {
+            Finding::FreshArtifact { path, .. }
+            | Finding::FailedArtifact { path, .. }
+            | Finding::StaleArtifact { path, .. } => self.path(path),
+            Finding::TestRunAfterChange { command } | Finding::TestRunPending { command } => {
+                self.text(command)
+            }
+            Finding::ChangeAfterTests { tool, last_test } => {
+                self.text(tool);
+                self.optional(last_test);
+            }
+            Finding::None => {}
+        }
+    }
+
+    /// The facts of a ruling that come from outside hookjudge (errors, a judge's failure).
+    fn facts_from_outside(&mut self, facts: &mut Value) {
+        if let Some(facts) = facts.as_object_mut() {
+            for (key, value) in facts.iter_mut() {
+                if matches!(key.as_str(), "error" | "judge_failure" | "repository") {
+                    self.json(value);
+                }
             }
         }
     }
@@ -125,45 +166,78 @@ fn rulings_facts<'v>(rulings: &'v mut Value, out: &mut Vec<&'v mut Value>) {
 mod tests {
     use super::*;
     use crate::gate::classify::Class;
-    use crate::gate::policy::DecidedBy;
-    use crate::log::Record;
+    use crate::gate::policy::{DecidedBy, Ruling};
+
+    fn ruling(command: &str, evidence: Option<Finding>) -> RulingEntry {
+        Ruling {
+            class: Class::Push,
+            command: command.into(),
+            decision: Decision::Ask,
+            decided_by: DecidedBy::Policy,
+            reason: format!("pushes `{command}`"),
+            repo: None,
+            facts: serde_json::json!({"error": "x", "remote": command}),
+            evidence,
+        }
+        .into()
+    }
 
     #[test]
-    fn what_the_gate_writes_the_log_reads_typed_and_redacted() {
-        let mut record = GateRecord::new(Agent::Gemini, None, "git push");
+    fn what_the_gate_writes_reads_back_equal_and_redacted() {
+        let mut record = new(Agent::Gemini, None, "git push");
         record.action = Decision::Ask;
         record
             .errors
             .push("token ghp_R7vQ2mXk9LpT4wZs8NcY3bHd6JfG1aUe5KqW leaked".into());
-        record.rulings.push(Ruling {
-            class: Class::Push,
-            command: "git push".into(),
-            decision: Decision::Ask,
-            decided_by: DecidedBy::Policy,
-            reason: "r".into(),
-            repo: None,
-            facts: serde_json::json!({}),
-            evidence: None,
-        });
-        let line = redacted(&record).to_string();
+        record.rulings.push(ruling("git push", None));
+        let written = Record::Gate(redacted(record));
+        let line = serde_json::to_string(&written).unwrap();
         assert!(!line.contains("R7vQ2mXk9LpT4wZs"), "{line}");
-        let Record::Gate(read) = serde_json::from_str::<Record>(&line).unwrap() else {
+        let read: Record = serde_json::from_str(&line).unwrap();
+        assert_eq!(read, written, "{line}");
+        let Record::Gate(gate) = &read else {
             panic!("{line}")
         };
         assert_eq!(
-            (read.command.as_str(), read.action.as_str()),
-            ("git push", "ask")
+            (read.subject(), gate.action, read.agent()),
+            ("git push", Decision::Ask, Some("gemini"))
         );
-        assert_eq!(read.origin.agent.as_deref(), Some("gemini"));
-        let ruling = &read.rulings[0];
+        assert_eq!(gate.redactions.values().sum::<usize>(), 1, "{line}");
+        // The names and values the gate has always written.
+        let value: Value = serde_json::from_str(&line).unwrap();
         assert_eq!(
-            (
-                ruling.class.as_str(),
-                ruling.decision.as_str(),
-                ruling.decided_by.as_deref()
-            ),
-            ("push", "ask", Some("policy"))
+            (&value["kind"], &value["action"]),
+            (&"gate".into(), &"ask".into())
         );
-        assert!(read.rest.contains_key("redactions"), "{line}");
+        assert_eq!(value["rulings"][0]["decided_by"], "policy");
+        for always in ["version", "event", "session", "cwd", "timings_us", "errors"] {
+            assert!(value.get(always).is_some(), "{always}: {line}");
+        }
+        assert!(value["rulings"][0].get("repo").is_some(), "{line}");
+    }
+
+    #[test]
+    fn a_secret_in_the_command_redacts_every_text_of_the_record() {
+        let token = "ghp_R7vQ2mXk9LpT4wZs8NcY3bHd6JfG1aUe5KqW";
+        let command = format!("git push https://{token}@github.com/o/r");
+        let mut record = new(Agent::Claude, None, &command);
+        record.protect = Some(format!("would run {command}"));
+        let evidence = Finding::TestRunAfterChange {
+            command: format!("GH_TOKEN={token} cargo test"),
+        };
+        record.rulings.push(ruling(&command, Some(evidence)));
+        record
+            .rest
+            .insert("newer".into(), Value::String(token.into()));
+        let line = serde_json::to_string(&Record::Gate(redacted(record))).unwrap();
+        assert!(!line.contains("R7vQ2mXk9LpT4wZs"), "{line}");
+        // Without a secret in the command, only what comes from elsewhere is redacted.
+        let mut quiet = new(Agent::Claude, None, "git push");
+        quiet.rulings.push(ruling("git push", None));
+        quiet.rulings[0].reason = format!("says {token}");
+        quiet.rulings[0].facts["error"] = Value::String(token.into());
+        let quiet = redacted(quiet);
+        assert!(quiet.rulings[0].reason.contains(token));
+        assert!(!quiet.rulings[0].facts["error"].to_string().contains(token));
     }
 }

@@ -246,7 +246,7 @@ pub trait LogRecord: Sized {
     /// Sets the whole call's duration, just before writing.
     fn set_total_us(&mut self, total: u64);
     /// Appends the record to the log in `dir` (see [`write_log`]).
-    fn write(&self, dir: &Path);
+    fn write(self, dir: &Path);
 }
 
 /// One hook entry's work, which [`run`] wraps in the shared plumbing.
@@ -318,9 +318,18 @@ pub fn answer(output: Option<&serde_json::Value>) {
     }
 }
 
+/// Which agent's session `event` is from, as both hooks' records log it.
+pub fn log_session(event: &Event) -> crate::log::Session {
+    crate::log::Session {
+        agent: Some(event.agent.name().to_owned()),
+        event: event.origin.name.clone(),
+        session: event.origin.session.clone(),
+    }
+}
+
 /// Appends `record` to the decision log in `dir`; a failure is told on stderr (the hook's
 /// answer stands: the log is for tuning, not for deciding).
-pub fn write_log<T: serde::Serialize + ?Sized>(dir: &Path, record: &T) {
+pub fn write_log(dir: &Path, record: &crate::log::Record) {
     if let Err(e) = crate::log::append(dir, Timestamp::now(), record) {
         let _ = writeln!(
             io::stderr(),

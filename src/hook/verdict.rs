@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use crate::hook::StopOutcome;
-use crate::hook::stop_record::{Action, StopRecord};
 use crate::judge::Judge;
 use crate::judge::evaluate::{Decision, Verdict};
 use crate::ledger::{self, Admission, Limits};
+use crate::log::{StopAction, StopRecord};
 
 /// Applies the loop breaker to the judges in `record` (their decisions, `released`, `action`
 /// and `decision` are updated) and says how the Stop ends. `judges` give the reasons.
@@ -63,18 +63,18 @@ pub fn conclude(
         }
         record.released = admission.released;
         if admission.admitted.is_empty() {
-            record.action = Action::Release;
+            record.action = StopAction::Release;
         } else {
             record.decision = Decision::Block;
-            record.action = Action::Block;
+            record.action = StopAction::Block;
             outcome = StopOutcome::Block {
                 reason: block_reason(&admission.admitted, judges),
                 notice: None,
             };
         }
     }
-    if record.action == Action::Allow && !failed.is_empty() {
-        record.action = Action::FailOpen;
+    if record.action == StopAction::Allow && !failed.is_empty() {
+        record.action = StopAction::FailOpen;
     }
     if outcome == StopOutcome::Allow && !notes.is_empty() {
         outcome = StopOutcome::Notice(format!("hookjudge: {}.", notes.join("; ")));
@@ -139,8 +139,9 @@ mod tests {
     use super::*;
     use crate::judge::evaluate::JudgeOutcome;
     use crate::judge::layer1::Signal;
+    use crate::log::JudgeEntry;
 
-    fn judged(name: &str, decision: Decision, verdict: Verdict) -> JudgeOutcome {
+    fn judged(name: &str, decision: Decision, verdict: Verdict) -> JudgeEntry {
         JudgeOutcome {
             judge: name.into(),
             layer1: Signal::Trigger,
@@ -152,6 +153,7 @@ mod tests {
             reason: None,
             layer2: None,
         }
+        .into()
     }
 
     fn builtins() -> Vec<Judge> {
@@ -182,14 +184,14 @@ mod tests {
         };
         assert!(reason.starts_with("hookjudge [commit]: "), "{reason}");
         assert!(reason.ends_with("blocked for it again on this prompt."));
-        assert_eq!((notice, record.action), (&None, Action::Block));
+        assert_eq!((notice, record.action), (&None, StopAction::Block));
 
         let mut again = StopRecord::new();
         again.prompt = Some("p".into());
         again.stop_hook_active = true;
         again.judges = vec![judged("commit", Decision::Block, Verdict::Violation)];
         let second = conclude(&mut again, &judges, LIMITS, state.path(), "s");
-        assert_eq!(again.action, Action::Release);
+        assert_eq!(again.action, StopAction::Release);
         assert_eq!(again.released, ["commit"]);
         assert_eq!(again.judges[0].decision, Decision::Allow);
         let StopOutcome::Notice(note) = second else {
@@ -207,7 +209,7 @@ mod tests {
         let mut record = StopRecord::new();
         record.judges = vec![judged("commit", Decision::Allow, Verdict::Fail)];
         let outcome = conclude(&mut record, &builtins(), LIMITS, state.path(), "s");
-        assert_eq!(record.action, Action::FailOpen);
+        assert_eq!(record.action, StopAction::FailOpen);
         assert_eq!(
             outcome,
             StopOutcome::Notice(
@@ -217,7 +219,10 @@ mod tests {
         let mut quiet = StopRecord::new();
         quiet.judges = vec![judged("commit", Decision::Allow, Verdict::Allow)];
         let outcome = conclude(&mut quiet, &builtins(), LIMITS, state.path(), "s");
-        assert_eq!((outcome, quiet.action), (StopOutcome::Allow, Action::Allow));
+        assert_eq!(
+            (outcome, quiet.action),
+            (StopOutcome::Allow, StopAction::Allow)
+        );
     }
 
     #[test]

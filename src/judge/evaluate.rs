@@ -7,14 +7,14 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::Judge;
 use super::layer1::{self, Signal};
 
 /// A judge's verdict on a triggered text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// The fields satisfy the block rule.
@@ -28,11 +28,67 @@ pub enum Verdict {
 }
 
 /// What the judge wants done with the response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Block,
     Allow,
+}
+
+impl Verdict {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Violation => "violation",
+            Verdict::Allow => "allow",
+            Verdict::Fail => "fail",
+            Verdict::Unjudged => "unjudged",
+        }
+    }
+}
+
+impl Decision {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Block => "block",
+            Decision::Allow => "allow",
+        }
+    }
+}
+
+/// What is known of one judge's LLM call: who answered, how, and how long it took. It is
+/// logged with the judge's outcome; every fact is left out when it is not known.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layer2Call {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<CacheUse>,
+    /// Request parameters the server refused, left out of this call and later ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub param_refused: Option<Vec<String>>,
+    /// The response format the server rejected, before the one used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format_rejected: Option<String>,
+    /// The response format used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// The failure kind (`timeout`, `http`, …) when the call gave no usable answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// Whether a cached verdict answered instead of the LLM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheUse {
+    Hit,
+    Miss,
 }
 
 /// Layer 2's answer for one judge.
@@ -44,13 +100,10 @@ pub enum Answer {
     Fields {
         fields: Map<String, Value>,
         reason: Option<String>,
-        meta: Map<String, Value>,
+        meta: Layer2Call,
     },
     /// The call failed; `cause` says why, `meta` what is known (provider, latency, …).
-    Failed {
-        cause: String,
-        meta: Map<String, Value>,
-    },
+    Failed { cause: String, meta: Layer2Call },
 }
 
 /// The LLM stage, as seen by the judges.
@@ -86,11 +139,11 @@ pub struct JudgeOutcome {
     pub reason: Option<String>,
     /// Provider, model, latency and the like, when Layer 2 ran.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub layer2: Option<Map<String, Value>>,
+    pub layer2: Option<Layer2Call>,
 }
 
 /// A bypass refused because of judge-directed content: both patterns, for the log.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefusedBypass {
     pub bypass: String,
     pub judge_directed: String,
@@ -173,7 +226,7 @@ pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation
                 .map(|h| {
                     h.join().unwrap_or_else(|_| Answer::Failed {
                         cause: "the judge panicked".into(),
-                        meta: Map::new(),
+                        meta: Layer2Call::default(),
                     })
                 })
                 .collect()
@@ -246,11 +299,11 @@ mod tests {
                 Some(Value::Object(fields)) => Answer::Fields {
                     fields: fields.clone(),
                     reason: Some("scripted".into()),
-                    meta: Map::new(),
+                    meta: Layer2Call::default(),
                 },
                 _ => Answer::Failed {
                     cause: "no answer".into(),
-                    meta: Map::new(),
+                    meta: Layer2Call::default(),
                 },
             }
         }

@@ -22,7 +22,7 @@ use super::literals::{Prefilter, TextIndex};
 use super::{Error, ErrorKind, Judge, Pattern, PatternError};
 
 /// What Layer 1 found for one judge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Signal {
     /// No trigger pattern matched.
@@ -31,6 +31,17 @@ pub enum Signal {
     Trigger,
     /// A trigger matched, and so did a bypass.
     Bypass,
+}
+
+impl Signal {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Quiet => "quiet",
+            Signal::Trigger => "trigger",
+            Signal::Bypass => "bypass",
+        }
+    }
 }
 
 /// Layer 1's outcome: the signal, the pattern that decided it (the trigger, or the bypass) and,

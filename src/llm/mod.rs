@@ -18,10 +18,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use serde_json::{Map, Value, json};
-
 use crate::judge::Judge;
-use crate::judge::evaluate::{Answer, Layer2};
+use crate::judge::evaluate::{Answer, CacheUse, Layer2, Layer2Call};
 pub use http::ResponseFormat;
 pub use resolve::{Backend, Resolution};
 
@@ -169,7 +167,7 @@ impl LlmJudge {
         backend: &Backend,
         judge: &Judge,
         text: &str,
-        meta: &mut Map<String, Value>,
+        meta: &mut Layer2Call,
     ) -> Result<answer::Parsed, Failure> {
         let prompt = frame::frame(judge, text, self.request.as_deref(), &frame::nonce());
         let raw = match backend {
@@ -202,18 +200,18 @@ impl LlmJudge {
                             let param = params::refused(&f, &sent).expect("checked");
                             omit.push(param.to_owned());
                             refusals.remember(&omit);
-                            meta.insert("param_refused".into(), json!(omit));
+                            meta.param_refused = Some(omit.clone());
                         }
                         Err((f, _))
                             if automatic
                                 && http::rejects_format(&f)
                                 && format.fallback().is_some() =>
                         {
-                            meta.insert("format_rejected".into(), json!(format.name()));
+                            meta.format_rejected = Some(format.name().to_owned());
                             format = format.fallback().expect("checked");
                         }
                         result => {
-                            meta.insert("format".into(), json!(format.name()));
+                            meta.format = Some(format.name().to_owned());
                             if result.is_ok() && automatic {
                                 memory.remember(format);
                             }
@@ -241,26 +239,25 @@ impl Layer2 for LlmJudge {
         let Some(backend) = &self.resolution().backend else {
             return Answer::Unjudged;
         };
-        let mut meta = Map::new();
-        meta.insert("provider".into(), json!(backend.provider()));
-        meta.insert("model".into(), json!(backend.model()));
+        let mut meta = Layer2Call {
+            provider: Some(backend.provider().to_owned()),
+            model: Some(backend.model()),
+            ..Layer2Call::default()
+        };
         let key = cache::key(judge, backend, text, self.request.as_deref());
         if let Some(hit) = cache::get(&self.state_dir, &key, self.settings.cache_seconds) {
-            meta.insert("cache".into(), json!("hit"));
-            meta.insert("latency_ms".into(), json!(0));
+            meta.cache = Some(CacheUse::Hit);
+            meta.latency_ms = Some(0);
             return Answer::Fields {
                 fields: hit.fields,
                 reason: hit.reason,
                 meta,
             };
         }
-        meta.insert("cache".into(), json!("miss"));
+        meta.cache = Some(CacheUse::Miss);
         let started = Instant::now();
         let result = self.call(backend, judge, text, &mut meta);
-        meta.insert(
-            "latency_ms".into(),
-            json!(started.elapsed().as_millis() as u64),
-        );
+        meta.latency_ms = Some(started.elapsed().as_millis() as u64);
         match result {
             Ok(parsed) => {
                 cache::put(&self.state_dir, &key, &parsed, self.settings.cache_seconds);
@@ -271,7 +268,7 @@ impl Layer2 for LlmJudge {
                 }
             }
             Err(failure) => {
-                meta.insert("failure".into(), json!(failure.kind()));
+                meta.failure = Some(failure.kind().to_owned());
                 Answer::Failed {
                     cause: failure.to_string(),
                     meta,

@@ -1,7 +1,8 @@
 //! The decision log: one JSON line per judged response or gated command, one file per day.
 //!
 //! The log is what users tune judges with, so every decision is recorded, quiet ones included
-//! (they give the wake rates). Lines are appended under an exclusive file lock with a single
+//! (they give the wake rates). Each line is a [`Record`], the one description of the format that
+//! writers build and readers parse. Lines are appended under an exclusive file lock with a single
 //! write each, so concurrent hook processes never interleave. Readers skip lines they cannot
 //! parse (a line cut short by a crash, a hand edit) and count them. Day files older than
 //! `log.retention_days` are deleted once a day, when a hook starts the day's file.
@@ -13,7 +14,8 @@ use std::path::{Path, PathBuf};
 mod record;
 
 pub use record::{
-    GateRecord, JudgeEntry, Layer2Entry, Origin, Record, RulingEntry, StopRecord, Timings,
+    CheckDecider, CheckRecord, GateRecord, JudgeEntry, Layer2Entry, Origin, Record, RulingEntry,
+    Session, StopAction, StopRecord, Timings, TranscriptInfo,
 };
 
 use crate::time::Timestamp;
@@ -26,13 +28,8 @@ pub fn file_for(dir: &Path, ts: Timestamp) -> PathBuf {
     dir.join(format!("{PREFIX}{}{SUFFIX}", ts.day()))
 }
 
-/// Appends one record (a JSON object with a `ts` and a `kind` field, as [`Record`] reads
-/// it) to the day's file.
-pub fn append<T: serde::Serialize + ?Sized>(
-    dir: &Path,
-    ts: Timestamp,
-    record: &T,
-) -> io::Result<PathBuf> {
+/// Appends one record to the day's file.
+pub fn append(dir: &Path, ts: Timestamp, record: &Record) -> io::Result<PathBuf> {
     fs::create_dir_all(dir)?;
     let path = file_for(dir, ts);
     let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
@@ -93,7 +90,9 @@ fn day_files(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
 pub struct Records {
     /// Oldest first.
     pub records: Vec<Record>,
-    /// Lines that are not records (not JSON, or of no kind hookjudge writes).
+    /// Lines that are not records: not JSON, of no kind hookjudge writes, without a field the
+    /// readers need (`ts`, `action`, a gate's `command`), or with a value this version does not
+    /// know in a typed field (an `action` or a `verdict` of a newer version).
     pub bad_lines: usize,
     pub files: Vec<PathBuf>,
 }
@@ -129,14 +128,21 @@ pub fn read(dir: &Path, since: Option<Timestamp>) -> io::Result<Records> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// A record from its JSON form.
+    fn record(line: Value) -> Record {
+        serde_json::from_value(line).unwrap()
+    }
 
     #[test]
     fn appends_by_day_and_reads_back_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let day1 = Timestamp::parse("2026-11-29T23:59:00Z").unwrap();
         let day2 = Timestamp::parse("2026-11-30T00:01:00Z").unwrap();
-        let check = |ts: Timestamp, n: &str| json!({"ts": ts.rfc3339(), "kind": "check", "command": n, "action": "silent"});
+        let check = |ts: Timestamp, n: &str| {
+            record(json!({"ts": ts.rfc3339(), "kind": "check", "command": n, "action": "silent"}))
+        };
         append(dir.path(), day2, &check(day2, "2")).unwrap();
         append(dir.path(), day1, &check(day1, "1")).unwrap();
         std::fs::OpenOptions::new()
@@ -170,7 +176,7 @@ mod tests {
             append(
                 dir.path(),
                 ts,
-                &json!({"ts": ts.rfc3339(), "kind": "check"}),
+                &record(json!({"ts": ts.rfc3339(), "kind": "check", "command": "c", "action": "silent"})),
             )
             .unwrap();
         }
@@ -194,7 +200,9 @@ mod tests {
         append(
             dir.path(),
             now,
-            &json!({"ts": now.rfc3339(), "kind": "check"}),
+            &record(
+                json!({"ts": now.rfc3339(), "kind": "check", "command": "c", "action": "silent"}),
+            ),
         )
         .unwrap();
         prune_on_new_day(dir.path(), now, 30);
@@ -238,8 +246,8 @@ mod tests {
                         append(
                             dir,
                             ts,
-                            &json!({"ts": ts.rfc3339(), "kind": "gate", "command": format!("{t} {i}"),
-                                    "action": "silent", "pad": "x".repeat(5000)}),
+                            &record(json!({"ts": ts.rfc3339(), "kind": "gate", "command": format!("{t} {i}"),
+                                    "action": "silent", "pad": "x".repeat(5000)})),
                         )
                         .unwrap();
                     }

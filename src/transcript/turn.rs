@@ -6,7 +6,7 @@ use std::path::Path;
 use super::{Event, Options, Transcript};
 
 /// Why the backward scan stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Boundary {
     /// At the last real user turn: the normal case.

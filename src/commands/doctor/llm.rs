@@ -56,13 +56,11 @@ fn call(settings: &Settings) -> Check {
     match answer {
         Answer::Fields { fields, meta, .. } => {
             let format = meta
-                .get("format")
-                .and_then(Value::as_str)
+                .format
                 .map(|f| format!(", response format `{f}` works"))
                 .unwrap_or_default();
             let rejected = meta
-                .get("format_rejected")
-                .and_then(Value::as_str)
+                .format_rejected
                 .map(|f| format!(" (`{f}` was rejected)"))
                 .unwrap_or_default();
             check(

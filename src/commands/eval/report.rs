@@ -5,11 +5,10 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::cases::Case;
 use crate::judge::Judge;
-use crate::judge::evaluate::{Decision, Evaluation};
+use crate::judge::evaluate::{CacheUse, Decision, Evaluation};
 use crate::judge::layer1::Signal;
 
 /// Figures for one judge (or for all together).
@@ -221,7 +220,7 @@ fn latency(evaluations: &[Evaluation]) -> Latency {
             e.outcomes.iter().any(|o| {
                 o.layer2
                     .as_ref()
-                    .is_some_and(|m| m.get("cache").and_then(Value::as_str) != Some("hit"))
+                    .is_some_and(|m| m.cache != Some(CacheUse::Hit))
             })
         })
         .map(|e| e.layer2_us / 1000)

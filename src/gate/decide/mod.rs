@@ -16,7 +16,7 @@ mod text;
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::classify::{Class, Gated};
@@ -27,7 +27,7 @@ pub use text::branch_matches;
 use text::{describe, short};
 
 /// What the gate does about one gated action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     /// Say nothing: the agent's own permission rules apply.
@@ -39,7 +39,7 @@ pub enum Decision {
 }
 
 /// Who or what decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DecidedBy {
     Policy,
@@ -50,6 +50,31 @@ pub enum DecidedBy {
     JudgeFailed,
     /// The user approved this command with `hookjudge approve`.
     Approval,
+}
+
+impl Decision {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Decision::Silent => "silent",
+            Decision::Deny => "deny",
+            Decision::Ask => "ask",
+        }
+    }
+}
+
+impl DecidedBy {
+    /// The logged value.
+    pub fn name(self) -> &'static str {
+        match self {
+            DecidedBy::Policy => "policy",
+            DecidedBy::Facts => "facts",
+            DecidedBy::Evidence => "evidence",
+            DecidedBy::Judge => "judge",
+            DecidedBy::JudgeFailed => "judge-failed",
+            DecidedBy::Approval => "approval",
+        }
+    }
 }
 
 /// The decision on one gated action, with what it rests on.

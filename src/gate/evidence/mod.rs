@@ -45,7 +45,7 @@ pub const DEFAULT_ARTIFACTS: [&str; 14] = [
 pub const DEFAULT_TEST_COMMANDS: &str = r"(?:^|[\s;&|(])(?:cargo (?:test|nextest)|cargo make test|pytest|python3? -m pytest|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)|go test|mvn(?: \S+)* (?:test|verify)|(?:\./)?gradlew?(?: \S+)* (?:test|check)|make (?:test|check)|just test|tox|nox|jest|vitest|rspec|phpunit|ctest|deno test|dotnet test|mix test|swift test|zig build test)(?:\s|$|;|&|\|)";
 
 /// Proof found, or why none was.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Finding {
     /// An artifact newer than the newest change.
