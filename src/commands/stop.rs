@@ -204,7 +204,7 @@ impl StopHook<'_> {
     fn run_judges(
         &self,
         text: &str,
-        request: Option<String>,
+        request: Request,
         judges: &[Judge],
         settings: &Settings,
         started: Instant,
@@ -214,9 +214,22 @@ impl StopHook<'_> {
         let mut llm_settings = settings.llm.clone();
         llm_settings.timeout_ms =
             crate::install::settings::clamp_deadline_ms(llm_settings.timeout_ms, self.hook_timeout);
-        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started)
-            .with_request(request.as_deref());
+        let layer2 = LlmJudge::new(&llm_settings, dirs::state_dir(), started);
+        let layer2 = match request {
+            Request::Known(request) => layer2.with_request(request.as_deref()),
+            Request::InRollout(path) => {
+                let options = settings.transcript;
+                layer2.with_request_from(Box::new(move || {
+                    transcript::turn_text(&path, options).map(|turn| turn.user_request)
+                }))
+            }
+        };
         let evaluation = evaluate(text, judges, &layer2);
+        if let Some(e) = layer2.request_error() {
+            record
+                .errors
+                .push(format!("cannot read the user's request from the rollout: {e}"));
+        }
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
         record.timings_us.layer2 = evaluation.layer2_us;
@@ -230,7 +243,7 @@ fn judged_text(
     response: &Response,
     settings: &Settings,
     record: &mut StopRecord,
-) -> (String, Option<String>) {
+) -> (String, Request) {
     let transcript_started = Instant::now();
     let (text, request) = response_text(response, settings, record);
     record.timings_us.transcript = micros(transcript_started.elapsed());
@@ -249,23 +262,24 @@ fn response_text(
     response: &Response,
     settings: &Settings,
     record: &mut StopRecord,
-) -> (String, Option<String>) {
+) -> (String, Request) {
     match response {
         Response::Turn { text, request } => (
             transcript::judged_text(&[], text.as_deref(), settings.text_bytes),
-            request.clone(),
+            Request::Known(request.clone()),
         ),
-        // Codex's Stop input carries no prompt; its rollout file is not read for the Stop hook.
-        Response::LastMessage(last) => (
-            transcript::judged_text(&[], last.as_deref(), settings.text_bytes),
-            None,
+        // Codex's Stop input carries no prompt: the request is read from its rollout, and only
+        // if a judge wakes.
+        Response::LastMessage { text, rollout } => (
+            transcript::judged_text(&[], text.as_deref(), settings.text_bytes),
+            rollout.clone().map_or(Request::Known(None), Request::InRollout),
         ),
         Response::Transcript { path, last_message } => {
             let last = last_message.as_deref();
             let Some(path) = path.clone() else {
                 return (
                     transcript::judged_text(&[], last, settings.text_bytes),
-                    None,
+                    Request::Known(None),
                 );
             };
             match transcript::turn_text(&path, settings.transcript) {
@@ -280,7 +294,7 @@ fn response_text(
                     });
                     (
                         transcript::judged_text(&turn.messages, last, settings.text_bytes),
-                        turn.user_request,
+                        Request::Known(turn.user_request),
                     )
                 }
                 Err(e) => {
@@ -290,10 +304,17 @@ fn response_text(
                     ));
                     (
                         transcript::judged_text(&[], last, settings.text_bytes),
-                        None,
+                        Request::Known(None),
                     )
                 }
             }
         }
     }
+}
+
+/// The user's request that started the turn: known from the hook input or the transcript
+/// already read, or in a Codex rollout that is read only when a judge wakes.
+enum Request {
+    Known(Option<String>),
+    InRollout(PathBuf),
 }

@@ -76,8 +76,12 @@ pub enum Response {
         path: Option<PathBuf>,
         last_message: Option<String>,
     },
-    /// Codex: the last assistant message.
-    LastMessage(Option<String>),
+    /// Codex: the last assistant message; its rollout file (`transcript_path`, "not a stable
+    /// interface") is read only for the user's request, and only when a judge wakes.
+    LastMessage {
+        text: Option<String>,
+        rollout: Option<PathBuf>,
+    },
     /// Gemini CLI: the text of every model turn since the request, and the request itself.
     Turn {
         text: Option<String>,
@@ -163,7 +167,14 @@ impl Stop {
                     path: input.stop_transcript(),
                     last_message: last,
                 },
-                Agent::Codex => Response::LastMessage(last),
+                Agent::Codex => Response::LastMessage {
+                    text: last,
+                    rollout: input
+                        .transcript_path
+                        .as_deref()
+                        .filter(|p| !p.is_empty())
+                        .map(PathBuf::from),
+                },
                 Agent::Gemini => Response::Turn {
                     text: input.prompt_response.clone().or(last),
                     request: input.prompt.clone(),
@@ -244,7 +255,7 @@ mod tests {
             }
         );
         let codex = stop(
-            r#"{"hook_event_name":"Stop","turn_id":"t","last_assistant_message":"ok","stop_hook_active":true}"#,
+            r#"{"hook_event_name":"Stop","turn_id":"t","transcript_path":"/r.jsonl","last_assistant_message":"ok","stop_hook_active":true}"#,
             None,
         )
         .unwrap();
@@ -256,7 +267,10 @@ mod tests {
             (
                 Agent::Codex,
                 true,
-                &Response::LastMessage(Some("ok".into()))
+                &Response::LastMessage {
+                    text: Some("ok".into()),
+                    rollout: Some(PathBuf::from("/r.jsonl"))
+                }
             )
         );
         let gemini = stop(

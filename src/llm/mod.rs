@@ -126,9 +126,24 @@ pub struct LlmJudge {
     state_dir: PathBuf,
     deadline: Instant,
     resolution: OnceLock<Resolution>,
-    /// The user's latest request (redacted), framed as context for every judge.
-    request: Option<String>,
+    /// The user's latest request (redacted), framed as context for every judge; read from
+    /// `request_source` on first need when the caller gave a source instead of the text.
+    request: OnceLock<Option<String>>,
+    request_source: Option<RequestSource>,
+    /// Why `request_source` gave no request, for the log.
+    request_error: OnceLock<std::io::Error>,
 }
+
+/// The request as prompts carry it: redacted, and none when it is blank.
+fn redacted_request(request: Option<&str>) -> Option<String> {
+    request
+        .filter(|r| !r.trim().is_empty())
+        .map(|r| crate::redact::redact(r).text)
+}
+
+/// Where the user's request can be read when a judge first needs it (a file the quiet path
+/// should not open).
+pub type RequestSource = Box<dyn Fn() -> std::io::Result<Option<String>> + Send + Sync>;
 
 impl LlmJudge {
     pub fn new(settings: &LlmSettings, state_dir: PathBuf, started: Instant) -> LlmJudge {
@@ -137,17 +152,44 @@ impl LlmJudge {
             state_dir,
             deadline: started + std::time::Duration::from_millis(settings.timeout_ms),
             resolution: OnceLock::new(),
-            request: None,
+            request: OnceLock::new(),
+            request_source: None,
+            request_error: OnceLock::new(),
         }
     }
 
     /// Frames the user's latest request with every prompt, as context. It is redacted here,
     /// like the judged text, before the cache key, the provider or anything else sees it.
     pub fn with_request(mut self, request: Option<&str>) -> LlmJudge {
-        self.request = request
-            .filter(|r| !r.trim().is_empty())
-            .map(|r| crate::redact::redact(r).text);
+        self.request = OnceLock::from(redacted_request(request));
         self
+    }
+
+    /// Like [`LlmJudge::with_request`], with the request read from `source` only when the first
+    /// judge is asked: text that wakes no judge costs no read.
+    pub fn with_request_from(mut self, source: RequestSource) -> LlmJudge {
+        self.request_source = Some(source);
+        self
+    }
+
+    /// The user's request, reading it from its source on first need.
+    fn request(&self) -> Option<&str> {
+        self.request
+            .get_or_init(|| match self.request_source.as_ref().map(|source| source()) {
+                Some(Ok(read)) => redacted_request(read.as_deref()),
+                Some(Err(e)) => {
+                    // This closure runs once, so the cell is still empty.
+                    let _ = self.request_error.set(e);
+                    None
+                }
+                None => None,
+            })
+            .as_deref()
+    }
+
+    /// Why the request could not be read from its source, once a judge asked for it.
+    pub fn request_error(&self) -> Option<&std::io::Error> {
+        self.request_error.get()
     }
 
     /// The provider in use, resolving it on first need.
@@ -169,7 +211,7 @@ impl LlmJudge {
         text: &str,
         meta: &mut Layer2Call,
     ) -> Result<answer::Parsed, Failure> {
-        let prompt = frame::frame(judge, text, self.request.as_deref(), &frame::nonce());
+        let prompt = frame::frame(judge, text, self.request(), &frame::nonce());
         let raw = match backend {
             Backend::OpenAi {
                 base_url,
@@ -244,7 +286,7 @@ impl Layer2 for LlmJudge {
             model: Some(backend.model()),
             ..Layer2Call::default()
         };
-        let key = cache::key(judge, backend, text, self.request.as_deref());
+        let key = cache::key(judge, backend, text, self.request());
         if let Some(hit) = cache::get(&self.state_dir, &key, self.settings.cache_seconds) {
             meta.cache = Some(CacheUse::Hit);
             meta.latency_ms = Some(0);

@@ -1,5 +1,6 @@
 //! The user's request reaches the LLM judges as framed, redacted context: from a Claude Code
-//! transcript, from Gemini's `prompt`, and in `judge --request` and `eval --llm`.
+//! transcript, from a Codex rollout, from Gemini's `prompt`, and in `judge --request` and
+//! `eval --llm`.
 
 use serde_json::json;
 
@@ -68,6 +69,77 @@ fn claude_stop_frames_the_prompt_that_started_the_turn() {
         !sent.contains(&secret),
         "the request is redacted like the text"
     );
+}
+
+/// A Codex rollout line of `role` saying `text`.
+fn rollout_line(role: &str, text: &str) -> String {
+    let kind = if role == "user" { "input_text" } else { "output_text" };
+    json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": role,
+        "content": [{"type": kind, "text": text}]}})
+    .to_string()
+}
+
+fn codex_stop(rollout: &std::path::Path, last: &str) -> String {
+    json!({"session_id":"c1","turn_id":"t1","transcript_path":rollout,"cwd":"/nonexistent",
+        "hook_event_name":"Stop","model":"gpt-fake","permission_mode":"default",
+        "stop_hook_active":false,"last_assistant_message":last})
+    .to_string()
+}
+
+#[test]
+fn codex_stop_reads_the_request_from_its_rollout() {
+    let home = Home::new();
+    let seen = home.path().join("seen.txt");
+    home.user_config(&recording_config(&seen, r#"{"new_proposal": true}"#));
+    let rollout = home.path().join("rollout.jsonl");
+    let lines = [
+        rollout_line("user", "an older prompt"),
+        rollout_line("assistant", "Earlier answer."),
+        rollout_line("user", "<environment_context>cwd</environment_context>"),
+        rollout_line("user", "only the parser today, do not push"),
+        rollout_line("assistant", "Parser done. I'll push to main now."),
+    ];
+    std::fs::write(&rollout, lines.join("\n") + "\n").unwrap();
+    let out = home
+        .cmd(&["stop"])
+        .stdin(codex_stop(&rollout, "Parser done. I'll push to main now."))
+        .output();
+    assert_eq!(out.json()["decision"], "block");
+    let sent = std::fs::read_to_string(&seen).unwrap();
+    assert!(sent.contains("only the parser today, do not push"), "{sent}");
+    assert!(!sent.contains("an older prompt"), "only this turn's request");
+    assert!(!sent.contains("<environment_context>"), "not a harness message");
+}
+
+#[test]
+fn codex_stop_that_wakes_no_judge_does_not_read_the_rollout() {
+    let home = Home::new();
+    let seen = home.path().join("seen.txt");
+    home.user_config(&recording_config(&seen, r#"{"new_proposal": true}"#));
+    // A directory where the rollout should be: reading it would fail and be logged.
+    let rollout = home.path().join("rollout.jsonl");
+    std::fs::create_dir(&rollout).unwrap();
+    let out = home
+        .cmd(&["stop"])
+        .stdin(codex_stop(&rollout, "The parser reads TOML and YAML."))
+        .output();
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""));
+    let log = home.last_log();
+    assert_eq!(log["action"], "allow", "{log}");
+    assert!(
+        log["errors"].as_array().is_none_or(Vec::is_empty),
+        "nothing was read: {log}"
+    );
+    assert!(!seen.exists(), "no judge was asked");
+    // The same unreadable rollout when a judge wakes: the judge still runs, without the
+    // request, and the log says why.
+    let out = home
+        .cmd(&["stop"])
+        .stdin(codex_stop(&rollout, "Parser done. I'll push to main now."))
+        .output();
+    assert_eq!(out.json()["decision"], "block");
+    let errors = home.last_log()["errors"].to_string();
+    assert!(errors.contains("cannot read the user's request"), "{errors}");
 }
 
 #[test]
