@@ -226,9 +226,9 @@ impl StopHook<'_> {
         };
         let evaluation = evaluate(text, judges, &layer2);
         if let Some(e) = layer2.request_error() {
-            record
-                .errors
-                .push(format!("cannot read the user's request from the rollout: {e}"));
+            record.errors.push(format!(
+                "cannot read the user's request from the rollout: {e}"
+            ));
         }
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
@@ -272,7 +272,9 @@ fn response_text(
         // if a judge wakes.
         Response::LastMessage { text, rollout } => (
             transcript::judged_text(&[], text.as_deref(), settings.text_bytes),
-            rollout.clone().map_or(Request::Known(None), Request::InRollout),
+            rollout
+                .clone()
+                .map_or(Request::Known(None), Request::InRollout),
         ),
         Response::Transcript { path, last_message } => {
             let last = last_message.as_deref();

@@ -81,6 +81,10 @@ pub struct Layer2Call {
     /// The failure kind (`timeout`, `http`, …) when the call gave no usable answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// Why what was learned about the server (a refused parameter, the format that works)
+    /// could not be kept for the next call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_error: Option<String>,
 }
 
 /// Whether a cached verdict answered instead of the LLM.

@@ -10,6 +10,7 @@ pub mod cache;
 pub mod command;
 pub mod frame;
 pub mod http;
+pub mod memory;
 pub mod params;
 pub mod resolve;
 
@@ -175,15 +176,17 @@ impl LlmJudge {
     /// The user's request, reading it from its source on first need.
     fn request(&self) -> Option<&str> {
         self.request
-            .get_or_init(|| match self.request_source.as_ref().map(|source| source()) {
-                Some(Ok(read)) => redacted_request(read.as_deref()),
-                Some(Err(e)) => {
-                    // This closure runs once, so the cell is still empty.
-                    let _ = self.request_error.set(e);
-                    None
-                }
-                None => None,
-            })
+            .get_or_init(
+                || match self.request_source.as_ref().map(|source| source()) {
+                    Some(Ok(read)) => redacted_request(read.as_deref()),
+                    Some(Err(e)) => {
+                        // This closure runs once, so the cell is still empty.
+                        let _ = self.request_error.set(e);
+                        None
+                    }
+                    None => None,
+                },
+            )
             .as_deref()
     }
 
@@ -241,7 +244,9 @@ impl LlmJudge {
                         Err((f, sent)) if params::refused(&f, &sent).is_some() => {
                             let param = params::refused(&f, &sent).expect("checked");
                             omit.push(param.to_owned());
-                            refusals.remember(&omit);
+                            if let Err(e) = refusals.remember(&omit) {
+                                meta.memory_error = Some(e.to_string());
+                            }
                             meta.param_refused = Some(omit.clone());
                         }
                         Err((f, _))
@@ -254,8 +259,11 @@ impl LlmJudge {
                         }
                         result => {
                             meta.format = Some(format.name().to_owned());
-                            if result.is_ok() && automatic {
-                                memory.remember(format);
+                            if result.is_ok()
+                                && automatic
+                                && let Err(e) = memory.remember(format)
+                            {
+                                meta.memory_error = Some(e.to_string());
                             }
                             break result.map_err(|(f, _)| f)?;
                         }

@@ -6,11 +6,13 @@
 //! one of these parameters, the call is retried once without it, and the refusal is remembered
 //! per server and model in the state directory, as the working `response_format` is.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
 use super::Failure;
+use super::memory::ServerMemory;
+use crate::statefile;
 
 /// Parameters a request may carry that a server may refuse; every other key is required.
 pub const OPTIONAL: &[&str] = &["temperature", "max_completion_tokens", "reasoning_effort"];
@@ -88,23 +90,24 @@ pub fn refused(failure: &Failure, body: &Value) -> Option<&'static str> {
 }
 
 /// The parameters a server and model refused before, kept in the state directory.
-pub struct RefusedMemory {
-    path: PathBuf,
-    key: String,
-}
+pub struct RefusedMemory(ServerMemory);
 
 impl RefusedMemory {
     pub fn new(state_dir: &Path, base_url: &str, model: &str) -> RefusedMemory {
-        RefusedMemory {
-            path: state_dir.join("refused-params.json"),
-            key: format!("{base_url} {model}"),
-        }
+        RefusedMemory(ServerMemory::new(
+            state_dir,
+            "refused-params.json",
+            base_url,
+            model,
+        ))
     }
 
     /// What this server and model refused, or nothing when unknown.
     pub fn recall(&self) -> Vec<String> {
-        self.all()[&self.key]
-            .as_array()
+        self.0
+            .recall()
+            .as_ref()
+            .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(Value::as_str)
@@ -113,26 +116,9 @@ impl RefusedMemory {
             .collect()
     }
 
-    /// Records the full list of refused parameters (best effort: a read-only state dir only
-    /// costs one retry per call).
-    pub fn remember(&self, refused: &[String]) {
-        let mut all = self.all();
-        all[&self.key] = json!(refused);
-        let _ = std::fs::create_dir_all(self.path.parent().unwrap_or(Path::new(".")));
-        let tmp = self
-            .path
-            .with_extension(format!("{}.tmp", std::process::id()));
-        if std::fs::write(&tmp, all.to_string()).is_ok() {
-            let _ = std::fs::rename(tmp, &self.path);
-        }
-    }
-
-    fn all(&self) -> Value {
-        std::fs::read_to_string(&self.path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .filter(Value::is_object)
-            .unwrap_or_else(|| json!({}))
+    /// Records the full list of refused parameters.
+    pub fn remember(&self, refused: &[String]) -> Result<(), statefile::Error> {
+        self.0.remember(json!(refused))
     }
 }
 
@@ -202,7 +188,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = RefusedMemory::new(dir.path(), "http://x", "m");
         assert!(m.recall().is_empty());
-        m.remember(&["temperature".into()]);
+        m.remember(&["temperature".into()]).unwrap();
         assert_eq!(
             RefusedMemory::new(dir.path(), "http://x", "m").recall(),
             ["temperature"]

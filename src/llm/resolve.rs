@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::memory::ServerMemory;
 use super::{LlmSettings, ProviderKind, ResponseFormat, command};
+use crate::statefile;
 
 /// Default model of the `openai` provider on the public endpoint.
 pub const OPENAI_DEFAULT_MODEL: &str = "gpt-5-mini";
@@ -304,43 +306,28 @@ fn probe_ollama() -> Option<String> {
 }
 
 /// What response format an OpenAI-compatible server accepted last, per server and model.
-pub struct FormatMemory {
-    path: PathBuf,
-    key: String,
-}
+pub struct FormatMemory(ServerMemory);
 
 impl FormatMemory {
     pub fn new(state_dir: &Path, base_url: &str, model: &str) -> FormatMemory {
-        FormatMemory {
-            path: state_dir.join("response-formats.json"),
-            key: format!("{base_url} {model}"),
-        }
+        FormatMemory(ServerMemory::new(
+            state_dir,
+            "response-formats.json",
+            base_url,
+            model,
+        ))
     }
 
     pub fn recall(&self) -> Option<ResponseFormat> {
-        let all: Value = serde_json::from_str(&std::fs::read_to_string(&self.path).ok()?).ok()?;
-        serde_json::from_value(all.get(&self.key)?.clone()).ok()
+        serde_json::from_value(self.0.recall()?).ok()
     }
 
-    pub fn remember(&self, format: ResponseFormat) {
+    /// Records the format that worked; nothing is written when it is the one known already.
+    pub fn remember(&self, format: ResponseFormat) -> Result<(), statefile::Error> {
         if self.recall() == Some(format) {
-            return;
+            return Ok(());
         }
-        let mut all: Value = std::fs::read_to_string(&self.path)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_else(|| json!({}));
-        if !all.is_object() {
-            all = json!({});
-        }
-        all[&self.key] = json!(format);
-        let _ = std::fs::create_dir_all(self.path.parent().unwrap_or(Path::new(".")));
-        let tmp = self
-            .path
-            .with_extension(format!("{}.tmp", std::process::id()));
-        if std::fs::write(&tmp, all.to_string()).is_ok() {
-            let _ = std::fs::rename(tmp, &self.path);
-        }
+        self.0.remember(json!(format))
     }
 }
 
@@ -434,7 +421,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let m = FormatMemory::new(dir.path(), "http://x", "m");
         assert_eq!(m.recall(), None);
-        m.remember(ResponseFormat::JsonObject);
+        m.remember(ResponseFormat::JsonObject).unwrap();
         assert_eq!(
             FormatMemory::new(dir.path(), "http://x", "m").recall(),
             Some(ResponseFormat::JsonObject)

@@ -73,7 +73,11 @@ fn claude_stop_frames_the_prompt_that_started_the_turn() {
 
 /// A Codex rollout line of `role` saying `text`.
 fn rollout_line(role: &str, text: &str) -> String {
-    let kind = if role == "user" { "input_text" } else { "output_text" };
+    let kind = if role == "user" {
+        "input_text"
+    } else {
+        "output_text"
+    };
     json!({"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": role,
         "content": [{"type": kind, "text": text}]}})
     .to_string()
@@ -106,9 +110,18 @@ fn codex_stop_reads_the_request_from_its_rollout() {
         .output();
     assert_eq!(out.json()["decision"], "block");
     let sent = std::fs::read_to_string(&seen).unwrap();
-    assert!(sent.contains("only the parser today, do not push"), "{sent}");
-    assert!(!sent.contains("an older prompt"), "only this turn's request");
-    assert!(!sent.contains("<environment_context>"), "not a harness message");
+    assert!(
+        sent.contains("only the parser today, do not push"),
+        "{sent}"
+    );
+    assert!(
+        !sent.contains("an older prompt"),
+        "only this turn's request"
+    );
+    assert!(
+        !sent.contains("<environment_context>"),
+        "not a harness message"
+    );
 }
 
 #[test]
@@ -139,7 +152,10 @@ fn codex_stop_that_wakes_no_judge_does_not_read_the_rollout() {
         .output();
     assert_eq!(out.json()["decision"], "block");
     let errors = home.last_log()["errors"].to_string();
-    assert!(errors.contains("cannot read the user's request"), "{errors}");
+    assert!(
+        errors.contains("cannot read the user's request"),
+        "{errors}"
+    );
 }
 
 #[test]

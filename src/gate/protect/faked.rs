@@ -127,14 +127,7 @@ fn redirects_with_statements(source: &str) -> Vec<(String, String)> {
             .filter_map(|sep| before.rfind(sep).map(|i| i + sep.len()))
             .max()
             .unwrap_or(0);
-        let rest = source[at + 1..]
-            .trim_start_matches(['>', '|', '&'])
-            .trim_start();
-        let end = rest
-            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
-            .unwrap_or(rest.len());
-        let target = rest[..end].trim_matches(['"', '\'']);
-        if !target.is_empty() {
+        if let (_, Some(target)) = super::redirect_target(&source[at + 1..]) {
             out.push((target.to_owned(), before[start..].to_owned()));
         }
     }

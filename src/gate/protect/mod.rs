@@ -425,18 +425,22 @@ pub(super) fn redirect_targets(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = source;
     while let Some(at) = rest.find('>') {
-        rest = rest[at + 1..]
-            .trim_start_matches(['>', '|', '&'])
-            .trim_start();
-        let end = rest
-            .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
-            .unwrap_or(rest.len());
-        let target = rest[..end].trim_matches(['"', '\'']);
-        if !target.is_empty() {
-            out.push(target.to_owned());
-        }
+        let (after, target) = redirect_target(&rest[at + 1..]);
+        out.extend(target.map(str::to_owned));
+        rest = after;
     }
     out
+}
+
+/// The file a redirection writes to, read from the text after its first `>`: the rest of the
+/// text past the operator (`>>`, `>|`, `>&`), and the target word without its quotes.
+pub(super) fn redirect_target(after_gt: &str) -> (&str, Option<&str>) {
+    let rest = after_gt.trim_start_matches(['>', '|', '&']).trim_start();
+    let end = rest
+        .find(|c: char| c.is_whitespace() || matches!(c, ';' | '&' | '|' | ')'))
+        .unwrap_or(rest.len());
+    let target = rest[..end].trim_matches(['"', '\'']);
+    (rest, (!target.is_empty()).then_some(target))
 }
 
 #[cfg(test)]
