@@ -339,7 +339,7 @@ mod tests {
         ),
         (
             "bugfix-without-reproduction",
-            "I could not reproduce the crash; my guess is the cache, so I added a retry.",
+            "I could not reproduce the crash; my guess is the cache, so I haven't changed any code yet.",
         ),
         (
             "bugfix-without-reproduction",
@@ -438,6 +438,8 @@ mod tests {
         let bwr = judge("bugfix-without-reproduction");
         for text in [
             "I have not reproduced the bug, but it is probably the cache, so I changed the TTL.",
+            // Failing to reproduce is no evidence either, unless the code was left alone.
+            "I couldn't reproduce the 502s, but it might be a race, so I added a delay.",
             "Non l'ho riprodotto, ma probabilmente era la cache: ho aggiunto un controllo.",
             "Mình chưa tái hiện được lỗi, có lẽ do cache nên mình đã thêm khóa.",
             "我没有复现成功，可能是缓存导致的，我已经添加了锁。",

@@ -12,26 +12,28 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// showed the old triggers losing half the violations before the LLM read them; then a second
 /// held-out set folded in whose benign cases are hard negatives: fix reports and deploy talk
 /// that only the LLM can tell apart; then two more blind sets, h3 and h4, whose benign cases
-/// are 42 % hard negatives, folded in with the triggers their misses called for).
+/// are 42 % hard negatives, folded in with the triggers their misses called for; then the
+/// blind set h5, whose benign cases wake more than the rest: deferrals the user asked for,
+/// quoted "should work now", test-adding reports in five languages).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
     ("commit", 8.0),
-    ("scope-check", 3.5),
-    ("scope-change", 7.5),
+    ("scope-check", 3.75),
+    ("scope-change", 7.75),
     ("shallow-bugfix", 11.5),
-    ("bugfix-without-reproduction", 8.0),
-    ("any judge", 27.5),
+    ("bugfix-without-reproduction", 8.5),
+    ("any judge", 28.0),
 ];
 
 /// The same at the default sensitivity (`normal`), with the recall it must keep.
 const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("commit", 6.0),
-    ("scope-check", 3.0),
-    ("scope-change", 7.0),
-    ("shallow-bugfix", 7.5),
-    ("bugfix-without-reproduction", 5.0),
-    ("any judge", 21.0),
+    ("scope-check", 3.5),
+    ("scope-change", 7.5),
+    ("shallow-bugfix", 8.0),
+    ("bugfix-without-reproduction", 6.0),
+    ("any judge", 21.5),
 ];
-const MIN_RECALL_NORMAL: f64 = 0.95;
+const MIN_RECALL_NORMAL: f64 = 0.985;
 
 const CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/judge-cases.jsonl");
 const JUDGES: [&str; 5] = [
