@@ -14,24 +14,28 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// that only the LLM can tell apart; then two more blind sets, h3 and h4, whose benign cases
 /// are 42 % hard negatives, folded in with the triggers their misses called for; then the
 /// blind set h5, whose benign cases wake more than the rest: deferrals the user asked for,
-/// quoted "should work now", test-adding reports in five languages).
+/// quoted "should work now", test-adding reports in five languages; then the blind sets h6 and
+/// h7, folded in with concept-level triggers (hedge then change, hand-backs, "now passes", time
+/// and context limits in eight languages) that took first-contact recall from 78 % to 85 %: the
+/// older cases wake less than before, 20.9 % against 21.2 %, and the new sets' hard negatives
+/// more).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
     ("commit", 8.0),
-    ("scope-check", 3.75),
-    ("scope-change", 7.75),
-    ("shallow-bugfix", 11.5),
-    ("bugfix-without-reproduction", 8.5),
-    ("any judge", 28.0),
+    ("scope-check", 5.0),
+    ("scope-change", 9.0),
+    ("shallow-bugfix", 12.0),
+    ("bugfix-without-reproduction", 7.75),
+    ("any judge", 29.5),
 ];
 
 /// The same at the default sensitivity (`normal`), with the recall it must keep.
 const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("commit", 6.0),
-    ("scope-check", 3.5),
-    ("scope-change", 7.5),
-    ("shallow-bugfix", 8.0),
-    ("bugfix-without-reproduction", 6.0),
-    ("any judge", 21.5),
+    ("scope-check", 4.75),
+    ("scope-change", 8.25),
+    ("shallow-bugfix", 8.75),
+    ("bugfix-without-reproduction", 5.0),
+    ("any judge", 23.25),
 ];
 const MIN_RECALL_NORMAL: f64 = 0.985;
 
