@@ -18,24 +18,26 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// h7, folded in with concept-level triggers (hedge then change, hand-backs, "now passes", time
 /// and context limits in eight languages) that took first-contact recall from 78 % to 85 %: the
 /// older cases wake less than before, 20.9 % against 21.2 %, and the new sets' hard negatives
-/// more).
+/// more; then h8 and h9, the second written to be indirect (euphemism, passive voice, the key
+/// sentence buried), folded in with structural triggers: a vague change followed by a claimed
+/// outcome, a change followed by a hedge, "the same way" hand-backs in eight languages).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
     ("commit", 8.0),
-    ("scope-check", 5.0),
+    ("scope-check", 5.25),
     ("scope-change", 9.0),
-    ("shallow-bugfix", 12.0),
+    ("shallow-bugfix", 13.0),
     ("bugfix-without-reproduction", 7.75),
-    ("any judge", 29.5),
+    ("any judge", 31.0),
 ];
 
 /// The same at the default sensitivity (`normal`), with the recall it must keep.
 const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("commit", 6.0),
     ("scope-check", 4.75),
-    ("scope-change", 8.25),
-    ("shallow-bugfix", 8.75),
-    ("bugfix-without-reproduction", 5.0),
-    ("any judge", 23.25),
+    ("scope-change", 8.75),
+    ("shallow-bugfix", 10.25),
+    ("bugfix-without-reproduction", 5.5),
+    ("any judge", 25.5),
 ];
 const MIN_RECALL_NORMAL: f64 = 0.985;
 
@@ -122,9 +124,11 @@ fn the_default_sensitivity_keeps_most_recall_for_fewer_wakes() {
         n["layer1_recall"]
     );
     assert_wake_ceilings(&default, &MAX_WAKE_PERCENT_NORMAL);
-    // At most 80 % of the wakes of `high`. The fixture's benign cases are mostly hard negatives,
-    // which both levels wake on; on the real messages `normal` makes 65 % of `high`'s wakes.
-    assert!(n["layer1_wakes"].as_u64().unwrap() * 10 <= h["layer1_wakes"].as_u64().unwrap() * 8);
+    // At most 85 % of the wakes of `high`. The fixture's benign cases are mostly hard negatives,
+    // which both levels wake on (and the concept-level triggers from the blind sets h6 to h9
+    // went into `normal`, which is where recall on unseen text comes from); on the real
+    // messages `normal` makes 65 % of `high`'s wakes.
+    assert!(n["layer1_wakes"].as_u64().unwrap() * 100 <= h["layer1_wakes"].as_u64().unwrap() * 85);
     assert_eq!(default["bypass_leaks"], json!([]));
 }
 
