@@ -1,9 +1,10 @@
 //! Every regex a config file sets, checked when the file is loaded (not when a judge first
 //! needs it): a pattern that is not a regex, or whose regex would be too big, names its key
-//! (`judges.commit.add_triggers[1]`) and the judge, so the file can be fixed before any hook
-//! runs on it.
+//! (`judges.commit.add_triggers[1]`, `speech.add_masks[0]`) and the judge it belongs to, so the
+//! file can be fixed before any hook runs on it.
 
 use crate::config::{ConfigFile, ErrorKind};
+use crate::judge::speech::{self, RuleError};
 use crate::judge::{self, Pattern};
 
 /// The pattern lists of a judge, as the config names them, and what each pattern is.
@@ -40,6 +41,30 @@ pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
                     };
                     return Err(ErrorKind::Invalid {
                         key: format!("judges.{name}.{list}[{i}]"),
+                        message: error.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    if let Some(rules) = &file.speech {
+        for (list, what, sources) in [
+            ("add_masks", speech::MASK, &rules.add_masks),
+            (
+                "add_shown_headings",
+                speech::SHOWN_HEADING,
+                &rules.add_shown_headings,
+            ),
+        ] {
+            for (i, source) in sources.iter().flatten().enumerate() {
+                if let Err(error) = Pattern::new(source) {
+                    let error = RuleError {
+                        what,
+                        pattern: source.clone(),
+                        error,
+                    };
+                    return Err(ErrorKind::Invalid {
+                        key: format!("speech.{list}[{i}]"),
                         message: error.to_string(),
                     });
                 }
@@ -90,6 +115,36 @@ mod tests {
             );
         }
         assert!(checked("{}").is_ok());
+    }
+
+    #[test]
+    fn a_speech_rule_that_is_not_a_regex_or_too_big_names_its_key() {
+        assert!(
+            checked(r#"{"speech": {"add_masks": ["fine"], "add_shown_headings": ["^ok$"]}}"#)
+                .is_ok()
+        );
+        for (json, key, start) in [
+            (
+                r#"{"speech": {"add_masks": ["fine", "(unclosed"]}}"#,
+                "speech.add_masks[1]",
+                "speech mask pattern `(unclosed` is not a valid regex",
+            ),
+            (
+                r#"{"speech": {"add_shown_headings": ["(?:a{1000}){1000}"]}}"#,
+                "speech.add_shown_headings[0]",
+                "shown heading pattern `(?:a{1000}){1000}` is too big",
+            ),
+        ] {
+            let Err(ErrorKind::Invalid {
+                key: found,
+                message,
+            }) = checked(json)
+            else {
+                panic!("{json} checks")
+            };
+            assert_eq!(found, key);
+            assert!(message.starts_with(start), "{message}");
+        }
     }
 
     #[test]

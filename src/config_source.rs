@@ -215,6 +215,17 @@ impl Settings {
             }
             m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
         }
+        if let Some(speech) = file.speech {
+            let s = &mut self.speech;
+            if let Some(more) = speech.add_masks {
+                s.masks.extend(more);
+                m.mark("speech.add_masks");
+            }
+            if let Some(more) = speech.add_shown_headings {
+                s.shown_headings.extend(more);
+                m.mark("speech.add_shown_headings");
+            }
+        }
         // Which judges are built in is known only where sources are shown (the built-ins are
         // not parsed on the gate's quiet path): a new judge's keys come from the layer that
         // first defined it unless a later one sets them (see [`sourced`]).
@@ -275,6 +286,7 @@ pub fn effective(s: &Settings) -> Value {
                 "response_format": llm.response_format},
         "gate": gate,
         "judges": judges,
+        "speech": {"add_masks": s.speech.masks, "add_shown_headings": s.speech.shown_headings},
     })
 }
 

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::Judge;
 use super::layer1::{self, Signal};
+use super::speech::UserRules;
 
 /// A judge's verdict on a triggered text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,11 +173,30 @@ impl Evaluation {
     }
 }
 
-/// Judges `text` with every judge in `judges`.
-pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation {
+/// What judges a text: the judges, and the user's speech-view rules their Layer 1 reads
+/// through (see [`super::speech`]), as the config defines them.
+#[derive(Debug, Default)]
+pub struct Panel {
+    pub judges: Vec<Judge>,
+    pub speech: UserRules,
+}
+
+impl From<Vec<Judge>> for Panel {
+    /// `judges` under the built-in speech rules alone.
+    fn from(judges: Vec<Judge>) -> Panel {
+        Panel {
+            judges,
+            speech: UserRules::default(),
+        }
+    }
+}
+
+/// Judges `text` with every judge of `panel`.
+pub fn evaluate(text: &str, panel: &Panel, layer2: &dyn Layer2) -> Evaluation {
     let started = Instant::now();
+    let judges = &panel.judges[..];
     let lowercase = text.to_lowercase();
-    let prepared = layer1::Text::new(text, &lowercase);
+    let prepared = layer1::Text::with_rules(text, &lowercase, &panel.speech);
     let mut outcomes: Vec<JudgeOutcome> = judges
         .iter()
         .map(|judge| match layer1::run(judge, &prepared) {
@@ -288,11 +308,13 @@ mod tests {
     use crate::judge::{Judge, builtin_specs};
     use serde_json::json;
 
-    fn judges() -> Vec<Judge> {
-        builtin_specs()
-            .iter()
-            .filter_map(|(n, s)| Judge::from_spec(n, s).unwrap())
-            .collect()
+    fn judges() -> Panel {
+        Panel::from(
+            builtin_specs()
+                .iter()
+                .filter_map(|(n, s)| Judge::from_spec(n, s).unwrap())
+                .collect::<Vec<_>>(),
+        )
     }
 
     /// A Layer 2 that answers from a fixed table, to test the rule and the plumbing.
