@@ -550,45 +550,12 @@ mod tests {
     }
 
     #[test]
-    fn speech_rules_append_across_layers_and_a_bad_one_names_its_key() {
+    fn a_speech_rule_that_is_not_a_regex_does_not_load() {
         let dir = tempfile::tempdir().unwrap();
-        let lower = dir.path().join("lower.json");
-        let upper = dir.path().join("upper.json");
-        std::fs::write(
-            &lower,
-            r#"{"speech": {"add_masks": ["\\bfixed asset register\\b"]}}"#,
-        )
-        .unwrap();
-        std::fs::write(
-            &upper,
-            r#"{"speech": {"add_masks": ["\\bpush alerts?\\b"], "add_shown_headings": ["^#+ resolved$"]}}"#,
-        )
-        .unwrap();
-        let layers = [
-            Layer {
-                kind: LayerKind::User,
-                path: lower.clone(),
-            },
-            Layer {
-                kind: LayerKind::Explicit,
-                path: upper.clone(),
-            },
-        ];
-        let s = Settings::load_layers(&layers).unwrap();
-        assert_eq!(
-            s.speech.masks,
-            [r"\bfixed asset register\b", r"\bpush alerts?\b"]
-        );
-        assert_eq!(s.speech.shown_headings, ["^#+ resolved$"]);
-        assert_eq!(
-            s.sources.of("speech.add_masks").map(|l| &l.path),
-            Some(&upper)
-        );
-        assert!(s.panel(&[]).is_ok());
-
-        std::fs::write(&upper, r#"{"speech": {"add_masks": ["ok", "(unclosed"]}}"#).unwrap();
-        let err = Settings::load_layers(&layers).unwrap_err();
-        assert_eq!(err.path.as_deref(), Some(upper.as_path()));
+        let file = dir.path().join("c.json");
+        std::fs::write(&file, r#"{"speech": {"add_masks": ["ok", "(unclosed"]}}"#).unwrap();
+        let err = Settings::load(dir.path(), Some(&file)).unwrap_err();
+        assert_eq!(err.path.as_deref(), Some(file.as_path()));
         assert_eq!(err.key(), Some("speech.add_masks[1]"));
         assert!(
             err.detail().starts_with(

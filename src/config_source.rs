@@ -359,6 +359,28 @@ mod tests {
     }
 
     #[test]
+    fn speech_rules_append_across_layers() {
+        let (s, _, upper) = load(
+            r#"{"speech": {"add_masks": ["\\bfixed asset register\\b"]}}"#,
+            r#"{"speech": {"add_masks": ["\\bpush alerts?\\b"], "add_shown_headings": ["^#+ resolved$"]}}"#,
+        );
+        assert_eq!(
+            s.speech.masks,
+            [r"\bfixed asset register\b", r"\bpush alerts?\b"]
+        );
+        assert_eq!(s.speech.shown_headings, ["^#+ resolved$"]);
+        let shown = sourced(&s);
+        let masks = shown
+            .iter()
+            .find(|(k, _, _)| k == "speech.add_masks")
+            .unwrap();
+        assert_eq!(masks.1.as_array().map(Vec::len), Some(2));
+        assert_eq!(masks.2.map(|l| &l.path), Some(&upper));
+        let panel = s.panel(&[]).unwrap();
+        assert!(!panel.judges.is_empty());
+    }
+
+    #[test]
     fn lists_extended_and_new_judges_are_sourced() {
         let (s, lower, upper) = load(
             r#"{"gate": {"add_artifacts": ["a.xml"]}}"#,

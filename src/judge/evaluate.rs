@@ -181,6 +181,18 @@ pub struct Panel {
     pub speech: UserRules,
 }
 
+impl Panel {
+    /// The built-in judges enabled as shipped, under the built-in speech rules alone.
+    pub fn builtin() -> Panel {
+        let judges = super::builtin_specs()
+            .iter()
+            .map(|(name, spec)| Judge::from_spec(name, spec))
+            .collect::<Result<Vec<_>, _>>()
+            .expect("the built-in judges build (tested)");
+        Panel::from(judges.into_iter().flatten().collect::<Vec<_>>())
+    }
+}
+
 impl From<Vec<Judge>> for Panel {
     /// `judges` under the built-in speech rules alone.
     fn from(judges: Vec<Judge>) -> Panel {
@@ -305,16 +317,11 @@ fn apply(judge: &Judge, outcome: &mut JudgeOutcome, answer: Answer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::{Judge, builtin_specs};
+    use crate::judge::Judge;
     use serde_json::json;
 
     fn judges() -> Panel {
-        Panel::from(
-            builtin_specs()
-                .iter()
-                .filter_map(|(n, s)| Judge::from_spec(n, s).unwrap())
-                .collect::<Vec<_>>(),
-        )
+        Panel::builtin()
     }
 
     /// A Layer 2 that answers from a fixed table, to test the rule and the plumbing.
