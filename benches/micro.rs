@@ -12,8 +12,8 @@ use std::path::Path;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
 use hookjudge::gate::repos::Repos;
-use hookjudge::judge::evaluate::{Answer, Layer2, NoLayer2, evaluate};
-use hookjudge::judge::{Judge, builtin_specs};
+use hookjudge::judge::Judge;
+use hookjudge::judge::evaluate::{Answer, Layer2, NoLayer2, Panel, evaluate};
 
 const QUIET: &str = "I read the loader and its callers. The loader reads the file, parses TOML and validates the keys against the schema; errors name the file and the line. ";
 /// Quiet, but full of words the lexicons hold inside other words ("hang" in "changed",
@@ -27,11 +27,8 @@ fn text_4k(tail: &str) -> String {
     t
 }
 
-fn judges() -> Vec<Judge> {
-    builtin_specs()
-        .iter()
-        .filter_map(|(n, s)| Judge::from_spec(n, s).unwrap())
-        .collect()
+fn judges() -> Panel {
+    Panel::builtin()
 }
 
 /// A Layer 2 whose provider answers instantly: what remains is hookjudge's own work.

@@ -13,6 +13,8 @@ use serde::Deserialize;
 
 pub use crate::config_error::{Error, ErrorKind, ParseError};
 pub use crate::config_source::{Layer, LayerKind, Sources};
+use crate::judge::evaluate::Panel;
+use crate::judge::speech::{self, UserRules};
 use crate::judge::{self, Judge, JudgeSpec};
 use crate::llm::{LlmSettings, ProviderKind, ResponseFormat};
 use crate::transcript;
@@ -41,6 +43,18 @@ pub struct ConfigFile {
     pub gate: Option<GateFile>,
     /// Judges by name: changes to built-ins, or new judges.
     pub judges: Option<IndexMap<String, JudgeSpec>>,
+    pub speech: Option<SpeechFile>,
+}
+
+/// Additions to the speech view that Layer 1 triggers read (see [`crate::judge::speech`]).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeechFile {
+    /// Word senses that name no defect and no action, removed before triggers run; appended to
+    /// the lists of the layers below.
+    pub add_masks: Option<Vec<String>>,
+    /// Lines that label displayed material (a report's own section headings); appended.
+    pub add_shown_headings: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -86,6 +100,15 @@ pub struct LlmFile {
     pub response_format: Option<ResponseFormat>,
 }
 
+/// The user's additions to the speech view, as regex sources (checked when each file loads).
+#[derive(Debug, Clone, Default)]
+pub struct SpeechSettings {
+    /// `speech.add_masks` of every layer.
+    pub masks: Vec<String>,
+    /// `speech.add_shown_headings` of every layer.
+    pub shown_headings: Vec<String>,
+}
+
 /// The effective settings after all layers.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -102,6 +125,8 @@ pub struct Settings {
     /// The `judges` sections of the files, in layer order; merged onto the built-ins by
     /// [`Settings::judge_specs`] only when judges are needed (the gate's quiet path is not).
     pub judge_layers: Vec<(String, JudgeSpec)>,
+    /// The user's speech-view rules, every layer's appended in layer order.
+    pub speech: SpeechSettings,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
     /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
@@ -124,6 +149,7 @@ impl Settings {
             llm: LlmSettings::default(),
             gate: GateSettings::default(),
             judge_layers: Vec::new(),
+            speech: SpeechSettings::default(),
             files: Vec::new(),
             repo_report: None,
             sources: Sources::default(),
@@ -259,6 +285,35 @@ impl Settings {
             judges.extend(built);
         }
         Ok(judges)
+    }
+
+    /// The enabled response judges (or only those named in `only`, see [`Settings::judges`])
+    /// with the user's speech-view rules: what judging a response needs.
+    pub fn panel(&self, only: &[String]) -> Result<Panel, Error> {
+        Ok(Panel {
+            judges: self.judges(only)?,
+            speech: self.speech_rules()?,
+        })
+    }
+
+    /// The user's speech-view rules, prepared. Each file's rules were checked when it loaded,
+    /// so an error here names the merged list and the last file that added to it.
+    fn speech_rules(&self) -> Result<UserRules, Error> {
+        let s = &self.speech;
+        UserRules::new(&s.masks, &s.shown_headings).map_err(|e| {
+            let key = if e.what == speech::MASK {
+                "speech.add_masks"
+            } else {
+                "speech.add_shown_headings"
+            };
+            Error {
+                path: self.sources.of(key).map(|l| l.path.clone()),
+                kind: ErrorKind::Invalid {
+                    key: key.into(),
+                    message: e.to_string(),
+                },
+            }
+        })
     }
 
     /// The judge the gate asks whether the session shows verification, unless it is disabled.
@@ -489,6 +544,22 @@ mod tests {
         assert!(
             err.detail().starts_with(
                 "at `judges.commit.add_bypasses[1]`: judge `commit`: bypass pattern `(unclosed`"
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_speech_rule_that_is_not_a_regex_does_not_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.json");
+        std::fs::write(&file, r#"{"speech": {"add_masks": ["ok", "(unclosed"]}}"#).unwrap();
+        let err = Settings::load(dir.path(), Some(&file)).unwrap_err();
+        assert_eq!(err.path.as_deref(), Some(file.as_path()));
+        assert_eq!(err.key(), Some("speech.add_masks[1]"));
+        assert!(
+            err.detail().starts_with(
+                "at `speech.add_masks[1]`: speech mask pattern `(unclosed` is not a valid regex"
             ),
             "{err}"
         );

@@ -1,10 +1,11 @@
 //! Every regex a config file sets, checked when the file is loaded (not when a judge first
 //! needs it): a pattern that is not a regex, or whose regex would be too big, names its key
-//! (`judges.commit.add_triggers[1]`) and the judge, so the file can be fixed before any hook
-//! runs on it.
+//! (`judges.commit.add_triggers[1]`, `speech.add_masks[0]`) and the judge it belongs to, so the
+//! file can be fixed before any hook runs on it.
 
 use crate::config::{ConfigFile, ErrorKind};
-use crate::judge::{self, Pattern};
+use crate::judge::speech::{self, RuleError};
+use crate::judge::{self, Pattern, PatternError};
 
 /// The pattern lists of a judge, as the config names them, and what each pattern is.
 const JUDGE_PATTERN_LISTS: [(&str, &str); 5] = [
@@ -16,8 +17,8 @@ const JUDGE_PATTERN_LISTS: [(&str, &str); 5] = [
 ];
 
 /// The first pattern of `file` that is not a regex or too big, as the error that names its
-/// key. Patterns are prepared the way judges prepare them ([`Pattern::new`]): parsed, and
-/// compiled only when their size may exceed the limit.
+/// key. Patterns are prepared the way judges and the speech view prepare them
+/// ([`Pattern::new`]): parsed, and compiled only when their size may exceed the limit.
 pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
     for (name, spec) in file.judges.iter().flatten() {
         for (list, what) in JUDGE_PATTERN_LISTS {
@@ -28,25 +29,55 @@ pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
                 "bypasses" => &spec.bypasses,
                 _ => &spec.add_bypasses,
             };
-            for (i, source) in patterns.iter().flatten().enumerate() {
-                if let Err(error) = Pattern::new(source) {
-                    let error = judge::Error {
-                        judge: name.clone(),
-                        kind: judge::ErrorKind::BadPattern {
-                            what,
-                            pattern: source.clone(),
-                            error,
-                        },
-                    };
-                    return Err(ErrorKind::Invalid {
-                        key: format!("judges.{name}.{list}[{i}]"),
-                        message: error.to_string(),
-                    });
-                }
+            if let Some((i, pattern, error)) = first_bad(patterns) {
+                let error = judge::Error {
+                    judge: name.clone(),
+                    kind: judge::ErrorKind::BadPattern {
+                        what,
+                        pattern,
+                        error,
+                    },
+                };
+                return Err(invalid(format!("judges.{name}.{list}[{i}]"), error));
+            }
+        }
+    }
+    if let Some(rules) = &file.speech {
+        for (list, what, patterns) in [
+            ("add_masks", speech::MASK, &rules.add_masks),
+            (
+                "add_shown_headings",
+                speech::SHOWN_HEADING,
+                &rules.add_shown_headings,
+            ),
+        ] {
+            if let Some((i, pattern, error)) = first_bad(patterns) {
+                let error = RuleError {
+                    what,
+                    pattern,
+                    error,
+                };
+                return Err(invalid(format!("speech.{list}[{i}]"), error));
             }
         }
     }
     Ok(())
+}
+
+/// The first of `patterns` that [`Pattern::new`] refuses: its index, source and why.
+fn first_bad(patterns: &Option<Vec<String>>) -> Option<(usize, String, PatternError)> {
+    patterns
+        .iter()
+        .flatten()
+        .enumerate()
+        .find_map(|(i, source)| Pattern::new(source).err().map(|e| (i, source.clone(), e)))
+}
+
+fn invalid(key: String, error: impl std::fmt::Display) -> ErrorKind {
+    ErrorKind::Invalid {
+        key,
+        message: error.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -55,6 +86,15 @@ mod tests {
 
     fn checked(json: &str) -> Result<(), ErrorKind> {
         check(&crate::config::parse(json).unwrap())
+    }
+
+    /// The key and message of the error `json` is refused with.
+    #[track_caller]
+    fn refused(json: &str) -> (String, String) {
+        match checked(json) {
+            Err(ErrorKind::Invalid { key, message }) => (key, message),
+            other => panic!("{json} checks: {other:?}"),
+        }
     }
 
     #[test]
@@ -74,13 +114,7 @@ mod tests {
                 "judges.scope-check.broad_triggers[2]",
             ),
         ] {
-            let Err(ErrorKind::Invalid {
-                key: found,
-                message,
-            }) = checked(json)
-            else {
-                panic!("{json} checks")
-            };
+            let (found, message) = refused(json);
             assert_eq!(found, key);
             let judge = key.split('.').nth(1).unwrap();
             assert!(
@@ -93,12 +127,33 @@ mod tests {
     }
 
     #[test]
+    fn a_speech_rule_that_is_not_a_regex_or_too_big_names_its_key() {
+        assert!(
+            checked(r#"{"speech": {"add_masks": ["fine"], "add_shown_headings": ["^ok$"]}}"#)
+                .is_ok()
+        );
+        for (json, key, start) in [
+            (
+                r#"{"speech": {"add_masks": ["fine", "(unclosed"]}}"#,
+                "speech.add_masks[1]",
+                "speech mask pattern `(unclosed` is not a valid regex",
+            ),
+            (
+                r#"{"speech": {"add_shown_headings": ["(?:a{1000}){1000}"]}}"#,
+                "speech.add_shown_headings[0]",
+                "shown heading pattern `(?:a{1000}){1000}` is too big",
+            ),
+        ] {
+            let (found, message) = refused(json);
+            assert_eq!(found, key);
+            assert!(message.starts_with(start), "{message}");
+        }
+    }
+
+    #[test]
     fn a_pattern_too_big_to_compile_names_its_judge_and_key() {
-        let Err(ErrorKind::Invalid { key, message }) =
-            checked(r#"{"judges": {"mine": {"add_bypasses": ["ok", "(?:a{1000}){1000}"]}}}"#)
-        else {
-            panic!("a million `a`s check")
-        };
+        let (key, message) =
+            refused(r#"{"judges": {"mine": {"add_bypasses": ["ok", "(?:a{1000}){1000}"]}}}"#);
         assert_eq!(key, "judges.mine.add_bypasses[1]");
         assert!(
             message.starts_with("judge `mine`: bypass pattern `(?:a{1000}){1000}` is too big"),

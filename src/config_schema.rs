@@ -194,6 +194,16 @@ const KEYS: &[Key] = &[
         integer,
         "the deadline of the gate's own judge call, in milliseconds",
     ),
+    key(
+        "speech.add_masks",
+        strings,
+        "word senses that name no defect and no action (Rust regex, case-insensitive), removed from the text before any trigger reads it; added to the built-in masks",
+    ),
+    key(
+        "speech.add_shown_headings",
+        strings,
+        "regexes (case-insensitive) over a trimmed line that labels displayed material, such as a report's own section headings; such a line is not read by the triggers; added to the built-in ones",
+    ),
 ];
 
 /// Every key of one judge under `judges.<name>`.
@@ -265,6 +275,10 @@ const SECTIONS: &[(&str, &str)] = &[
     ("transcript", "how much of a session transcript is read"),
     ("llm", "the LLM of Layer 2"),
     ("gate", "the PreToolUse gate for Bash commands"),
+    (
+        "speech",
+        "the speech view Layer 1 triggers read: what the agent says, not what it shows",
+    ),
 ];
 
 /// The default of the key at dotted `path`, as the effective config shows it, unless it is

@@ -215,6 +215,17 @@ impl Settings {
             }
             m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
         }
+        if let Some(speech) = file.speech {
+            let s = &mut self.speech;
+            if let Some(more) = speech.add_masks {
+                s.masks.extend(more);
+                m.mark("speech.add_masks");
+            }
+            if let Some(more) = speech.add_shown_headings {
+                s.shown_headings.extend(more);
+                m.mark("speech.add_shown_headings");
+            }
+        }
         // Which judges are built in is known only where sources are shown (the built-ins are
         // not parsed on the gate's quiet path): a new judge's keys come from the layer that
         // first defined it unless a later one sets them (see [`sourced`]).
@@ -275,6 +286,7 @@ pub fn effective(s: &Settings) -> Value {
                 "response_format": llm.response_format},
         "gate": gate,
         "judges": judges,
+        "speech": {"add_masks": s.speech.masks, "add_shown_headings": s.speech.shown_headings},
     })
 }
 
@@ -344,6 +356,28 @@ mod tests {
         assert!(shown.contains(&("text_bytes".into(), Some(upper))));
         assert!(shown.contains(&("gate.push".into(), Some(lower))));
         assert!(shown.contains(&("judges.commit.triggers".into(), None)));
+    }
+
+    #[test]
+    fn speech_rules_append_across_layers() {
+        let (s, _, upper) = load(
+            r#"{"speech": {"add_masks": ["\\bfixed asset register\\b"]}}"#,
+            r#"{"speech": {"add_masks": ["\\bpush alerts?\\b"], "add_shown_headings": ["^#+ resolved$"]}}"#,
+        );
+        assert_eq!(
+            s.speech.masks,
+            [r"\bfixed asset register\b", r"\bpush alerts?\b"]
+        );
+        assert_eq!(s.speech.shown_headings, ["^#+ resolved$"]);
+        let shown = sourced(&s);
+        let masks = shown
+            .iter()
+            .find(|(k, _, _)| k == "speech.add_masks")
+            .unwrap();
+        assert_eq!(masks.1.as_array().map(Vec::len), Some(2));
+        assert_eq!(masks.2.map(|l| &l.path), Some(&upper));
+        let panel = s.panel(&[]).unwrap();
+        assert!(!panel.judges.is_empty());
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::llm::LlmJudge;
 pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let text = super::read_input(args.file.as_deref())?;
     let settings = Settings::load(&super::current_dir(), config)?;
-    let judges = settings.judges(&args.judges)?;
+    let panel = settings.panel(&args.judges)?;
     let request = match &args.request {
         Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
             UserError::new(format!("cannot read the request `{}`: {e}", path.display()))
@@ -28,7 +28,7 @@ pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatu
     let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now())
         .with_request(request.as_deref());
     let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
-    let evaluation = evaluate(&text, &judges, layer2);
+    let evaluation = evaluate(&text, &panel, layer2);
     if let Some(resolution) = llm.resolved().filter(|_| !args.json) {
         let _ = writeln!(io::stderr(), "llm: {}", resolution.why);
     }

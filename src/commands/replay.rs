@@ -18,8 +18,7 @@ use crate::log::{Record, StopRecord};
 use super::{ExitStatus, UserError};
 use crate::cli::ReplayArgs;
 use crate::config::{Settings, dirs};
-use crate::judge::Judge;
-use crate::judge::evaluate::{Layer2, NoLayer2, Verdict, evaluate};
+use crate::judge::evaluate::{Layer2, NoLayer2, Panel, Verdict, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
 use crate::term;
@@ -53,7 +52,7 @@ fn summary(signal: &str, verdict: Option<&str>) -> String {
 /// Re-judges logged Stop texts and prints the differences.
 pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let settings = Settings::load(&super::current_dir(), config)?;
-    let judges = settings.judges(&args.judges)?;
+    let panel = settings.panel(&args.judges)?;
     let zone = Zone::from_utc_flag(args.utc);
     let read = super::read_log(&settings, args.since.as_deref(), zone)?;
     let with_text: Vec<&StopRecord> = read
@@ -84,11 +83,11 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
             .backend
             .is_some();
     let changes = if llm_available {
-        rejudge_with_llm(records, &judges, &settings, usize::from(args.jobs))
+        rejudge_with_llm(records, &panel, &settings, usize::from(args.jobs))
     } else {
         records
             .iter()
-            .flat_map(|r| changes(r, &judges, &NoLayer2, true))
+            .flat_map(|r| changes(r, &panel, &NoLayer2, true))
             .collect()
     };
     let result = (|| -> io::Result<()> {
@@ -103,7 +102,7 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
             out,
             "replayed {} logged responses with {} judge(s){}; {} outcome(s) changed",
             records.len(),
-            judges.len(),
+            panel.judges.len(),
             if llm_available {
                 ""
             } else {
@@ -129,7 +128,7 @@ pub(super) fn replay(args: &ReplayArgs, config: Option<&Path>) -> Result<ExitSta
 /// stderr. Changes come back in log order.
 fn rejudge_with_llm(
     records: &[&StopRecord],
-    judges: &[Judge],
+    panel: &Panel,
     settings: &Settings,
     jobs: usize,
 ) -> Vec<Change> {
@@ -154,7 +153,7 @@ fn rejudge_with_llm(
                     };
                     // One deadline per response, as the hook has.
                     let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), Instant::now());
-                    let found = changes(record, judges, &llm, false);
+                    let found = changes(record, panel, &llm, false);
                     if let Ok(mut results) = results.lock() {
                         results[i] = found;
                     }
@@ -186,12 +185,12 @@ fn rejudge_with_llm(
 /// Layer 1 signals alone (the LLM's logged verdicts cannot be reproduced without one).
 fn changes(
     record: &StopRecord,
-    judges: &[Judge],
+    panel: &Panel,
     layer2: &dyn Layer2,
     layer1_only: bool,
 ) -> Vec<Change> {
     let text = record.text.as_deref().unwrap_or("");
-    let evaluation = evaluate(text, judges, layer2);
+    let evaluation = evaluate(text, panel, layer2);
     let mut changes = Vec::new();
     for outcome in &evaluation.outcomes {
         let old = record.judges.iter().find(|j| j.judge == outcome.judge);

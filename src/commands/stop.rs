@@ -15,8 +15,7 @@ use crate::config::{self, Settings, dirs};
 use crate::hook::event::{Event, Kind, Response};
 use crate::hook::stop_record;
 use crate::hook::{self, Failed, InputError, Ran, StopOutcome, verdict};
-use crate::judge::Judge;
-use crate::judge::evaluate::evaluate;
+use crate::judge::evaluate::{Panel, evaluate};
 use crate::ledger::Limits;
 use crate::llm::LlmJudge;
 use crate::log::{StopRecord, TranscriptInfo};
@@ -164,11 +163,15 @@ impl StopHook<'_> {
             .as_ref()
             .filter(|r| crate::trust::first_notice(r))
             .map(|r| format!("hookjudge: {}", r.message()));
-        let judges = match settings.judges(&[]) {
-            Ok(judges) => judges,
+        let panel = match settings.panel(&[]) {
+            Ok(panel) => panel,
             // Logged where the config says, which loaded.
             Err(e) => {
-                let note = "invalid judge in config, judges skipped (see `hookjudge log`)";
+                let note = if judge_error(&e) {
+                    "invalid judge in config, judges skipped (see `hookjudge log`)"
+                } else {
+                    "invalid config, judges skipped (see `hookjudge log`)"
+                };
                 return Ok(fail_open(agent, record, log_dir, e.to_string(), note));
             }
         };
@@ -176,18 +179,24 @@ impl StopHook<'_> {
         let outcome = if text.trim().is_empty() {
             StopOutcome::Allow
         } else {
-            self.run_judges(&text, request, &judges, &settings, started, &mut record);
+            self.run_judges(&text, request, &panel, &settings, started, &mut record);
             let limits = Limits {
                 per_judge: settings.max_blocks_per_judge,
                 per_prompt: settings.max_blocks_per_prompt,
             };
             let session = event.origin.session.as_deref().unwrap_or("");
-            verdict::conclude(&mut record, &judges, limits, &dirs::state_dir(), session)
+            verdict::conclude(
+                &mut record,
+                &panel.judges,
+                limits,
+                &dirs::state_dir(),
+                session,
+            )
         };
         // The process ends right after this answer. Freeing hundreds of compiled patterns and
         // prefilters one allocation at a time costs more than a quiet turn's whole Layer 1
         // scan (callgrind: 0.18 M of 2.35 M instructions), so the memory is left to the exit.
-        std::mem::forget(judges);
+        std::mem::forget(panel);
         std::mem::forget(settings);
         Ok(Ran {
             agent,
@@ -205,7 +214,7 @@ impl StopHook<'_> {
         &self,
         text: &str,
         request: Request,
-        judges: &[Judge],
+        panel: &Panel,
         settings: &Settings,
         started: Instant,
         record: &mut StopRecord,
@@ -224,7 +233,7 @@ impl StopHook<'_> {
                 }))
             }
         };
-        let evaluation = evaluate(text, judges, &layer2);
+        let evaluation = evaluate(text, panel, &layer2);
         if let Some(e) = layer2.request_error() {
             record.errors.push(format!(
                 "cannot read the user's request from the rollout: {e}"

@@ -161,26 +161,60 @@ impl Compiled {
 
     /// Where `source` (compiled case-insensitively) first matches `haystack`.
     pub fn find(&self, source: &str, haystack: &str) -> Result<Option<(usize, usize)>, Error> {
-        let found = |regex: &meta::Regex| regex.find(haystack).map(|m| (m.start(), m.end()));
+        self.search(source, haystack, |regex| {
+            regex.find(haystack).map(|m| (m.start(), m.end()))
+        })
+    }
+
+    /// Every match of `source` (compiled case-insensitively) in `haystack`, in order and not
+    /// overlapping, as `regex::Regex::find_iter` gives them.
+    pub fn find_all(&self, source: &str, haystack: &str) -> Result<Vec<(usize, usize)>, Error> {
+        self.search(source, haystack, |regex| {
+            regex
+                .find_iter(haystack)
+                .map(|m| (m.start(), m.end()))
+                .collect()
+        })
+    }
+
+    /// Whether any regex of the pattern was built (for tests of what a text compiles).
+    #[cfg(test)]
+    pub fn is_compiled(&self) -> bool {
+        self.full.get().is_some()
+            || self
+                .narrowed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some()
+    }
+
+    /// Runs `search` with a regex of `source` that reads `haystack` as the full one does: the
+    /// narrowed one when it covers the haystack's characters, else the full one.
+    fn search<T>(
+        &self,
+        source: &str,
+        haystack: &str,
+        search: impl FnOnce(&meta::Regex) -> T,
+    ) -> Result<T, Error> {
         if let Some(full) = self.full.get() {
-            return full.as_ref().map(found).map_err(Clone::clone);
+            return full.as_ref().map(search).map_err(Clone::clone);
         }
         let chars = CharSet::of(haystack);
         let mut narrowed = self.narrowed.lock().unwrap_or_else(|e| e.into_inner());
         match &*narrowed {
-            Some((covered, regex)) if covered.covers(&chars) => return Ok(found(regex)),
+            Some((covered, regex)) if covered.covers(&chars) => return Ok(search(regex)),
             Some(_) => {}
             None => {
                 let hir = parse(source)?;
                 let regex = build(&narrow(&hir, &chars, &chars.class()))?;
-                let result = found(&regex);
+                let result = search(&regex);
                 *narrowed = Some((chars, regex));
                 return Ok(result);
             }
         }
         drop(narrowed);
         let full = self.full.get_or_init(|| build(&parse(source)?));
-        full.as_ref().map(found).map_err(Clone::clone)
+        full.as_ref().map(search).map_err(Clone::clone)
     }
 }
 

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::Judge;
 use super::layer1::{self, Signal};
+use super::speech::UserRules;
 
 /// A judge's verdict on a triggered text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,11 +173,42 @@ impl Evaluation {
     }
 }
 
-/// Judges `text` with every judge in `judges`.
-pub fn evaluate(text: &str, judges: &[Judge], layer2: &dyn Layer2) -> Evaluation {
+/// What judges a text: the judges, and the user's speech-view rules their Layer 1 reads
+/// through (see [`super::speech`]), as the config defines them.
+#[derive(Debug, Default)]
+pub struct Panel {
+    pub judges: Vec<Judge>,
+    pub speech: UserRules,
+}
+
+impl Panel {
+    /// The built-in judges enabled as shipped, under the built-in speech rules alone.
+    pub fn builtin() -> Panel {
+        let judges = super::builtin_specs()
+            .iter()
+            .map(|(name, spec)| Judge::from_spec(name, spec))
+            .collect::<Result<Vec<_>, _>>()
+            .expect("the built-in judges build (tested)");
+        Panel::from(judges.into_iter().flatten().collect::<Vec<_>>())
+    }
+}
+
+impl From<Vec<Judge>> for Panel {
+    /// `judges` under the built-in speech rules alone.
+    fn from(judges: Vec<Judge>) -> Panel {
+        Panel {
+            judges,
+            speech: UserRules::default(),
+        }
+    }
+}
+
+/// Judges `text` with every judge of `panel`.
+pub fn evaluate(text: &str, panel: &Panel, layer2: &dyn Layer2) -> Evaluation {
     let started = Instant::now();
+    let judges = &panel.judges[..];
     let lowercase = text.to_lowercase();
-    let prepared = layer1::Text::new(text, &lowercase);
+    let prepared = layer1::Text::with_rules(text, &lowercase, &panel.speech);
     let mut outcomes: Vec<JudgeOutcome> = judges
         .iter()
         .map(|judge| match layer1::run(judge, &prepared) {
@@ -285,14 +317,11 @@ fn apply(judge: &Judge, outcome: &mut JudgeOutcome, answer: Answer) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::{Judge, builtin_specs};
+    use crate::judge::Judge;
     use serde_json::json;
 
-    fn judges() -> Vec<Judge> {
-        builtin_specs()
-            .iter()
-            .filter_map(|(n, s)| Judge::from_spec(n, s).unwrap())
-            .collect()
+    fn judges() -> Panel {
+        Panel::builtin()
     }
 
     /// A Layer 2 that answers from a fixed table, to test the rule and the plumbing.

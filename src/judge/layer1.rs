@@ -18,7 +18,8 @@ use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use super::literals::{Prefilter, TextIndex};
+use super::literals::TextIndex;
+use super::speech::{RuleError, UserRules};
 use super::{Error, ErrorKind, Judge, Pattern, PatternError};
 
 /// What Layer 1 found for one judge.
@@ -53,36 +54,48 @@ pub struct Outcome<'j> {
     pub refused_bypass: Option<(&'j str, &'static str)>,
 }
 
-/// One text as Layer 1 reads it: the text, its lowercase index for prefilters, and the speech
-/// view and judge-directed check, each computed on first need and shared by all judges.
+/// One text as Layer 1 reads it: the text, its lowercase index for prefilters, the user's
+/// speech-view rules, and the speech view and judge-directed check, each computed on first need
+/// and shared by all judges.
 pub struct Text<'t> {
     raw: &'t str,
     index: TextIndex<'t>,
-    speech: OnceCell<String>,
+    user: &'t UserRules,
+    speech: OnceCell<Result<String, RuleError>>,
     directed: OnceCell<Option<&'static str>>,
 }
 
 impl<'t> Text<'t> {
-    /// Prepares `raw`, whose lowercase form is `lowercase`.
+    /// Prepares `raw`, whose lowercase form is `lowercase`, under the built-in speech rules only.
     pub fn new(raw: &'t str, lowercase: &'t str) -> Text<'t> {
+        static NONE: UserRules = UserRules::NONE;
+        Text::with_rules(raw, lowercase, &NONE)
+    }
+
+    /// Prepares `raw`, whose lowercase form is `lowercase`, under the built-in speech rules and
+    /// the user's `rules`.
+    pub fn with_rules(raw: &'t str, lowercase: &'t str, rules: &'t UserRules) -> Text<'t> {
         let mut index = TextIndex::new(lowercase);
         // The speech view applies a mask only where the mask's literals occur (see
         // `speech::speech_view`); with none, no word character is blanked, and conditions may
         // read word boundaries from the text's own characters.
-        let masks_apply = mask_prefilters().iter().any(|p| p.may_match(&index));
+        let masks_apply = super::speech::masks_may_apply(&index, rules);
         index.set_word_neighbours_kept(!masks_apply);
         Text {
             raw,
             index,
+            user: rules,
             speech: OnceCell::new(),
             directed: OnceCell::new(),
         }
     }
 
-    /// What the agent says (see [`super::speech`]).
-    pub fn speech(&self) -> &str {
+    /// What the agent says (see [`super::speech`]); an error when a user rule the text needs
+    /// does not compile.
+    pub fn speech(&self) -> Result<&str, &RuleError> {
         self.speech
-            .get_or_init(|| super::speech::speech_view(self.raw, &self.index))
+            .get_or_init(|| super::speech::speech_view(self.raw, &self.index, self.user))
+            .as_deref()
     }
 
     /// The first judge-directed pattern the text matches, if any.
@@ -119,18 +132,6 @@ fn negated(raw: &str, start: usize) -> bool {
     negations.is_match(sentence)
 }
 
-fn mask_prefilters() -> &'static [Prefilter] {
-    static PREFILTERS: OnceLock<Vec<Prefilter>> = OnceLock::new();
-    PREFILTERS.get_or_init(|| {
-        super::builtin_layer1()
-            .speech
-            .masks
-            .iter()
-            .map(|m| super::builtin_prefilter(m))
-            .collect()
-    })
-}
-
 fn directed_patterns() -> &'static [Pattern] {
     static PATTERNS: OnceLock<Vec<Pattern>> = OnceLock::new();
     PATTERNS.get_or_init(|| {
@@ -151,7 +152,7 @@ pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, Error> {
     for pattern in &judge.triggers {
         if pattern.may_match(&text.index)
             && pattern
-                .matches(text.speech())
+                .matches(text.speech().map_err(|e| rule_failed(judge, e))?)
                 .map_err(|e| failed(judge, "trigger", pattern, e))?
         {
             trigger = Some(pattern.source.as_str());
@@ -211,6 +212,19 @@ fn failed(judge: &Judge, what: &'static str, pattern: &Pattern, error: PatternEr
             what,
             pattern: pattern.source.clone(),
             error,
+        },
+    }
+}
+
+/// A user speech rule that did not compile when a text needed it: the judge reading the view
+/// fails with it.
+fn rule_failed(judge: &Judge, error: &RuleError) -> Error {
+    Error {
+        judge: judge.name.clone(),
+        kind: ErrorKind::BadPattern {
+            what: error.what,
+            pattern: error.pattern.clone(),
+            error: error.error.clone(),
         },
     }
 }
@@ -490,6 +504,39 @@ mod tests {
     }
 
     #[test]
+    fn user_masks_and_shown_headings_keep_a_trigger_asleep() {
+        let shallow = judge("shallow-bugfix");
+        let owned = |s: &str| vec![s.to_owned()];
+        let masks = UserRules::new(&owned(r"\bfixed asset register\b"), &[]).unwrap();
+        let headings = UserRules::new(&[], &owned(r"^#+\s*resolved$")).unwrap();
+        for (text, user) in [
+            ("Updated the Fixed Asset Register export.", &masks),
+            (
+                "Weekly report\n### Resolved\n- duplicate invoices",
+                &headings,
+            ),
+        ] {
+            let lower = text.to_lowercase();
+            let signal = |t: &Text| run(&shallow, t).unwrap().signal;
+            assert_eq!(
+                signal(&Text::new(text, &lower)),
+                Signal::Trigger,
+                "{text:?}"
+            );
+            assert_eq!(
+                signal(&Text::with_rules(text, &lower, user)),
+                Signal::Quiet,
+                "{text:?}"
+            );
+        }
+        // What the rules do not cover still wakes the judge.
+        let text = "Updated the Fixed Asset Register export and fixed the totals.";
+        let lower = text.to_lowercase();
+        let out = run(&shallow, &Text::with_rules(text, &lower, &masks)).unwrap();
+        assert_eq!(out.signal, Signal::Trigger);
+    }
+
+    #[test]
     fn a_word_mentioned_or_a_defect_that_did_not_stop_is_no_fix_report() {
         let shallow = judge("shallow-bugfix");
         for quiet in [
@@ -598,7 +645,7 @@ mod tests {
         {
             let lower = text.to_lowercase();
             let prepared = Text::new(text, &lower);
-            let speech = prepared.speech().to_owned();
+            let speech = prepared.speech().unwrap().to_owned();
             for (name, p, full) in &patterns {
                 {
                     if full.is_match(&speech) || full.is_match(text) {

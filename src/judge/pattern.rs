@@ -101,6 +101,18 @@ impl Pattern {
         self.compiled.find(&self.source, haystack)
     }
 
+    /// Every match of the pattern in `haystack` (byte offsets, in order, not overlapping),
+    /// compiling it on first need; narrowed as [`Pattern::find`] is.
+    pub fn find_all(&self, haystack: &str) -> Result<Vec<(usize, usize)>, PatternError> {
+        self.compiled.find_all(&self.source, haystack)
+    }
+
+    /// Whether the pattern's regex was built (for tests of what a text compiles).
+    #[cfg(test)]
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.compiled.is_compiled()
+    }
+
     /// Whether the pattern has a literal prefilter (patterns without one compile on every call).
     pub fn has_prefilter(&self) -> bool {
         self.prefilter.is_useful()

@@ -6,7 +6,8 @@
 //! [`STRICTNESS`]), protect more branches, name more deploy commands. Everything else is
 //! ignored, because a cloned repository is someone else's text: `llm.*` runs a program or sends
 //! the session to another endpoint, `log.*` moves the decision log, a new judge's prompt and
-//! block reason are text the agent receives, bypasses and evidence settings weaken the gate. A
+//! block reason are text the agent receives, bypasses and evidence settings weaken the gate,
+//! speech masks and shown headings (`speech.*`) hide text from the triggers. A
 //! file that does not parse is ignored whole; the user's own layers still apply.
 //!
 //! Trust is recorded in the state dir (`trust.json`), keyed by the file's canonical path and

@@ -133,6 +133,18 @@ pub fn stricter_only(file: ConfigFile, below: &Settings) -> Filtered {
         }
         out.file.judges = Some(kept);
     }
+    if let Some(speech) = file.speech {
+        let set = [
+            ("add_masks", speech.add_masks.is_some()),
+            ("add_shown_headings", speech.add_shown_headings.is_some()),
+        ];
+        ignore_set(
+            &mut out.ignored,
+            "speech.",
+            &set,
+            |_| "hides text from the triggers",
+        );
+    }
     out
 }
 
@@ -263,7 +275,8 @@ mod tests {
             r#"{"llm": {"provider": "command", "command": ["sh", "-c", "x"]}, "log": {"dir": "/tmp"},
                 "judges": {"evil": {"triggers": ["."], "prompt": "p", "fields": {"a": "b"}, "block_when": "a", "reason": "run curl"},
                            "commit": {"enabled": false, "add_bypasses": ["."], "add_triggers": ["\\bship it\\b"], "reason": "r"}},
-                "gate": {"test_commands": "true", "add_artifacts": ["README.md"], "protected_branches": ["dev"], "deploy_commands": ["make ship"]}}"#,
+                "gate": {"test_commands": "true", "add_artifacts": ["README.md"], "protected_branches": ["dev"], "deploy_commands": ["make ship"]},
+                "speech": {"add_masks": ["\\bpush\\b"], "add_shown_headings": ["."]}}"#,
         );
         assert!(f.file.llm.is_none() && f.file.log.is_none());
         let judges = f.file.judges.unwrap();
@@ -283,7 +296,10 @@ mod tests {
             ["main", "master", "release/*", "dev"]
         );
         assert_eq!(gate.deploy_commands.unwrap(), ["make ship"]);
+        assert!(f.file.speech.is_none());
         for key in [
+            "`speech.add_masks`",
+            "`speech.add_shown_headings`",
             "`llm`",
             "`log`",
             "`judges.evil`",

@@ -293,3 +293,72 @@ fn config_path_labels_an_explicit_file_outside_a_repository() {
         out.stdout
     );
 }
+
+/// The Layer 1 signal of `judge` on `text` under `home`'s config, as `judge --no-llm --json`
+/// reports it.
+fn layer1_signal(home: &Home, judge: &str, text: &str) -> String {
+    let out = home
+        .cmd(&["judge", "--no-llm", "--json", "--judge", judge])
+        .stdin(text)
+        .output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()["judges"][0]["layer1"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn speech_masks_and_shown_headings_from_the_config_keep_shown_words_from_waking_a_judge() {
+    let home = Home::new();
+    let masked = "Updated the Fixed Asset Register export; totals match the ledger.";
+    let headed = "Weekly report\n### Resolved\n- duplicate invoices in March";
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    assert_eq!(layer1_signal(&home, "shallow-bugfix", masked), "trigger");
+    assert_eq!(layer1_signal(&home, "shallow-bugfix", headed), "trigger");
+    home.user_config(
+        r#"{"llm": {"provider": "none"}, "speech": {"add_masks": ["\\bfixed asset register\\b"], "add_shown_headings": ["^#+\\s*resolved$"]}}"#,
+    );
+    assert_eq!(layer1_signal(&home, "shallow-bugfix", masked), "quiet");
+    assert_eq!(layer1_signal(&home, "shallow-bugfix", headed), "quiet");
+    // Said, not shown: still judged.
+    assert_eq!(
+        layer1_signal(&home, "shallow-bugfix", "I fixed the totals."),
+        "trigger"
+    );
+    let out = home.cmd(&["config", "show"]).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let user = home.path().join("config/hookjudge/config.json");
+    assert!(
+        out.stdout
+            .lines()
+            .any(|l| l.starts_with("speech.add_masks = ")
+                && l.contains("fixed asset register")
+                && l.ends_with(&format!("({})", user.display()))),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_speech_rule_that_is_not_a_regex_names_its_key() {
+    let home = Home::new();
+    home.user_config(
+        r#"{"llm": {"provider": "none"}, "speech": {"add_shown_headings": ["^ok$", "(unclosed"]}}"#,
+    );
+    let file = home.path().join("config/hookjudge/config.json");
+    for args in [&["config", "show"][..], &["judge", "--no-llm"][..]] {
+        let out = home.cmd(args).stdin("I fixed it.").output();
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
+        assert!(
+            out.stderr.contains(
+                "at `speech.add_shown_headings[1]`: shown heading pattern `(unclosed` is not a valid regex"
+            ) && out.stderr.contains(&format!(
+                "hint: fix `speech.add_shown_headings[1]` in `{}`",
+                file.display()
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}

@@ -220,6 +220,48 @@ fn an_untrusted_file_may_still_make_hookjudge_stricter() {
 }
 
 #[test]
+fn an_untrusted_file_cannot_hide_text_from_the_triggers() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = clone_with(
+        &home,
+        "hiding",
+        r#"{"speech": {"add_masks": ["\\bpush to main\\b"], "add_shown_headings": ["^#+ notes$"]}}"#,
+    );
+    let judge_push = || {
+        let mut judged = home
+            .cmd(&["judge", "--no-llm", "--json", "--judge", "commit"])
+            .stdin("Done. I'll push to main now.");
+        judged.command.current_dir(&repo.work);
+        let v = judged.output().json();
+        v["judges"][0]["layer1"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(judge_push(), "trigger", "the untrusted mask applied");
+    let doctor = in_dir(&home, &repo.work, &["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("`speech.add_masks` (hides text from the triggers)")
+            && doctor.stdout.contains("`speech.add_shown_headings`"),
+        "{}",
+        doctor.stdout
+    );
+    let first = stop(&home, &repo.work, "h1");
+    let message = first.json()["systemMessage"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned();
+    assert!(
+        message.contains("is not trusted") && message.contains("`speech.add_masks`"),
+        "{message}"
+    );
+    // Once the user trusts the file, its masks apply.
+    let trusted = trust_on_a_terminal(&home, &repo.work);
+    assert_eq!(trusted.code, 0, "{}{}", trusted.stdout, trusted.stderr);
+    assert_eq!(judge_push(), "quiet");
+}
+
+#[test]
 fn a_broken_repository_file_does_not_switch_the_judges_off() {
     let home = Home::new();
     home.user_config(

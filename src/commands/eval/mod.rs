@@ -29,8 +29,7 @@ use super::{ExitStatus, UserError};
 use crate::cli::EvalArgs;
 use crate::config::Settings;
 use crate::config::dirs;
-use crate::judge::Judge;
-use crate::judge::evaluate::{Evaluation, Layer2, NoLayer2, evaluate};
+use crate::judge::evaluate::{Evaluation, Layer2, NoLayer2, Panel, evaluate};
 use crate::llm::LlmJudge;
 use cases::{Case, read_cases};
 use report::report;
@@ -39,7 +38,7 @@ use table::write_table;
 /// Evaluates every case on `jobs` threads, calling `progress(done)` after each one.
 pub fn evaluate_all(
     cases: &[Case],
-    judges: &[Judge],
+    panel: &Panel,
     layer2: &(dyn Fn(Option<&str>) -> Box<dyn Layer2> + Sync),
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
@@ -55,7 +54,7 @@ pub fn evaluate_all(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
                     let layer2 = layer2(case.request.as_deref());
-                    let evaluation = evaluate(&case.text, judges, layer2.as_ref());
+                    let evaluation = evaluate(&case.text, panel, layer2.as_ref());
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(evaluation);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 }
@@ -106,7 +105,8 @@ impl Progress {
 pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cases = read_cases(&args.cases, &args.text)?;
     let settings = Settings::load(&super::current_dir(), config)?;
-    let judges = settings.judges(&[])?;
+    let panel = settings.panel(&[])?;
+    let judges = &panel.judges;
     if let Some((case, judge)) = cases.iter().find_map(|c| {
         c.labels
             .iter()
@@ -152,8 +152,8 @@ pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus,
         }
     };
     let jobs = if args.llm { args.jobs } else { 1 };
-    let evaluations = evaluate_all(&cases, &judges, &layer2, jobs, &show);
-    let report = report(&cases, &judges, &evaluations, args.llm);
+    let evaluations = evaluate_all(&cases, &panel, &layer2, jobs, &show);
+    let report = report(&cases, judges, &evaluations, args.llm);
     let mut out = io::stdout().lock();
     let written = if args.json {
         writeln!(
