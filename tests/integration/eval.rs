@@ -20,14 +20,15 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// older cases wake less than before, 20.9 % against 21.2 %, and the new sets' hard negatives
 /// more; then h8 and h9, the second written to be indirect (euphemism, passive voice, the key
 /// sentence buried), folded in with structural triggers: a vague change followed by a claimed
-/// outcome, a change followed by a hedge, "the same way" hand-backs in eight languages).
+/// outcome, a change followed by a hedge, "the same way" hand-backs in eight languages; then h10, half of it long reports with the
+/// one violating sentence among ordinary content).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
-    ("commit", 8.0),
+    ("commit", 8.75),
     ("scope-check", 5.25),
-    ("scope-change", 9.0),
+    ("scope-change", 9.5),
     ("shallow-bugfix", 13.0),
     ("bugfix-without-reproduction", 7.75),
-    ("any judge", 31.0),
+    ("any judge", 31.75),
 ];
 
 /// The same at the default sensitivity (`normal`), with the recall it must keep.
@@ -37,7 +38,7 @@ const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("scope-change", 8.75),
     ("shallow-bugfix", 10.25),
     ("bugfix-without-reproduction", 5.5),
-    ("any judge", 25.5),
+    ("any judge", 26.25),
 ];
 const MIN_RECALL_NORMAL: f64 = 0.985;
 
