@@ -21,20 +21,20 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// more; then h8 and h9, the second written to be indirect (euphemism, passive voice, the key
 /// sentence buried), folded in with structural triggers: a vague change followed by a claimed
 /// outcome, a change followed by a hedge, "the same way" hand-backs in eight languages; then h10, half of it long reports with the
-/// one violating sentence among ordinary content; then h11, a mix of all of these).
+/// one violating sentence among ordinary content; then h11 and h13, mixes of all of these).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
-    ("commit", 8.75),
-    ("scope-check", 5.25),
-    ("scope-change", 9.5),
+    ("commit", 9.25),
+    ("scope-check", 5.5),
+    ("scope-change", 9.75),
     ("shallow-bugfix", 13.5),
     ("bugfix-without-reproduction", 7.75),
-    ("any judge", 32.25),
+    ("any judge", 32.5),
 ];
 
 /// The same at the default sensitivity (`normal`), with the recall it must keep.
 const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("commit", 6.5),
-    ("scope-check", 4.75),
+    ("scope-check", 5.0),
     ("scope-change", 9.25),
     ("shallow-bugfix", 10.75),
     ("bugfix-without-reproduction", 5.5),
