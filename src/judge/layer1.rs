@@ -457,6 +457,9 @@ mod tests {
             "Non l'ho riprodotto, ma probabilmente era la cache: ho aggiunto un controllo.",
             "Mình chưa tái hiện được lỗi, có lẽ do cache nên mình đã thêm khóa.",
             "我没有复现成功，可能是缓存导致的，我已经添加了锁。",
+            // "Without having reproduced it", in French and German.
+            "C'est sans doute la cache : j'ai ajouté un verrou, sans avoir pu reproduire le bug.",
+            "Wahrscheinlich der Cache: ich habe ein Lock ergänzt, ohne es reproduziert zu haben.",
         ] {
             case(&bwr, text, Signal::Trigger);
         }
