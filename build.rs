@@ -96,27 +96,46 @@ fn main() {
         });
         ranges.push((start, ops.len() - start));
     }
+    // The prefix and suffix literals in one string too, each set a run of (start, length)
+    // ranges in one table: a pointer per literal would be a relocation per literal.
+    let mut literal_pool = String::new();
+    let mut literal_at = std::collections::HashMap::<String, (u32, u32)>::new();
+    let mut literal_ranges: Vec<(u32, u32)> = Vec::new();
+    let mut sets = Vec::new();
+    for (_, p, _) in &entries {
+        let first = literal_ranges.len();
+        for lit in p.prefixes.iter().chain(p.suffixes.iter()) {
+            let range = *literal_at.entry(lit.to_owned()).or_insert_with(|| {
+                literal_pool.push_str(lit);
+                ((literal_pool.len() - lit.len()) as u32, lit.len() as u32)
+            });
+            literal_ranges.push(range);
+        }
+        sets.push((first, p.prefixes.len(), p.suffixes.len()));
+    }
     let mut out = String::from(
-        "/// Prefilters of the built-in patterns, sorted by pattern length, then pattern: (pattern, prefixes, suffixes,\n/// first step and number of steps of its condition in `BUILTIN_CONDITION_OPS`).\n",
+        "/// Prefilters of the built-in patterns, sorted by pattern length, then pattern: (pattern,\n/// first range of its literals in `BUILTIN_LITERAL_RANGES`, number of prefixes, number of\n/// suffixes, first step and number of steps of its condition in `BUILTIN_CONDITION_OPS`).\n",
     );
-    out.push_str("pub(crate) type BuiltinPrefilter = (&'static str, &'static [std::borrow::Cow<'static, str>], &'static [std::borrow::Cow<'static, str>], u32, u32);\n");
+    out.push_str("pub(crate) type BuiltinPrefilter = (&'static str, u32, u16, u16, u32, u32);\n");
     out.push_str("pub(crate) static BUILTIN_PREFILTERS: &[BuiltinPrefilter] = &[\n");
-    // Written as `Cow::Borrowed` so that a pattern's prefilter borrows them without copying.
-    let borrowed = |set: &[std::borrow::Cow<'static, str>]| {
-        let items: Vec<String> = set
-            .iter()
-            .map(|s| format!("std::borrow::Cow::Borrowed({s:?})"))
-            .collect();
-        format!("&[{}]", items.join(", "))
-    };
-    for ((pattern, p, _), (start, len)) in entries.iter().zip(&ranges) {
+    for (((pattern, _, _), (start, len)), (first, prefixes, suffixes)) in
+        entries.iter().zip(&ranges).zip(&sets)
+    {
         writeln!(
             out,
-            "    ({pattern:?}, {}, {}, {start}, {len}),",
-            borrowed(&p.prefixes),
-            borrowed(&p.suffixes)
+            "    ({pattern:?}, {first}, {prefixes}, {suffixes}, {start}, {len}),"
         )
         .unwrap();
+    }
+    out.push_str("];\n");
+    writeln!(
+        out,
+        "/// The prefix and suffix literals of the built-in patterns.\npub(crate) static BUILTIN_LITERAL_POOL: &str = {literal_pool:?};"
+    )
+    .unwrap();
+    out.push_str("/// Each literal of `BUILTIN_PREFILTERS` as (start, length) in `BUILTIN_LITERAL_POOL`.\npub(crate) static BUILTIN_LITERAL_RANGES: &[(u32, u32)] = &[\n");
+    for (start, len) in &literal_ranges {
+        writeln!(out, "    ({start}, {len}),").unwrap();
     }
     out.push_str("];\n");
     writeln!(
@@ -134,18 +153,31 @@ fn main() {
         writeln!(out, "    {step},").unwrap();
     }
     out.push_str("];\n");
+    // Each judge's patterns as indices into `BUILTIN_PREFILTERS`, which holds the sources
+    // already: a second pointer per pattern would be a second relocation per pattern.
+    let index: std::collections::HashMap<&str, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (pattern, ..))| (pattern.as_str(), i))
+        .collect();
+    let indices = |value: &serde_json::Value| -> Vec<u16> {
+        strings(value)
+            .iter()
+            .map(|p| u16::try_from(index[p]).expect("fewer than 65 536 built-in patterns"))
+            .collect()
+    };
     out.push_str(
-        "/// The built-in judges' Layer 1: (judge, triggers, broad triggers, bypasses).\n",
+        "/// The built-in judges' Layer 1: (judge, triggers, broad triggers, bypasses), each pattern\n/// as its index in `BUILTIN_PREFILTERS`.\n",
     );
-    out.push_str("pub(crate) type BuiltinLayer1 = (&'static str, &'static [&'static str], &'static [&'static str], &'static [&'static str]);\n");
+    out.push_str("pub(crate) type BuiltinLayer1 = (&'static str, &'static [u16], &'static [u16], &'static [u16]);\n");
     out.push_str("pub(crate) static BUILTIN_LAYER1_JUDGES: &[BuiltinLayer1] = &[\n");
     for (name, judge) in judges {
         writeln!(
             out,
             "    ({name:?}, &{:?}, &{:?}, &{:?}),",
-            strings(&judge["triggers"]),
-            strings(&judge["broad_triggers"]),
-            strings(&judge["bypasses"])
+            indices(&judge["triggers"]),
+            indices(&judge["broad_triggers"]),
+            indices(&judge["bypasses"])
         )
         .unwrap();
     }

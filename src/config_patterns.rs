@@ -22,14 +22,14 @@ const JUDGE_PATTERN_LISTS: [(&str, &str); 5] = [
 pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
     for (name, spec) in file.judges.iter().flatten() {
         for (list, what) in JUDGE_PATTERN_LISTS {
-            let patterns = match list {
-                "triggers" => &spec.triggers,
-                "add_triggers" => &spec.add_triggers,
-                "broad_triggers" => &spec.broad_triggers,
-                "bypasses" => &spec.bypasses,
-                _ => &spec.add_bypasses,
+            let bad = match list {
+                "triggers" => first_bad(&spec.triggers),
+                "add_triggers" => first_bad(&spec.add_triggers),
+                "broad_triggers" => first_bad(&spec.broad_triggers),
+                "bypasses" => first_bad(&spec.bypasses),
+                _ => first_bad(&spec.add_bypasses),
             };
-            if let Some((i, pattern, error)) = first_bad(patterns) {
+            if let Some((i, pattern, error)) = bad {
                 let error = judge::Error {
                     judge: name.clone(),
                     kind: judge::ErrorKind::BadPattern {
@@ -65,12 +65,17 @@ pub fn check(file: &ConfigFile) -> Result<(), ErrorKind> {
 }
 
 /// The first of `patterns` that [`Pattern::new`] refuses: its index, source and why.
-fn first_bad(patterns: &Option<Vec<String>>) -> Option<(usize, String, PatternError)> {
+fn first_bad<S: AsRef<str>>(patterns: &Option<Vec<S>>) -> Option<(usize, String, PatternError)> {
     patterns
         .iter()
         .flatten()
         .enumerate()
-        .find_map(|(i, source)| Pattern::new(source).err().map(|e| (i, source.clone(), e)))
+        .find_map(|(i, source)| {
+            let source = source.as_ref();
+            Pattern::new(source)
+                .err()
+                .map(|e| (i, source.to_owned(), e))
+        })
 }
 
 fn invalid(key: String, error: impl std::fmt::Display) -> ErrorKind {

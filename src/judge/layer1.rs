@@ -104,7 +104,7 @@ impl<'t> Text<'t> {
             directed_patterns()
                 .iter()
                 .find(|p| p.is_match(self.raw, &self.index).unwrap_or(true))
-                .map(|p| p.source.as_str())
+                .map(|p| p.source.as_ref())
         })
     }
 }
@@ -155,7 +155,7 @@ pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, Error> {
                 .matches(text.speech().map_err(|e| rule_failed(judge, e))?)
                 .map_err(|e| failed(judge, "trigger", pattern, e))?
         {
-            trigger = Some(pattern.source.as_str());
+            trigger = Some(pattern.source.as_ref());
             break;
         }
     }
@@ -187,12 +187,12 @@ pub fn run<'j>(judge: &'j Judge, text: &Text) -> Result<Outcome<'j>, Error> {
                 return Ok(Outcome {
                     signal: Signal::Trigger,
                     pattern: Some(trigger),
-                    refused_bypass: Some((bypass.source.as_str(), directed)),
+                    refused_bypass: Some((bypass.source.as_ref(), directed)),
                 });
             }
             return Ok(Outcome {
                 signal: Signal::Bypass,
-                pattern: Some(bypass.source.as_str()),
+                pattern: Some(bypass.source.as_ref()),
                 refused_bypass: None,
             });
         }
@@ -210,7 +210,7 @@ fn failed(judge: &Judge, what: &'static str, pattern: &Pattern, error: PatternEr
         judge: judge.name.clone(),
         kind: ErrorKind::BadPattern {
             what,
-            pattern: pattern.source.clone(),
+            pattern: pattern.source.to_string(),
             error,
         },
     }
@@ -415,7 +415,7 @@ mod tests {
                         && run(&judge, &Text::new(text, &lower)).unwrap()
                             == Outcome {
                                 signal: Signal::Bypass,
-                                pattern: Some(bypass.source.as_str()),
+                                pattern: Some(bypass.source.as_ref()),
                                 refused_bypass: None,
                             }
                 });
@@ -673,7 +673,7 @@ mod tests {
                 .triggers
                 .iter()
                 .filter(|p| p.may_match(&prepared.index))
-                .map(|p| p.source.as_str())
+                .map(|p| p.source.as_ref())
                 .collect();
             assert!(passing.is_empty(), "{}: {text:?}: {passing:?}", judge.name);
             assert_eq!(run(&judge, &prepared).unwrap().signal, Signal::Quiet);
@@ -681,7 +681,7 @@ mod tests {
         let directed: Vec<&str> = directed_patterns()
             .iter()
             .filter(|p| p.may_match(&prepared.index))
-            .map(|p| p.source.as_str())
+            .map(|p| p.source.as_ref())
             .collect();
         assert!(
             directed.is_empty(),

@@ -18,6 +18,7 @@ pub mod pattern;
 pub mod rule;
 pub mod speech;
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -99,14 +100,15 @@ pub struct JudgeSpec {
     pub kind: Option<Kind>,
     /// One line saying what the judge catches.
     pub description: Option<String>,
-    /// Layer 1 patterns that wake the judge (replaces the list below this layer).
-    pub triggers: Option<Vec<String>>,
+    /// Layer 1 patterns that wake the judge (replaces the list below this layer). Built-in
+    /// patterns are borrowed from the build: a hook call copies none of them.
+    pub triggers: Option<Vec<Cow<'static, str>>>,
     /// Layer 1 patterns that wake the judge only at `sensitivity: "high"` (replaces the list).
-    pub broad_triggers: Option<Vec<String>>,
+    pub broad_triggers: Option<Vec<Cow<'static, str>>>,
     /// `normal` (the default) wakes on `triggers`; `high` also on `broad_triggers`.
     pub sensitivity: Option<Sensitivity>,
     /// Layer 1 patterns that allow without asking the LLM (replaces the list below this layer).
-    pub bypasses: Option<Vec<String>>,
+    pub bypasses: Option<Vec<Cow<'static, str>>>,
     /// Trigger patterns appended to the list from the layers below.
     pub add_triggers: Option<Vec<String>>,
     /// Bypass patterns appended to the list from the layers below.
@@ -160,15 +162,22 @@ impl JudgeSpec {
 pub fn builtin_specs() -> Vec<(String, JudgeSpec)> {
     let map: indexmap::IndexMap<String, JudgeSpec> =
         serde_json::from_str(BUILTINS_JSON).expect("builtins.json follows JudgeSpec (tested)");
-    let owned = |patterns: &[&str]| Some(patterns.iter().map(|p| (*p).to_owned()).collect());
+    let borrowed = |patterns: &'static [u16]| {
+        Some(
+            patterns
+                .iter()
+                .map(|&i| Cow::Borrowed(BUILTIN_PREFILTERS[usize::from(i)].0))
+                .collect(),
+        )
+    };
     map.into_iter()
         .map(|(name, mut spec)| {
             if let Some((_, triggers, broad, bypasses)) =
                 BUILTIN_LAYER1_JUDGES.iter().find(|(n, ..)| *n == name)
             {
-                spec.triggers = owned(triggers);
-                spec.broad_triggers = owned(broad);
-                spec.bypasses = owned(bypasses);
+                spec.triggers = borrowed(triggers);
+                spec.broad_triggers = borrowed(broad);
+                spec.bypasses = borrowed(bypasses);
             }
             (name, spec)
         })
@@ -221,22 +230,27 @@ impl Judge {
         {
             return Err(err(ErrorKind::BadName));
         }
-        let patterns =
-            |base: &Option<Vec<String>>, extra: &Option<Vec<String>>, what: &'static str| {
-                base.iter()
-                    .chain(extra.iter())
-                    .flatten()
-                    .map(|source| {
-                        Pattern::new(source).map_err(|error| {
-                            err(ErrorKind::BadPattern {
-                                what,
-                                pattern: source.clone(),
-                                error,
-                            })
+        let patterns = |base: &Option<Vec<Cow<'static, str>>>,
+                        extra: &Option<Vec<String>>,
+                        what: &'static str| {
+            let extra = extra.iter().flatten().map(|s| Cow::Owned(s.clone()));
+            base.iter()
+                .flatten()
+                .cloned()
+                .chain(extra)
+                .map(|source| {
+                    // Free for a built-in (borrowed) source; kept for the error message.
+                    let named = source.clone();
+                    Pattern::from_source(source).map_err(|error| {
+                        err(ErrorKind::BadPattern {
+                            what,
+                            pattern: named.into_owned(),
+                            error,
                         })
                     })
-                    .collect::<Result<Vec<_>, _>>()
-            };
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
         let kind = spec.kind.unwrap_or_default();
         let sensitivity = spec.sensitivity.unwrap_or_default();
         let mut triggers = patterns(&spec.triggers, &spec.add_triggers, "trigger")?;
@@ -707,10 +721,9 @@ mod tests {
 
     #[test]
     fn builtin_prefilters_match_runtime_extraction() {
-        for (pattern, prefixes, suffixes, ..) in BUILTIN_PREFILTERS {
+        for (pattern, ..) in BUILTIN_PREFILTERS {
             let p = literals::extract(pattern).unwrap();
-            assert_eq!(*p.prefixes, **prefixes);
-            assert_eq!(*p.suffixes, **suffixes);
+            assert_eq!(p, builtin_prefilter(pattern), "{pattern}");
         }
     }
 
@@ -726,7 +739,7 @@ mod tests {
             prompt: Some("p".into()),
             ..Default::default()
         });
-        assert_eq!(base.triggers.as_deref(), Some(&["a1".to_string()][..]));
+        assert_eq!(base.triggers.as_deref(), Some(&[Cow::Borrowed("a1")][..]));
         assert_eq!(
             base.add_triggers.as_deref(),
             Some(&["x".to_string(), "y".to_string()][..])

@@ -12,7 +12,8 @@ pub type PatternError = compile::Error;
 
 /// A Layer 1 pattern: its source, its literal prefilter and, once needed, its compiled regex.
 pub struct Pattern {
-    pub source: String,
+    /// Borrowed from the build for a built-in pattern, owned for a user's.
+    pub source: Cow<'static, str>,
     pub(crate) prefilter: Prefilter,
     /// Checked after the prefilter passes: every literal a match must pass through.
     condition: Condition,
@@ -30,10 +31,15 @@ fn builtin_prefilter_of(source: &str) -> Option<(Prefilter, Condition)> {
     let i = super::BUILTIN_PREFILTERS
         .binary_search_by(|(p, ..)| (p.len(), *p).cmp(&(source.len(), source)))
         .ok()?;
-    let (_, prefixes, suffixes, start, len) = super::BUILTIN_PREFILTERS[i];
+    let (_, first, prefixes, suffixes, start, len) = super::BUILTIN_PREFILTERS[i];
+    let pooled = |from: usize, n: u16| literals::LiteralSet::Pooled {
+        pool: super::BUILTIN_LITERAL_POOL,
+        ranges: &super::BUILTIN_LITERAL_RANGES[from..from + usize::from(n)],
+    };
+    let first = first as usize;
     let prefilter = Prefilter {
-        prefixes: Cow::Borrowed(prefixes),
-        suffixes: Cow::Borrowed(suffixes),
+        prefixes: pooled(first, prefixes),
+        suffixes: pooled(first + usize::from(prefixes), suffixes),
     };
     let condition = Condition {
         pool: Cow::Borrowed(super::BUILTIN_CONDITION_POOL),
@@ -56,19 +62,25 @@ impl Pattern {
     /// A pattern whose regex may not fit the size limit is compiled here too (see
     /// [`compile::Compiled::checked`]), so that a config is refused when it loads.
     pub fn new(source: &str) -> Result<Pattern, PatternError> {
-        let (prefilter, condition, compiled) = match builtin_prefilter_of(source) {
+        Pattern::from_source(Cow::Owned(source.to_owned()))
+    }
+
+    /// [`Pattern::new`] for a source that may be borrowed: a built-in pattern's source is
+    /// kept as the build's own string, so preparing the built-in judges copies none of them.
+    pub fn from_source(source: Cow<'static, str>) -> Result<Pattern, PatternError> {
+        let (prefilter, condition, compiled) = match builtin_prefilter_of(&source) {
             Some((prefilter, condition)) => (prefilter, condition, Compiled::default()),
             None => {
-                let hir = literals::parse(source)?;
+                let hir = literals::parse(&source)?;
                 (
                     literals::prefilter_of(&hir),
                     Condition::owned(&literals::condition_of(&hir)),
-                    Compiled::checked(source, &hir)?,
+                    Compiled::checked(&source, &hir)?,
                 )
             }
         };
         Ok(Pattern {
-            source: source.to_owned(),
+            source,
             prefilter,
             condition,
             compiled,

@@ -205,7 +205,7 @@ pub fn speech_view(text: &str, index: &TextIndex, user: &UserRules) -> Result<St
     for mask in user.masks.iter().filter(|m| m.may_match(index)) {
         let found = mask.find_all(&out).map_err(|error| RuleError {
             what: MASK,
-            pattern: mask.source.clone(),
+            pattern: mask.source.to_string(),
             error,
         })?;
         if !found.is_empty() {
@@ -251,7 +251,7 @@ impl<'u> UserHeadings<'u> {
 fn heading_failed(heading: &Pattern, error: PatternError) -> RuleError {
     RuleError {
         what: SHOWN_HEADING,
-        pattern: heading.source.clone(),
+        pattern: heading.source.to_string(),
         error,
     }
 }

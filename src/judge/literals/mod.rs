@@ -24,7 +24,7 @@ pub mod prefilter;
 pub mod text_index;
 
 pub use condition::{BOUNDARY, Cond, Condition, Op, condition_of, extract_condition};
-pub use prefilter::{Prefilter, extract, prefilter_of};
+pub use prefilter::{LiteralSet, Prefilter, extract, prefilter_of};
 pub use text_index::TextIndex;
 
 /// Literals shorter than this are too common to be worth a prefilter.

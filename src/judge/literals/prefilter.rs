@@ -1,8 +1,6 @@
 //! The prefix and suffix sets of a pattern: the literals every match starts and ends with,
 //! checked with a few substring searches before anything else.
 
-use std::borrow::Cow;
-
 use regex_syntax::hir::Hir;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
@@ -14,29 +12,89 @@ use super::{MIN_LITERAL_BYTES, SyntaxError};
 /// instead of their cross product (which is what makes a prefilter cheap).
 const MAX_LITERAL_BYTES: usize = 6;
 
+/// A set of literals: a user pattern's own, or ranges of the build's literal pool. The pool
+/// form holds no pointer per literal, so the built-in sets cost no start-up relocations (every
+/// hook call is a fresh process, and the loader fixes up each pointer in static data).
+#[derive(Debug, Clone)]
+pub enum LiteralSet {
+    Owned(Vec<String>),
+    Pooled {
+        pool: &'static str,
+        ranges: &'static [(u32, u32)],
+    },
+}
+
+impl Default for LiteralSet {
+    fn default() -> LiteralSet {
+        LiteralSet::Owned(Vec::new())
+    }
+}
+
+impl LiteralSet {
+    /// The literals, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        let (owned, pooled): (&[String], &[(u32, u32)]) = match self {
+            LiteralSet::Owned(v) => (v, &[]),
+            LiteralSet::Pooled { ranges, .. } => (&[], ranges),
+        };
+        let pool = match self {
+            LiteralSet::Pooled { pool, .. } => *pool,
+            LiteralSet::Owned(_) => "",
+        };
+        owned.iter().map(String::as_str).chain(
+            pooled
+                .iter()
+                .map(move |&(start, len)| &pool[start as usize..(start + len) as usize]),
+        )
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            LiteralSet::Owned(v) => v.len(),
+            LiteralSet::Pooled { ranges, .. } => ranges.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The literals as a list (for tests and the build script).
+    pub fn to_vec(&self) -> Vec<&str> {
+        self.iter().collect()
+    }
+}
+
+impl PartialEq for LiteralSet {
+    fn eq(&self, other: &LiteralSet) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for LiteralSet {}
+
 /// The literal sets a pattern's matches must contain. An empty set means "no constraint".
-/// Built-in patterns borrow their sets from the build (no allocation at start-up: a hook
+/// Built-in patterns take their sets from the build (no allocation at start-up: a hook
 /// process prepares hundreds of them on every call); patterns from config own theirs.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Prefilter {
     /// Every match starts with one of these (lowercased).
-    pub prefixes: Cow<'static, [Cow<'static, str>]>,
+    pub prefixes: LiteralSet,
     /// Every match ends with one of these (lowercased).
-    pub suffixes: Cow<'static, [Cow<'static, str>]>,
+    pub suffixes: LiteralSet,
 }
 
 impl Prefilter {
     /// Whether a pattern with this prefilter can match the indexed text.
     pub fn may_match(&self, text: &TextIndex) -> bool {
-        let any =
-            |set: &[Cow<'static, str>]| set.is_empty() || set.iter().any(|lit| text.contains(lit));
+        let any = |set: &LiteralSet| set.is_empty() || set.iter().any(|lit| text.contains(lit));
         // The smaller set first: it usually decides alone.
         let (first, second) = if self.suffixes.is_empty()
             || (!self.prefixes.is_empty() && self.prefixes.len() <= self.suffixes.len())
         {
-            (&self.prefixes[..], &self.suffixes[..])
+            (&self.prefixes, &self.suffixes)
         } else {
-            (&self.suffixes[..], &self.prefixes[..])
+            (&self.suffixes, &self.prefixes)
         };
         any(first) && any(second)
     }
@@ -55,12 +113,12 @@ pub fn extract(pattern: &str) -> Result<Prefilter, SyntaxError> {
 /// The prefilter of a pattern parsed by [`super::parse`].
 pub fn prefilter_of(hir: &Hir) -> Prefilter {
     Prefilter {
-        prefixes: Cow::Owned(literal_set(hir, ExtractKind::Prefix)),
-        suffixes: Cow::Owned(literal_set(hir, ExtractKind::Suffix)),
+        prefixes: LiteralSet::Owned(literal_set(hir, ExtractKind::Prefix)),
+        suffixes: LiteralSet::Owned(literal_set(hir, ExtractKind::Suffix)),
     }
 }
 
-fn literal_set(hir: &Hir, kind: ExtractKind) -> Vec<Cow<'static, str>> {
+fn literal_set(hir: &Hir, kind: ExtractKind) -> Vec<String> {
     let is_prefix = matches!(kind, ExtractKind::Prefix);
     let seq = Extractor::new().kind(kind).extract(hir);
     let Some(literals) = seq.literals() else {
@@ -81,13 +139,13 @@ fn literal_set(hir: &Hir, kind: ExtractKind) -> Vec<Cow<'static, str>> {
         }
     }
     // A literal that contains another one is implied by it: keep the shorter.
-    let mut kept: Vec<Cow<'static, str>> = Vec::with_capacity(out.len());
+    let mut kept: Vec<String> = Vec::with_capacity(out.len());
     for lit in &out {
         if !out
             .iter()
             .any(|other| other != lit && lit.contains(other.as_str()))
         {
-            kept.push(Cow::Owned(lit.clone()));
+            kept.push(lit.clone());
         }
     }
     kept

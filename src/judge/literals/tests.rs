@@ -3,8 +3,8 @@ use super::*;
 #[track_caller]
 fn case(pattern: &str, prefixes: &[&str], suffixes: &[&str]) {
     let p = extract(pattern).unwrap();
-    assert_eq!(*p.prefixes, *prefixes, "prefixes of {pattern}");
-    assert_eq!(*p.suffixes, *suffixes, "suffixes of {pattern}");
+    assert_eq!(p.prefixes.to_vec(), *prefixes, "prefixes of {pattern}");
+    assert_eq!(p.suffixes.to_vec(), *suffixes, "suffixes of {pattern}");
 }
 
 #[test]
@@ -28,7 +28,7 @@ fn open_ended_patterns_have_no_constraint() {
     case(r"^\s*Q\d+:", &[], &[]);
     let p = extract(r".*commit").unwrap();
     assert!(p.prefixes.is_empty());
-    assert_eq!(*p.suffixes, ["commit"]);
+    assert_eq!(p.suffixes.to_vec(), ["commit"]);
 }
 
 #[test]
