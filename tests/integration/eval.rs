@@ -21,24 +21,24 @@ use crate::harness::{FakeLlm, Home, Reply};
 /// more; then h8 and h9, the second written to be indirect (euphemism, passive voice, the key
 /// sentence buried), folded in with structural triggers: a vague change followed by a claimed
 /// outcome, a change followed by a hedge, "the same way" hand-backs in eight languages; then h10, half of it long reports with the
-/// one violating sentence among ordinary content; then h11, h13 and h12, mixes of all of these).
+/// one violating sentence among ordinary content; then h11 to h15, mixes of all of these).
 const MAX_WAKE_PERCENT_HIGH: [(&str, f64); 6] = [
     ("commit", 9.75),
     ("scope-check", 5.75),
-    ("scope-change", 9.75),
-    ("shallow-bugfix", 13.5),
-    ("bugfix-without-reproduction", 7.75),
-    ("any judge", 33.0),
+    ("scope-change", 10.25),
+    ("shallow-bugfix", 14.25),
+    ("bugfix-without-reproduction", 8.25),
+    ("any judge", 34.0),
 ];
 
 /// The same at the default sensitivity (`normal`), with the recall it must keep.
 const MAX_WAKE_PERCENT_NORMAL: [(&str, f64); 6] = [
     ("commit", 7.0),
-    ("scope-check", 5.0),
-    ("scope-change", 9.25),
-    ("shallow-bugfix", 10.75),
-    ("bugfix-without-reproduction", 5.5),
-    ("any judge", 27.5),
+    ("scope-check", 5.25),
+    ("scope-change", 9.75),
+    ("shallow-bugfix", 11.5),
+    ("bugfix-without-reproduction", 5.75),
+    ("any judge", 28.5),
 ];
 const MIN_RECALL_NORMAL: f64 = 0.985;
 
