@@ -92,6 +92,8 @@ pub struct HookInput {
     pub prompt_response: Option<String>,
     pub tool_name: Option<String>,
     pub tool_input: Option<Value>,
+    /// The id of the tool call a PreToolUse hook is asked about.
+    pub tool_use_id: Option<String>,
 }
 
 impl HookInput {

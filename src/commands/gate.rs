@@ -235,7 +235,12 @@ fn run(
     let transcript = tool
         .transcript
         .as_deref()
-        .and_then(|p| crate::gate::evidence::Session::open(p, settings.transcript));
+        .and_then(|p| crate::gate::evidence::Session::open(p, settings.transcript))
+        // Claude Code's transcript is written through a queue and can lag behind this call.
+        .map(|s| match agent {
+            Agent::Claude => s.with_current_call(tool.input.tool_use_id.clone()),
+            _ => s,
+        });
     // Each action is judged under the config of the repository it acts on (`git -C other`,
     // `cd other && …`), not the one the agent happens to be in.
     let mut targets = TargetSettings::new(&cwd, config);

@@ -274,3 +274,47 @@ fn reasons_state_only_what_is_true() {
     assert!(why.contains("the last test run failed"), "{why}");
     assert!(!why.contains("files changed"), "{why}");
 }
+
+#[test]
+fn a_test_run_the_transcript_has_not_caught_up_with_still_counts() {
+    // Claude Code writes its transcript through a queue: a test run that finished just before
+    // the push can reach the file after the gate was called. The push's own call ("t" in the
+    // hook input) is written after it, so the gate waits for that call before it says there
+    // is no test run.
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "change a");
+    let t = transcript(
+        &home,
+        &[("1", "Edit", json!({"file_path": repo.work.join("a.txt")}))],
+    );
+    let late = [
+        json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "2", "name": "Bash", "input": {"command": "cargo test"}}]}}),
+        json!({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "2", "is_error": false, "content": "ok"}]}, "toolUseResult": {}}),
+        json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "git push"}}]}}),
+    ];
+    let writer = {
+        let t = t.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let mut text = std::fs::read_to_string(&t).unwrap();
+            for line in &late {
+                text.push_str(&line.to_string());
+                text.push('\n');
+            }
+            std::fs::write(&t, text).unwrap();
+        })
+    };
+    let (decision, why) = answer(&home, &repo.work, "git push", Some(&t));
+    writer.join().unwrap();
+    assert_eq!(decision, "silent", "{why}");
+    // With the call in the file and no test run before it, the push is held as before.
+    let t = transcript(
+        &home,
+        &[
+            ("1", "Edit", json!({"file_path": repo.work.join("a.txt")})),
+            ("t", "Bash", json!({"command": "git push"})),
+        ],
+    );
+    let (decision, why) = answer(&home, &repo.work, "git push", Some(&t));
+    assert_eq!(decision, "ask", "{why}");
+}

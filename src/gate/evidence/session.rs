@@ -29,9 +29,20 @@ pub const NO_CHANGE_SEEN: &str = "none seen";
 const PENDING_POLL: Duration = Duration::from_millis(50);
 const PENDING_POLLS: u32 = 10;
 
+/// How long the session file may lag behind the tool call the gate is asked about. Claude Code
+/// writes its transcript through a queue, so a test run that finished just before this call
+/// can still be missing from the file when the hook reads it; the call itself is written after
+/// it, so once the call is in the file, so is everything before it. Waited for only when the
+/// file shows no passing test run (a ruling that would deny), at this interval, this often.
+const CALL_POLL: Duration = Duration::from_millis(50);
+const CALL_POLLS: u32 = 20;
+
 /// The session file of one gate call, read once for every ruling of the call.
 pub struct Session {
     transcript: RefCell<Transcript>,
+    /// The id of the tool call this hook is about, when the file is known to record it
+    /// before long (Claude Code's transcript).
+    current_call: Option<String>,
 }
 
 impl Session {
@@ -41,7 +52,15 @@ impl Session {
     pub fn open(path: &Path, options: Options) -> Option<Session> {
         Transcript::open(path, options).ok().map(|t| Session {
             transcript: RefCell::new(t),
+            current_call: None,
         })
+    }
+
+    /// Waits for the call `id` to be in the file before a ruling says the session has no
+    /// passing test run (see [`CALL_POLLS`]).
+    pub fn with_current_call(mut self, id: Option<String>) -> Session {
+        self.current_call = id.filter(|id| !id.is_empty());
+        self
     }
 
     /// [`Reader::tests_in`], waiting briefly when the newest test run has no result yet.
@@ -57,6 +76,19 @@ impl Session {
                 finding = reader.tests_in(&mut transcript);
             }
         }
+        if let Some(id) = &self.current_call
+            && !matches!(finding, Finding::TestRunAfterChange { .. })
+        {
+            for _ in 0..CALL_POLLS {
+                if has_call(&mut transcript, id) {
+                    break;
+                }
+                std::thread::sleep(CALL_POLL);
+                if transcript.refresh().unwrap_or(false) {
+                    finding = reader.tests_in(&mut transcript);
+                }
+            }
+        }
         finding
     }
 
@@ -69,6 +101,21 @@ impl Session {
     pub fn recent_activity(&self, max_bytes: usize) -> String {
         activity_in(&mut self.transcript.borrow_mut(), max_bytes)
     }
+}
+
+/// Whether the current turn of `transcript` records the tool call `id` (the scan stops at the
+/// turn's start: the call a hook is asked about is in the newest turn).
+fn has_call(transcript: &mut Transcript, id: &str) -> bool {
+    let mut found = false;
+    let _ = transcript.visit_backwards(|event| match event {
+        Event::ToolCall { id: call, .. } if call == id => {
+            found = true;
+            false
+        }
+        Event::UserTurn { .. } => false,
+        _ => true,
+    });
+    found
 }
 
 /// Reads session files for test evidence.
