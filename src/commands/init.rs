@@ -42,6 +42,22 @@ pub fn binary() -> Result<PathBuf, UserError> {
     Ok(exe.canonicalize().unwrap_or(exe))
 }
 
+/// The running binary as the hook entries will call it. Its file name must be `hookjudge`:
+/// that is how `init`, `uninstall`, upgrades and `doctor` tell hookjudge's entries from others,
+/// so entries calling a renamed copy would never be found again.
+fn entry_binary() -> Result<PathBuf, UserError> {
+    let binary = binary()?;
+    let name = binary.file_name().map(|n| n.to_string_lossy().into_owned());
+    match name.as_deref() {
+        Some("hookjudge" | "hookjudge.exe") => Ok(binary),
+        _ => Err(UserError::new(format!(
+            "this binary is `{}`, but hook entries must run a file named `hookjudge` (that is how hookjudge finds its own entries again); nothing was written",
+            binary.display()
+        ))
+        .hint("copy or link it as `hookjudge` on your PATH (or `cargo install hookjudge`), then run that `hookjudge init`")),
+    }
+}
+
 /// What `init` (or, `removing`, `uninstall`) acts on, from the command line.
 pub(super) fn target(
     agent: Option<AgentChoice>,
@@ -95,7 +111,7 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         return Err(UserError::new("`--require` is for team mode")
             .hint("use `hookjudge init --scope project --require`"));
     }
-    let binary = binary()?;
+    let binary = entry_binary()?;
     let mut warnings = Vec::new();
     let settings = match Settings::load(&t.root, config) {
         Ok(s) => {

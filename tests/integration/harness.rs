@@ -47,7 +47,12 @@ impl Home {
 
     /// A `hookjudge` command with this home's environment.
     pub fn cmd(&self, args: &[&str]) -> Run {
-        let mut command = Command::new(BIN);
+        self.cmd_of(Path::new(BIN), args)
+    }
+
+    /// [`Home::cmd`] with another copy of the binary.
+    pub fn cmd_of(&self, binary: &Path, args: &[&str]) -> Run {
+        let mut command = Command::new(binary);
         command
             .args(args)
             .current_dir(self.work())

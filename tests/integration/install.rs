@@ -664,3 +664,26 @@ fn config_schema_matches_what_the_parser_accepts() {
         keys_of(&schema["properties"]["judges"]["additionalProperties"])
     );
 }
+
+#[test]
+fn init_from_a_binary_not_named_hookjudge_says_so_and_writes_nothing() {
+    // Entries that run a renamed copy would not be recognised as hookjudge's by the next
+    // `init`, `uninstall` or `doctor`; `init` used to fail with "the merge did not settle".
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let copy = home.path().join("hookjudge-0.1");
+    std::fs::copy(crate::harness::BIN, &copy).unwrap();
+    let mut run = home.cmd_of(&copy, &["init", "--agent", "claude"]);
+    run.command.current_dir(&repo.work);
+    let out = run.output();
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("must run a file named `hookjudge`")
+            && out.stderr.contains("hookjudge-0.1"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("hint:"), "{}", out.stderr);
+    assert!(!repo.work.join(".claude").exists());
+    assert!(!repo.work.join(".hookjudge.json").exists());
+}
