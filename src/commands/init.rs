@@ -47,9 +47,9 @@ pub fn binary() -> Result<PathBuf, UserError> {
 /// so entries calling a renamed copy would never be found again.
 fn entry_binary() -> Result<PathBuf, UserError> {
     let binary = binary()?;
-    let name = binary.file_name().map(|n| n.to_string_lossy().into_owned());
-    match name.as_deref() {
-        Some("hookjudge" | "hookjudge.exe") => Ok(binary),
+    let name = binary.file_name().and_then(|n| n.to_str());
+    match name {
+        Some(name) if crate::install::settings::is_our_file_name(name) => Ok(binary),
         _ => Err(UserError::new(format!(
             "this binary is `{}`, but hook entries must run a file named `hookjudge` (that is how hookjudge finds its own entries again); nothing was written",
             binary.display()

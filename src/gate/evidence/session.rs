@@ -63,31 +63,32 @@ impl Session {
         self
     }
 
-    /// [`Reader::tests_in`], waiting briefly when the newest test run has no result yet.
+    /// [`Reader::tests_in`], waiting briefly when the newest test run has no result yet, and
+    /// when no passing run is in the file but the call this hook is about is not either.
     pub fn tests(&self, reader: &Reader) -> Finding {
         let mut transcript = self.transcript.borrow_mut();
         let mut finding = reader.tests_in(&mut transcript);
-        for _ in 0..PENDING_POLLS {
-            if !matches!(finding, Finding::TestRunPending { .. }) {
-                break;
-            }
-            std::thread::sleep(PENDING_POLL);
-            if transcript.refresh().unwrap_or(false) {
-                finding = reader.tests_in(&mut transcript);
-            }
-        }
-        if let Some(id) = &self.current_call
-            && !matches!(finding, Finding::TestRunAfterChange { .. })
-        {
-            for _ in 0..CALL_POLLS {
-                if has_call(&mut transcript, id) {
-                    break;
-                }
-                std::thread::sleep(CALL_POLL);
-                if transcript.refresh().unwrap_or(false) {
-                    finding = reader.tests_in(&mut transcript);
-                }
-            }
+        let pending = |f: &Finding, _: &mut Transcript| matches!(f, Finding::TestRunPending { .. });
+        finding = keep_reading(
+            &mut transcript,
+            reader,
+            finding,
+            PENDING_POLLS,
+            PENDING_POLL,
+            pending,
+        );
+        if let Some(id) = &self.current_call {
+            let behind = |f: &Finding, t: &mut Transcript| {
+                !matches!(f, Finding::TestRunAfterChange { .. }) && !has_call(t, id)
+            };
+            finding = keep_reading(
+                &mut transcript,
+                reader,
+                finding,
+                CALL_POLLS,
+                CALL_POLL,
+                behind,
+            );
         }
         finding
     }
@@ -101,6 +102,28 @@ impl Session {
     pub fn recent_activity(&self, max_bytes: usize) -> String {
         activity_in(&mut self.transcript.borrow_mut(), max_bytes)
     }
+}
+
+/// Re-reads what was appended to `transcript` every `interval`, at most `polls` times, while
+/// `waiting` holds for the finding so far; each new read decides the finding anew.
+fn keep_reading(
+    transcript: &mut Transcript,
+    reader: &Reader,
+    mut finding: Finding,
+    polls: u32,
+    interval: Duration,
+    waiting: impl Fn(&Finding, &mut Transcript) -> bool,
+) -> Finding {
+    for _ in 0..polls {
+        if !waiting(&finding, transcript) {
+            break;
+        }
+        std::thread::sleep(interval);
+        if transcript.refresh().unwrap_or(false) {
+            finding = reader.tests_in(transcript);
+        }
+    }
+    finding
 }
 
 /// Whether the current turn of `transcript` records the tool call `id` (the scan stops at the

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use crate::agent::Agent;
 
 pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
-pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_ours};
+pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
 pub use remove::remove;
 pub use template::{
     CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, missing_output,

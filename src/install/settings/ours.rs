@@ -34,7 +34,12 @@ fn our_invocation(handler: &Value) -> Option<(String, Vec<String>)> {
         }
     };
     let base = Path::new(&program).file_name()?.to_str()?;
-    matches!(base, "hookjudge" | "hookjudge.exe").then_some((program, rest))
+    is_our_file_name(base).then_some((program, rest))
+}
+
+/// Whether a program's file name is hookjudge's: entries are recognised by it.
+pub fn is_our_file_name(name: &str) -> bool {
+    matches!(name, "hookjudge" | "hookjudge.exe")
 }
 
 /// Whether a handler is ours: the `hookjudge` binary with one of [`SUBCOMMANDS`].

@@ -33,19 +33,14 @@ impl Default for LiteralSet {
 impl LiteralSet {
     /// The literals, in order.
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        let (owned, pooled): (&[String], &[(u32, u32)]) = match self {
-            LiteralSet::Owned(v) => (v, &[]),
-            LiteralSet::Pooled { ranges, .. } => (&[], ranges),
+        let (owned, pool, ranges): (&[String], &str, &[(u32, u32)]) = match self {
+            LiteralSet::Owned(v) => (v, "", &[]),
+            LiteralSet::Pooled { pool, ranges } => (&[], pool, ranges),
         };
-        let pool = match self {
-            LiteralSet::Pooled { pool, .. } => *pool,
-            LiteralSet::Owned(_) => "",
-        };
-        owned.iter().map(String::as_str).chain(
-            pooled
-                .iter()
-                .map(move |&(start, len)| &pool[start as usize..(start + len) as usize]),
-        )
+        let pooled = ranges
+            .iter()
+            .map(move |&(start, len)| &pool[start as usize..(start + len) as usize]);
+        owned.iter().map(String::as_str).chain(pooled)
     }
 
     pub fn len(&self) -> usize {
