@@ -574,3 +574,40 @@ fn the_gate_has_its_own_judge_independent_of_the_stop_commit_judge() {
         "ask"
     );
 }
+
+#[test]
+fn git_autocorrect_and_npm_abbreviations_do_not_walk_around_the_gate() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "change a");
+    // With `help.autocorrect` set, git runs the command an unknown one resembles (`pus` is
+    // `push`), so an unknown verb asks; without it, git refuses the typo and so does nothing.
+    for line in [
+        "git -c help.autocorrect=immediate pus origin main",
+        "git config help.autocorrect 1 && git pus",
+    ] {
+        let v = gate(&home, &repo.work, line);
+        assert_eq!(decision(&v), "ask", "{line}");
+        assert!(
+            reason(&v).contains("help.autocorrect"),
+            "{line}: {}",
+            reason(&v)
+        );
+    }
+    git(&repo.work, &["config", "help.autocorrect", "prompt"]);
+    assert_eq!(decision(&gate(&home, &repo.work, "git pus")), "ask");
+    git(&repo.work, &["config", "help.autocorrect", "0"]);
+    assert_eq!(decision(&gate(&home, &repo.work, "git pus")), "silent");
+    // npm runs any unique prefix of a command, and `run-script` has three more names.
+    for line in [
+        "npm pub",
+        "npm publ --tag next",
+        "npm unp my-pkg@1.0.0",
+        "npm run-script deploy",
+        "npm rum publish:prod",
+    ] {
+        assert_eq!(decision(&gate(&home, &repo.work, line)), "ask", "{line}");
+    }
+    for line in ["npm install", "npm run-script build", "npm run lint"] {
+        assert_eq!(decision(&gate(&home, &repo.work, line)), "silent", "{line}");
+    }
+}

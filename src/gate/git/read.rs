@@ -13,7 +13,8 @@ use crate::gate::shell::{SimpleCommand, Word};
 /// How many alias expansions are followed (git itself stops at loops).
 const MAX_ALIAS_DEPTH: usize = 8;
 
-/// Aliases defined by earlier commands of the same line (`git config alias.ship push`).
+/// Aliases defined by earlier commands of the same line (`git config alias.ship push`), and
+/// `help.autocorrect` set there (it makes git run the command an unknown one resembles).
 #[derive(Debug, Clone, Default)]
 pub struct LineAliases(pub Vec<(String, String)>);
 
@@ -149,6 +150,10 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases, repos: &Repos) -> Invocatio
                 inv.unreadable = Some(format!(
                     "`{verb}` is no git command and may be an alias in `{file}` (`{name}`)"
                 ));
+            } else if autocorrects(&inv, line, repos) {
+                inv.unreadable = Some(format!(
+                    "`{verb}` is no git command, and with `help.autocorrect` set git runs the command it resembles instead"
+                ));
             }
             break;
         };
@@ -178,6 +183,30 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases, repos: &Repos) -> Invocatio
     inv.verb = iter.next();
     inv.args = iter.collect();
     inv
+}
+
+/// Whether git would run the command closest to an unknown one (`git pus` as `git push`):
+/// `help.autocorrect` from the command line, this line's `git config`, or the repository's
+/// and the user's config, set to anything but its values that only suggest.
+fn autocorrects(inv: &Invocation, line: &LineAliases, repos: &Repos) -> bool {
+    const KEY: &str = "help.autocorrect";
+    let value = inv
+        .config_value(KEY)
+        .map(str::to_owned)
+        .or_else(|| {
+            line.0
+                .iter()
+                .rev()
+                .find(|(k, _)| k == KEY)
+                .map(|(_, v)| v.clone())
+        })
+        .or_else(|| config_alias(&inv.target, KEY, repos));
+    value.is_some_and(|v| {
+        !matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "" | "0" | "false" | "no" | "off" | "never" | "show"
+        )
+    })
 }
 
 /// `alias.<name>` from the target repository's config (which includes the user's). A
@@ -229,7 +258,8 @@ fn resolve(base: &Option<PathBuf>, path: &str) -> PathBuf {
     }
 }
 
-/// Aliases a command defines for later commands of the line: `git config [--global] alias.x v`.
+/// Aliases (and `help.autocorrect`) a command defines for later commands of the line:
+/// `git config [--global] alias.x v`.
 pub fn defines_alias(cmd: &SimpleCommand, repos: &Repos) -> Option<(String, String)> {
     if !is_git(cmd) {
         return None;
@@ -245,7 +275,10 @@ pub fn defines_alias(cmd: &SimpleCommand, repos: &Repos) -> Option<(String, Stri
         .filter(|w| !w.starts_with('-') && *w != "set")
         .collect();
     match operands.as_slice() {
-        [key, value, ..] if key.to_ascii_lowercase().starts_with("alias.") => {
+        [key, value, ..]
+            if key.to_ascii_lowercase().starts_with("alias.")
+                || key.eq_ignore_ascii_case("help.autocorrect") =>
+        {
             Some((key.to_ascii_lowercase(), (*value).to_owned()))
         }
         _ => None,

@@ -28,9 +28,13 @@ pub(super) const TOOLS: &[Tool] = &[
             "--userconfig",
         ],
         goals: false,
+        // npm runs any unique prefix of a command (`npm pub` is `npm publish`) and knows
+        // `run-script` as `run`, `rum` and `urn`.
         verbs: &[
             verb(&["publish"], Publish, "publishes a package"),
             verb(&["unpublish"], Publish, "removes a published package"),
+            verb(&["pu*"], Publish, "publishes a package"),
+            verb(&["unp*"], Publish, "removes a published package"),
             verb(&["dist-tag", "add"], Publish, "moves a published tag"),
             verb(
                 &["run", "publish*"],
@@ -38,7 +42,37 @@ pub(super) const TOOLS: &[Tool] = &[
                 "runs the package's publish script",
             ),
             verb(
+                &["run-*", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
+                &["rum", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
+                &["urn", "publish*"],
+                Publish,
+                "runs the package's publish script",
+            ),
+            verb(
                 &["run", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
+            verb(
+                &["run-*", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
+            verb(
+                &["rum", "deploy*"],
+                Deploy,
+                "runs the package's deploy script",
+            ),
+            verb(
+                &["urn", "deploy*"],
                 Deploy,
                 "runs the package's deploy script",
             ),
