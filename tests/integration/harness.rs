@@ -137,13 +137,22 @@ impl Run {
     }
 
     pub fn output(mut self) -> Outcome {
-        let mut child = self
-            .command
+        self.command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::piped());
+        // A binary a test has just copied can be "busy" for a moment: another test thread
+        // that forked while the copy was open for writing holds it until its child execs.
+        let mut tries = 0;
+        let mut child = loop {
+            match self.command.spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                spawned => break spawned.unwrap(),
+            }
+        };
         let mut stdin = child.stdin.take().unwrap();
         let bytes = std::mem::take(&mut self.stdin);
         let writer = std::thread::spawn(move || {
