@@ -10,6 +10,7 @@ mod eval;
 mod fail_open;
 mod gate_corpus;
 mod gate_effects;
+mod gate_everyday;
 mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;

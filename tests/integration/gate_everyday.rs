@@ -1,0 +1,166 @@
+//! The gate on what an honest agent types every day, in a real scenario repository right after
+//! `hookjudge init --agent claude`: a clone one commit ahead of its bare origin, with an
+//! uncommitted edit, an untracked file the user made, a stash and Python build output. Reading,
+//! listing, cleaning build output and removing the session's own new files stay silent;
+//! commands whose effect (the paths they write or delete, resolved from their arguments) would
+//! lose a changed file are refused.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::gate_effects::run_git;
+use crate::harness::Home;
+
+/// The scenario: `root/origin.git` and `root/work`, hooks installed by `init`.
+pub(crate) struct Scenario {
+    pub home: Home,
+    pub work: PathBuf,
+}
+
+pub(crate) fn scenario() -> Scenario {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let root = home.path();
+    std::fs::write(
+        root.join(".gitconfig"),
+        "[user]\n\tname = t\n\temail = t@example.org\n",
+    )
+    .unwrap();
+    let git = |dir: &Path, args: &[&str]| run_git(dir, root, args);
+    git(root, &["init", "-q", "--bare", "-b", "main", "origin.git"]);
+    git(root, &["init", "-q", "-b", "main", "work"]);
+    let work = root.join("work/work");
+    let work = if work.exists() {
+        work
+    } else {
+        root.join("work")
+    };
+    git(&work, &["remote", "add", "origin", "../origin.git"]);
+    for (file, text) in [
+        ("a.txt", "one\n"),
+        ("b.txt", "b\n"),
+        ("app.py", "def add(a, b):\n    return a + b\n"),
+        ("src/app.py", "def div(a, b):\n    return a / b\n"),
+        (".gitignore", "__pycache__/\n"),
+    ] {
+        write(&work.join(file), text);
+    }
+    git(&work, &["add", "."]);
+    git(&work, &["commit", "-qm", "initial"]);
+    git(&work, &["push", "-q", "-u", "origin", "main"]);
+    write(&work.join("b.txt"), "b two\n");
+    git(&work, &["commit", "-qam", "ahead"]);
+    write(&work.join("b.txt"), "STASHED\n");
+    git(&work, &["stash", "-q"]);
+    write(&work.join("a.txt"), "DIRTY\n");
+    write(
+        &work.join("src/app.py"),
+        "def div(a, b):\n    return a // b\n",
+    );
+    write(&work.join("notes.txt"), "the user's notes\n");
+    write(&work.join("src/__pycache__/app.cpython-312.pyc"), "pyc");
+    let mut init = home.cmd(&["init", "--agent", "claude"]);
+    init.command.current_dir(&work);
+    let out = init.output();
+    assert_eq!(out.code, 0, "init: {}", out.stderr);
+    assert!(work.join(".claude/settings.local.json").is_file());
+    Scenario { home, work }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+impl Scenario {
+    /// The gate's decision on `line` ("silent", "ask", "deny") and its reason.
+    pub(crate) fn gate(&self, line: &str, transcript: Option<&Path>) -> (String, String) {
+        let out = self
+            .home
+            .cmd(&["gate"])
+            .stdin(crate::gate_repo::pre_tool_use(
+                &self.work, line, false, transcript,
+            ))
+            .output();
+        assert_eq!(out.code, 0, "{line}: {}", out.stderr);
+        if out.stdout.trim().is_empty() {
+            return ("silent".into(), String::new());
+        }
+        let v = out.json();
+        let out = &v["hookSpecificOutput"];
+        (
+            out["permissionDecision"].as_str().unwrap_or("?").to_owned(),
+            out["permissionDecisionReason"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned(),
+        )
+    }
+
+    /// A Claude Code session file holding these tool calls, each succeeding.
+    pub(crate) fn session(&self, calls: &[(&str, Value)]) -> PathBuf {
+        let mut lines = vec![
+            json!({"type": "user", "message": {"role": "user", "content": "add a div helper"}}),
+        ];
+        for (i, (tool, input)) in calls.iter().enumerate() {
+            let id = format!("call-{i}");
+            lines.push(json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": id, "name": tool, "input": input}]}}));
+            lines.push(json!({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": id, "is_error": false, "content": "ok"}]}, "toolUseResult": {}}));
+        }
+        let path = self.home.path().join("session.jsonl");
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+fn assert_all(s: &Scenario, lines: &[&str], expected: &[&str], transcript: Option<&Path>) {
+    let wrong: Vec<String> = lines
+        .iter()
+        .map(|line| (line, s.gate(line, transcript)))
+        .filter(|(_, (answer, _))| !expected.contains(&answer.as_str()))
+        .map(|(line, (answer, reason))| format!("{line}: {answer} ({reason})"))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "expected {expected:?}:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn reading_finds_and_a_local_fetch_are_silent_after_init() {
+    let s = scenario();
+    assert_all(
+        &s,
+        &[
+            "find . -name '*.py'",
+            "find . -type f | head",
+            "find . -maxdepth 2 -type d",
+            "find . -name '*.py' | xargs grep -n def",
+            "find . -name __pycache__ -exec rm -rf {} +",
+            "find . -name '*.pyc' -delete",
+            "find . -type f -name '*.md' -exec wc -l {} +",
+            "git fetch . HEAD:refs/heads/snapshot",
+        ],
+        &["silent"],
+        None,
+    );
+}
+
+#[test]
+fn finds_and_git_verbs_that_can_remove_the_hook_settings_are_still_denied() {
+    let s = scenario();
+    assert_all(
+        &s,
+        &[
+            "find . -delete",
+            "find . -name '*.json' -exec rm -f {} +",
+            "find . -name .claude -exec rm -rf {} +",
+        ],
+        &["deny"],
+        None,
+    );
+    assert!(s.work.join(".claude/settings.local.json").is_file());
+}
