@@ -251,6 +251,7 @@ fn run(
         let ctx = Context {
             settings: gate_settings,
             cwd: &cwd,
+            line: &command,
             transcript: transcript.as_ref(),
             judge: gate_judge
                 .as_ref()

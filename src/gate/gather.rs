@@ -428,6 +428,7 @@ mod tests {
         Context {
             settings,
             cwd,
+            line: "",
             transcript: None,
             judge: None,
             approved: false,

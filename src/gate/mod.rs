@@ -3,7 +3,8 @@
 //! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
 //! `classify` names the gated ones (git through `git`, other tools through the table in
 //! `tools`, catastrophic deletes through `delete`). `policy` rules on each in two halves:
-//! `gather` collects the facts once (the target repository through `facts`, proof that the
+//! `gather` collects the facts once (a commit that runs only after passing tests on the same
+//! line is its own evidence: `chained`) (the target repository through `facts`, proof that the
 //! code was verified since its last change through `evidence`, for which
 //! `crate::transcript` reads the session file, and the gate's judge), then `decide` turns them into silent, deny,
 //! or ask a human, without reading anything. `settings` holds the gate's configuration.
@@ -11,6 +12,7 @@
 //! agents' file-writing tools. `repos` opens each repository once per hook call, for the git
 //! aliases classification reads and for the facts gathered after.
 
+pub mod chained;
 pub mod classify;
 pub mod decide;
 pub mod delete;

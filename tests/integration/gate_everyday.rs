@@ -164,3 +164,30 @@ fn finds_and_git_verbs_that_can_remove_the_hook_settings_are_still_denied() {
     );
     assert!(s.work.join(".claude/settings.local.json").is_file());
 }
+
+#[test]
+fn a_commit_that_runs_only_after_passing_tests_on_the_same_line_needs_no_other_evidence() {
+    let s = scenario();
+    assert_all(
+        &s,
+        &[
+            "python3 -m pytest -q && git commit -qam 'add div'",
+            "npm test && git add -A && git commit -m 'fix: tests'",
+        ],
+        &["silent"],
+        None,
+    );
+    // The commit runs whatever the tests said, or without them.
+    assert_all(
+        &s,
+        &[
+            "python3 -m pytest -q; git commit -qam 'add div'",
+            "python3 -m pytest -q || git commit -qam 'add div'",
+            "python3 -m pytest -q | tail -1 && git commit -qam 'add div'",
+            "python3 -m pytest -q && echo x >> app.py && git commit -qam 'add div'",
+            "git commit -qam 'add div'",
+        ],
+        &["ask", "deny"],
+        None,
+    );
+}
