@@ -96,6 +96,9 @@ pub struct DestructiveFacts {
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move leaves on no ref.
     pub lost_by_move: Option<Result<Commits, facts::Error>>,
+    /// Untracked paths (as in `changes`) that are the session's own scratch
+    /// ([`super::scratch`]): removing them loses nothing of the user's.
+    pub session_scratch: Vec<String>,
 }
 
 impl Default for PushRepoFacts {
@@ -123,6 +126,7 @@ impl Default for DestructiveFacts {
             stash_count: 0,
             only_on_branch: Vec::new(),
             lost_by_move: None,
+            session_scratch: Vec::new(),
         }
     }
 }
@@ -218,7 +222,25 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
         }
     };
     facts.repo = match gated.class {
-        Class::Destructive => RepoFacts::Destructive(destructive(repo, gated)),
+        Class::Destructive => {
+            let mut facts = destructive(repo, gated);
+            if let (Some(Destructive::RemoveFiles { .. }), Some(session), Some(root), Ok(changes)) = (
+                &gated.destructive,
+                ctx.transcript,
+                &facts.work_tree,
+                &facts.changes,
+            ) && !changes.untracked.is_empty()
+            {
+                let made = super::scratch::SessionMade::read(session, ctx.cwd);
+                facts.session_scratch = changes
+                    .untracked
+                    .iter()
+                    .filter(|p| made.is_scratch(&root.join(p.trim_end_matches('/'))))
+                    .cloned()
+                    .collect();
+            }
+            RepoFacts::Destructive(facts)
+        }
         Class::Push => RepoFacts::Push(push(repo, gated, ctx.now)),
         _ => {
             let artifacts = &ctx.settings.artifacts;

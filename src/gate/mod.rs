@@ -3,13 +3,14 @@
 //! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
 //! `classify` names the gated ones (git through `git`, other tools through the table in
 //! `tools`, catastrophic deletes through `delete`). `policy` rules on each in two halves:
-//! `gather` collects the facts once (a commit that runs only after passing tests on the same
-//! line is its own evidence: `chained`) (the target repository through `facts`, proof that the
+//! `gather` collects the facts once (the target repository through `facts`, proof that the
 //! code was verified since its last change through `evidence`, for which
-//! `crate::transcript` reads the session file, and the gate's judge), then `decide` turns them into silent, deny,
+//! `crate::transcript` reads the session file, and the gate's judge; a commit that runs only
+//! after passing tests on the same line is its own evidence: `chained`), then `decide` turns them into silent, deny,
 //! or ask a human, without reading anything. `settings` holds the gate's configuration.
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
-//! agents' file-writing tools. `repos` opens each repository once per hook call, for the git
+//! agents' file-writing tools. `scratch` tells the session's own new files, which deleting loses
+//! nothing of the user's. `repos` opens each repository once per hook call, for the git
 //! aliases classification reads and for the facts gathered after.
 
 pub mod chained;
@@ -27,6 +28,7 @@ pub mod patch;
 pub mod policy;
 pub mod protect;
 pub mod repos;
+pub mod scratch;
 pub mod settings;
 pub mod shell;
 pub mod tools;

@@ -191,3 +191,64 @@ fn a_commit_that_runs_only_after_passing_tests_on_the_same_line_needs_no_other_e
         None,
     );
 }
+
+#[test]
+fn deleting_what_the_session_itself_created_is_silent_and_the_users_files_are_not() {
+    let s = scenario();
+    let module = s.work.join("src/new_module.py");
+    write(&module, "def mul(a, b):\n    return a * b\n");
+    write(&s.work.join("scratch.txt"), "hi\n");
+    write(&s.work.join("out/report.json"), "{}\n");
+    write(&s.work.join("app.py.orig"), "old\n");
+    let calls = [
+        (
+            "Write",
+            json!({"file_path": module, "content": "def mul(a, b): …"}),
+        ),
+        ("Bash", json!({"command": "echo hi > scratch.txt"})),
+        ("Bash", json!({"command": "mkdir out"})),
+        (
+            "Bash",
+            json!({"command": "python3 gen.py --out out/report.json"}),
+        ),
+        ("Bash", json!({"command": "cp app.py app.py.orig"})),
+        ("Bash", json!({"command": "echo more >> notes.txt"})),
+    ];
+    let session = s.session(&calls);
+    assert_all(
+        &s,
+        &[
+            "rm scratch.txt",
+            "rm -rf out",
+            "rm src/new_module.py",
+            "rm app.py.orig",
+            "rm -f scratch.txt app.py.orig && rm -r out",
+        ],
+        &["silent"],
+        Some(&session),
+    );
+    // The user's untracked notes (only appended to), a changed tracked file, and the same
+    // scratch files without a session that made them.
+    assert_all(
+        &s,
+        &["rm notes.txt", "rm -f a.txt", "rm -rf src"],
+        &["deny"],
+        Some(&session),
+    );
+    assert_all(&s, &["rm scratch.txt", "rm -rf out"], &["deny"], None);
+}
+
+#[test]
+fn a_file_the_user_asked_to_keep_is_not_scratch() {
+    let s = scenario();
+    write(&s.work.join("scratch.txt"), "hi\n");
+    let mut calls = vec![("Bash", json!({"command": "echo hi > scratch.txt"}))];
+    let session = s.session(&calls);
+    assert_eq!(s.gate("rm scratch.txt", Some(&session)).0, "silent");
+    calls.clear();
+    let text = std::fs::read_to_string(&session).unwrap()
+        + &json!({"type": "user", "message": {"role": "user", "content": "keep scratch.txt, I want to read it"}}).to_string()
+        + "\n";
+    std::fs::write(&session, text).unwrap();
+    assert_eq!(s.gate("rm scratch.txt", Some(&session)).0, "deny");
+}

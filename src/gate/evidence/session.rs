@@ -98,6 +98,11 @@ impl Session {
         self.transcript.borrow().stats()
     }
 
+    /// Every event of the session, newest first, until `visit` returns false.
+    pub fn visit_backwards(&self, visit: impl FnMut(&Event) -> bool) {
+        let _ = self.transcript.borrow_mut().visit_backwards(visit);
+    }
+
     /// [`activity_in`] of this session.
     pub fn recent_activity(&self, max_bytes: usize) -> String {
         activity_in(&mut self.transcript.borrow_mut(), max_bytes)
