@@ -167,7 +167,10 @@ fn run(
             })
             .unwrap_or_default()
     });
-    let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
+    let settings = if faked.is_some()
+        || classify::may_be_gated(&command, &[])
+        || crate::gate::overwrite::may_overwrite(&command, &cwd)
+    {
         loaded?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a

@@ -40,16 +40,10 @@ fn rsync(cmd: &SimpleCommand) -> Verdict {
     }
 }
 
-/// Programs that remove or overwrite the files named in their operands, and which operands
-/// (all of them, or only the last: the destination of `mv`/`cp`).
-const FILE_LOSERS: [(&str, bool); 6] = [
-    ("rm", false),
-    ("unlink", false),
-    ("shred", false),
-    ("mv", true),
-    ("cp", true),
-    ("truncate", false),
-];
+/// Programs that remove or truncate the files named in their operands. What `cp`, `mv` and
+/// other writers put over a file is read by [`super::overwrite`], which knows their
+/// destination directories.
+const FILE_LOSERS: [&str; 4] = ["rm", "unlink", "shred", "truncate"];
 
 /// Files a plain file tool would remove or overwrite: absolute paths (directories cover what
 /// is below them) and, for `find`, the `-name` patterns that select among them. Whether
@@ -69,9 +63,7 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
             || words.windows(2).any(|p| {
                 matches!(p[0].literal(), Some("-exec" | "-execdir"))
                     && p[1].literal().is_some_and(|r| {
-                        FILE_LOSERS
-                            .iter()
-                            .any(|(l, _)| r.rsplit('/').next() == Some(l))
+                        FILE_LOSERS.iter().any(|l| r.rsplit('/').next() == Some(l))
                     })
             });
         if !deletes {
@@ -98,30 +90,63 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
             names,
         });
     }
-    let &(_, last_only) = FILE_LOSERS.iter().find(|(p, _)| *p == program)?;
-    let mut operands: Vec<&str> = Vec::new();
+    if !FILE_LOSERS.contains(&program) {
+        return None;
+    }
+    let mut operands: Vec<String> = Vec::new();
     let mut only = false;
     for w in &cmd.argv[1..] {
-        let t = w.literal()?;
+        let t = match w {
+            Word::Literal(t) => t.as_str(),
+            // `… | xargs rm`, `rm $(git ls-files -m)`: names another program prints, which
+            // may be any file below the working directory.
+            Word::Dynamic(src) if src.contains("$(") || src.contains('`') => ".",
+            Word::Dynamic(_) => return None,
+        };
         match t {
             "--" if !only => only = true,
             a if !only && a.starts_with('-') && a.len() > 1 => {}
-            a => operands.push(a),
+            a => operands.extend(expand_glob(a, cwd)),
         }
     }
-    let targets: Vec<&str> = if last_only {
-        if operands.len() < 2 {
-            return None;
-        }
-        operands.last().copied().into_iter().collect()
-    } else {
-        operands
-    };
-    let paths: Vec<PathBuf> = targets.into_iter().map(absolute).collect();
+    let paths: Vec<PathBuf> = operands.iter().map(|t| absolute(t)).collect();
     (!paths.is_empty()).then_some(FileLoss {
         paths,
         names: Vec::new(),
     })
+}
+
+/// A word as the shell passes it: a pattern in its last part (`s[r]c`, `*.py`) becomes the
+/// names it matches now; anything else, or a pattern matching nothing, stays as written.
+fn expand_glob(word: &str, cwd: &Path) -> Vec<String> {
+    let (parent, last) = match word.rsplit_once('/') {
+        Some((p, l)) => (Some(p), l),
+        None => (None, word),
+    };
+    if !last.contains(['*', '?', '[']) || parent.is_some_and(|p| p.contains(['*', '?', '['])) {
+        return vec![word.to_owned()];
+    }
+    let dir = match parent {
+        Some("") => PathBuf::from("/"),
+        Some(p) => cwd.join(p),
+        None => cwd.to_path_buf(),
+    };
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| (last.starts_with('.') || !n.starts_with('.')) && super::glob::matches(last, n))
+        .take(4096)
+        .map(|n| match parent {
+            Some(p) => format!("{p}/{n}"),
+            None => n,
+        })
+        .collect();
+    if found.is_empty() {
+        found.push(word.to_owned());
+    }
+    found
 }
 
 fn rm(cmd: &SimpleCommand) -> Verdict {

@@ -2,7 +2,7 @@
 //!
 //! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
 //! `classify` names the gated ones (git through `git`, other tools through the table in
-//! `tools`, catastrophic deletes through `delete`). `policy` rules on each in two halves:
+//! `tools`, catastrophic deletes through `delete`, files written over through `overwrite`). `policy` rules on each in two halves:
 //! `gather` collects the facts once (the target repository through `facts`, proof that the
 //! code was verified since its last change through `evidence`, for which
 //! `crate::transcript` reads the session file, and the gate's judge; a commit that runs only
@@ -23,6 +23,7 @@ pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
+pub mod overwrite;
 mod packed;
 pub mod patch;
 pub mod policy;
@@ -65,6 +66,7 @@ pub fn find(command: &str, cwd: &Path, user: UserCommands, repos: &Repos) -> Vec
         &mut unreadable,
         0,
     );
+    found.extend(overwrite::stray_redirects(command, &script.commands));
     let line_mentions_gated = classify::may_be_gated(command, user.deploy)
         || classify::may_be_gated(command, user.publish);
     if script.had_errors && line_mentions_gated && found.is_empty() {
@@ -120,6 +122,8 @@ fn collect(
                 unreadable.push("git aliases nested too deep".into());
             }
         }
+        // Work written over (`: > f`, `dd of=f`, `cp -t dir f`): judged by its effect.
+        found.extend(overwrite::gated(cmd, line));
         if let Some(alias) = git::defines_alias(cmd, repos) {
             known.aliases.0.push(alias);
         }

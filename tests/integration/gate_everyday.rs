@@ -252,3 +252,92 @@ fn a_file_the_user_asked_to_keep_is_not_scratch() {
     std::fs::write(&session, text).unwrap();
     assert_eq!(s.gate("rm scratch.txt", Some(&session)).0, "deny");
 }
+
+#[test]
+fn writing_over_a_changed_file_is_refused_by_its_effect_whatever_the_program() {
+    let s = scenario();
+    write(&s.work.join("new-src/readme.md"), "mine\n");
+    // `a.txt` and `src/app.py` carry uncommitted edits, `notes.txt` is the user's.
+    assert_all(
+        &s,
+        &[
+            ": > a.txt",
+            ": > notes.txt",
+            "echo > src/app.py",
+            "dd if=/dev/null of=a.txt",
+            "tee a.txt </dev/null",
+            "install /dev/null notes.txt",
+            "ln -sf b.txt a.txt",
+            "sort -o a.txt b.txt",
+            "cp -t src app.py",
+            "mv -t src app.py",
+            "cp app.py src",
+            "git show HEAD:a.txt > a.txt",
+            "cd src && : > app.py",
+            "rm -rf s[r]c",
+            "rm -f *.txt",
+            "find . -name '*.txt' | xargs rm",
+            "git ls-files -m | xargs rm",
+        ],
+        &["deny"],
+        None,
+    );
+    let before = std::fs::read_to_string(s.work.join("a.txt")).unwrap();
+    assert_eq!(before, "DIRTY\n");
+}
+
+#[test]
+fn writing_new_files_or_over_clean_ones_loses_nothing() {
+    let s = scenario();
+    assert_all(
+        &s,
+        &[
+            ": > fresh.txt",
+            "echo hi > fresh.txt",
+            "echo more >> a.txt",
+            "python3 -m pytest -q > /tmp/out.txt 2>&1",
+            "dd if=/dev/zero of=blank.bin bs=1 count=4",
+            "sort -o sorted.txt b.txt",
+            "ln -s app.py link.py",
+            "cp app.py app.py.bak",
+            "cp -t new-dir app.py",
+            "tee log.txt </dev/null",
+            "install -m 644 app.py installed.py",
+            "echo x > b.txt",
+            "mv b.txt c.txt",
+        ],
+        &["silent"],
+        None,
+    );
+}
+
+#[test]
+fn a_tar_extraction_is_judged_by_the_members_it_writes() {
+    let s = scenario();
+    let tars = s.home.path().join("tars");
+    std::fs::create_dir_all(tars.join("in")).unwrap();
+    std::fs::write(tars.join("in/a.txt"), "from the archive\n").unwrap();
+    std::fs::write(tars.join("in/other.txt"), "other\n").unwrap();
+    let tar = |name: &str, member: &str| {
+        let status = std::process::Command::new("tar")
+            .args(["-cf", tars.join(name).to_str().unwrap(), member])
+            .current_dir(tars.join("in"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        tars.join(name).to_string_lossy().into_owned()
+    };
+    let over = tar("over.tar", "a.txt");
+    let beside = tar("beside.tar", "other.txt");
+    assert_eq!(s.gate(&format!("tar -xf {over}"), None).0, "deny");
+    assert_eq!(s.gate(&format!("tar -xf {beside}"), None).0, "silent");
+}
+
+#[test]
+fn truncating_a_file_the_session_created_is_its_own_business() {
+    let s = scenario();
+    write(&s.work.join("out.log"), "old run\n");
+    let session = s.session(&[("Bash", json!({"command": "python3 -m pytest -q > out.log"}))]);
+    assert_eq!(s.gate(": > out.log", Some(&session)).0, "silent");
+    assert_eq!(s.gate(": > out.log", None).0, "deny");
+}
