@@ -265,6 +265,11 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
     }
+    if let Some((what, op)) = delete::git_state_loss(cmd) {
+        let mut g = gated(Class::Destructive, what);
+        g.destructive = Some(op);
+        out.push(g);
+    }
     if let Some(loss) = delete::file_loss(cmd)
         && let Some(root) = cmd.cwd.as_deref().and_then(delete::repo_root)
     {

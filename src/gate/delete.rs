@@ -15,14 +15,123 @@ pub enum Verdict {
     Fine,
 }
 
-/// Checks `rm` and `find` commands.
+/// Checks `rm`, `find`, `rsync`, `mv` and `tar --remove-files` commands.
 pub fn check(cmd: &SimpleCommand) -> Verdict {
     match cmd.program() {
-        Some("rm") => rm(cmd),
+        Some("rm") => match git_store(cmd) {
+            Verdict::Fine => rm(cmd),
+            v => v,
+        },
         Some("find") => find(cmd),
         Some("rsync") => rsync(cmd),
+        Some("mv") => moved_away(cmd),
+        Some("tar") => tar_removes(cmd),
         _ => Verdict::Fine,
     }
+}
+
+/// Parts of a git directory whose loss loses the history itself (`rm -rf .git/objects`).
+const GIT_STORE: [&str; 3] = ["objects", "refs", "HEAD"];
+
+/// `rm -rf .git/objects`: the object store, every ref, or `HEAD` of a repository.
+fn git_store(cmd: &SimpleCommand) -> Verdict {
+    for path in operand_paths(cmd, &[]) {
+        if let Some(parent) = path.parent()
+            && parent.file_name().is_some_and(|n| n == ".git")
+            && path
+                .file_name()
+                .is_some_and(|n| GIT_STORE.iter().any(|s| n == *s))
+            && path.exists()
+        {
+            return Verdict::Catastrophic(format!("`{}` of the repository", path.display()));
+        }
+    }
+    Verdict::Fine
+}
+
+/// `mv .git x`, `mv repo /tmp`: moving a git directory or a repository out of the way loses it
+/// as surely as deleting it (what runs next in the line works on the moved copy).
+fn moved_away(cmd: &SimpleCommand) -> Verdict {
+    let paths = operand_paths(cmd, &["-t", "-S", "--target-directory", "--suffix"]);
+    let Some((_, sources)) = paths.split_last() else {
+        return Verdict::Fine;
+    };
+    let words: Vec<Word> = sources
+        .iter()
+        .map(|p| Word::Literal(p.to_string_lossy().into_owned()))
+        .collect();
+    judge_targets(cmd, &words.iter().collect::<Vec<_>>())
+}
+
+/// `tar --remove-files -cf a.tar DIR`: the archived files are deleted.
+fn tar_removes(cmd: &SimpleCommand) -> Verdict {
+    if !cmd
+        .argv
+        .iter()
+        .any(|w| w.literal() == Some("--remove-files"))
+    {
+        return Verdict::Fine;
+    }
+    let paths = operand_paths(cmd, &["-f", "-C", "--file", "--directory"]);
+    let words: Vec<Word> = paths
+        .iter()
+        .skip(usize::from(
+            !cmd.argv.iter().any(|w| w.literal() == Some("-f")),
+        ))
+        .map(|p| Word::Literal(p.to_string_lossy().into_owned()))
+        .collect();
+    judge_targets(cmd, &words.iter().collect::<Vec<_>>())
+}
+
+/// The literal operands of a command as absolute paths, less the values of `valued` options.
+fn operand_paths(cmd: &SimpleCommand, valued: &[&str]) -> Vec<PathBuf> {
+    let Some(cwd) = cmd.cwd.as_deref() else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = cmd.argv[1..].iter().filter_map(Word::literal).collect();
+    words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            let value_of_option = *i > 0 && valued.contains(&words[i - 1]);
+            !w.starts_with('-') && !value_of_option
+        })
+        .map(|(_, w)| normalize(&cwd.join(w)))
+        .collect()
+}
+
+/// Git state kept as plain files that a file tool can delete: a branch's ref file, the stash
+/// ref or its log. `(what, operation)` for the repository's facts to weigh.
+pub fn git_state_loss(cmd: &SimpleCommand) -> Option<(String, super::classify::Destructive)> {
+    use super::classify::Destructive;
+    if !matches!(cmd.program()?, "rm" | "unlink" | "shred" | "mv") {
+        return None;
+    }
+    let mut paths = operand_paths(cmd, &["-t", "-S", "--target-directory", "--suffix"]);
+    if cmd.program() == Some("mv") {
+        paths.pop(); // the destination
+    }
+    for path in paths {
+        let text = path.to_string_lossy();
+        let Some((_, inside)) = text.split_once("/.git/") else {
+            continue;
+        };
+        if matches!(inside, "refs/stash" | "logs/refs/stash") {
+            return Some((
+                "deletes the stash ref".into(),
+                Destructive::StashClear { after_stash: false },
+            ));
+        }
+        if let Some(branch) = inside.strip_prefix("refs/heads/") {
+            return Some((
+                "deletes a branch's ref file".into(),
+                Destructive::BranchDelete {
+                    branches: vec![branch.to_owned()],
+                },
+            ));
+        }
+    }
+    None
 }
 
 /// `rsync --delete SRC… DEST`: DEST ends up holding only what the sources hold.

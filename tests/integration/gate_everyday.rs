@@ -1,6 +1,6 @@
 //! The gate on what an honest agent types every day, in a real scenario repository right after
-//! `hookjudge init --agent claude`: a clone one commit ahead of its bare origin, with an
-//! uncommitted edit, an untracked file the user made, a stash and Python build output. Reading,
+//! `hookjudge init --agent claude`: a clone one commit ahead of its bare origin, an unpushed
+//! branch, an uncommitted edit, an untracked file the user made, a stash and Python build output. Reading,
 //! listing, cleaning build output and removing the session's own new files stay silent;
 //! commands whose effect (the paths they write or delete, resolved from their arguments) would
 //! lose a changed file are refused.
@@ -49,6 +49,11 @@ pub(crate) fn scenario() -> Scenario {
     git(&work, &["add", "."]);
     git(&work, &["commit", "-qm", "initial"]);
     git(&work, &["push", "-q", "-u", "origin", "main"]);
+    git(&work, &["checkout", "-q", "-b", "topic"]);
+    write(&work.join("t.txt"), "topic only\n");
+    git(&work, &["add", "t.txt"]);
+    git(&work, &["commit", "-qm", "topic only"]);
+    git(&work, &["checkout", "-q", "main"]);
     write(&work.join("b.txt"), "b two\n");
     git(&work, &["commit", "-qam", "ahead"]);
     write(&work.join("b.txt"), "STASHED\n");
@@ -340,4 +345,50 @@ fn truncating_a_file_the_session_created_is_its_own_business() {
     let session = s.session(&[("Bash", json!({"command": "python3 -m pytest -q > out.log"}))]);
     assert_eq!(s.gate(": > out.log", Some(&session)).0, "silent");
     assert_eq!(s.gate(": > out.log", None).0, "deny");
+}
+
+#[test]
+fn losing_branches_stashes_or_the_repository_is_refused() {
+    let s = scenario();
+    let tarball = s.home.path().join("g.tar");
+    let lines = [
+        "git branch -M topic".to_owned(),
+        "git branch -C main topic".to_owned(),
+        "git symbolic-ref refs/heads/topic refs/heads/main".to_owned(),
+        "rm .git/refs/heads/topic".to_owned(),
+        "git reset HEAD~1".to_owned(),
+        "git worktree add -B topic ../wt2".to_owned(),
+        "git update-ref -d refs/stash".to_owned(),
+        "git reflog delete stash@{0}".to_owned(),
+        "git reflog expire --expire-unreachable=now --all".to_owned(),
+        "rm .git/refs/stash".to_owned(),
+        "mv .git x && rm -rf x".to_owned(),
+        "rm -rf .git/objects".to_owned(),
+        format!("tar --remove-files -cf {} .git", tarball.display()),
+        "git mv -f b.txt a.txt".to_owned(),
+        "git diff | git apply -R".to_owned(),
+    ];
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    assert_all(&s, &lines, &["deny", "ask"], None);
+}
+
+#[test]
+fn branch_stash_and_reset_forms_that_lose_nothing_stay_silent() {
+    let s = scenario();
+    assert_all(
+        &s,
+        &[
+            "git branch -M renamed",
+            "git reset src/app.py",
+            "git reset",
+            "git reflog | head",
+            "git stash list",
+            "git worktree add -b fresh ../wt3",
+            "rm .git/COMMIT_EDITMSG",
+            "git mv b.txt moved.txt",
+            "git apply --check -R /dev/null",
+        ],
+        &["silent"],
+        None,
+    );
 }

@@ -5,8 +5,9 @@
 //! and the user's git config), and each subcommand's options with git's abbreviation rule.
 //!
 //! `read` reads the global part and expands aliases; `verbs` names what each subcommand does
-//! to shared state.
+//! to shared state, with `loss` for the forms that lose branches, stashes or changes.
 
+mod loss;
 mod read;
 mod verbs;
 

@@ -344,6 +344,10 @@ pub(super) fn classify_verb(
         }
         _ => {}
     }
+    // Branches, stashes and changes lost in forms read by `loss`.
+    for (what, op) in super::loss::losses(&verb, &words, &operands) {
+        out.push(destroys(what, op));
+    }
     if out.is_empty()
         && let Some(src) = dynamic_arg
         && matches!(
