@@ -1,5 +1,5 @@
 //! Git commands that lose branches, stashes or changes in forms the verb table does not
-//! read: a forced rename or copy over a branch (`branch -M`/`-C`), a mixed or soft
+//! read: a forced rename or copy over a branch (`branch -M`/`-C`), a mixed
 //! `reset HEAD~1` (the commit leaves the branch), `worktree add -B`, making a branch a
 //! symbolic ref, deleting the stash ref or its log entries (`update-ref -d refs/stash`,
 //! `reflog delete stash@{0}`, `reflog expire`), `git mv -f` over a file, and reversing a
@@ -50,7 +50,13 @@ pub(super) fn losses(
                 },
             ));
         }
-        "reset" if !has("--hard") && !has("--keep") && !has("--merge") => {
+        // `--soft` keeps the commit's changes staged, ready to commit again; a mixed reset
+        // leaves them unstaged among whatever else changed.
+        "reset"
+            if !["--hard", "--keep", "--merge", "--soft"]
+                .iter()
+                .any(|f| has(f)) =>
+        {
             if let [to] = operands
                 && is_revision(to)
             {
@@ -183,6 +189,7 @@ mod tests {
             ("reset", "src/app.py"),
             ("reset", ""),
             ("reset", "--hard HEAD~1"),
+            ("reset", "--soft HEAD~1"),
             ("reflog", "show"),
             ("symbolic-ref", "HEAD"),
             ("mv", "a b"),
