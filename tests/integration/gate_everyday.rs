@@ -392,3 +392,29 @@ fn branch_stash_and_reset_forms_that_lose_nothing_stay_silent() {
         None,
     );
 }
+
+#[test]
+fn a_forced_worktree_removal_is_weighed_against_that_worktrees_changes() {
+    let s = scenario();
+    let root = s.home.path();
+    run_git(
+        &s.work,
+        root,
+        &["worktree", "add", "-q", "-b", "side", "../side"],
+    );
+    run_git(
+        &s.work,
+        root,
+        &["worktree", "add", "-q", "-b", "clean", "../clean"],
+    );
+    write(&root.join("side/b.txt"), "edited in the side worktree\n");
+    assert_eq!(
+        s.gate("git worktree remove --force ../side", None).0,
+        "deny"
+    );
+    assert_eq!(
+        s.gate("git worktree remove --force ../clean", None).0,
+        "silent"
+    );
+    assert_eq!(s.gate("git worktree remove ../side", None).0, "silent");
+}

@@ -2,18 +2,21 @@
 //! read: a forced rename or copy over a branch (`branch -M`/`-C`), a mixed
 //! `reset HEAD~1` (the commit leaves the branch), `worktree add -B`, making a branch a
 //! symbolic ref, deleting the stash ref or its log entries (`update-ref -d refs/stash`,
-//! `reflog delete stash@{0}`, `reflog expire`), `git mv -f` over a file, and reversing a
+//! `reflog delete stash@{0}`, `reflog expire`), `git mv -f` over a file, a forced
+//! `worktree remove` (in that worktree's repository), and reversing a
 //! patch over changed files (`git diff | git apply -R`). Each names the operation; the
 //! repository's facts say whether anything would be lost.
 
 use crate::gate::classify::Destructive;
 
-/// What `git VERB WORDS…` (operands as git parsed them) may lose, as (what, operation).
+/// What `git VERB WORDS…` (operands as git parsed them) may lose, as (what, operation), and
+/// the directory of the repository it loses it in when that is not the command's own (the
+/// worktree `worktree remove` deletes).
 pub(super) fn losses(
     verb: &str,
     words: &[String],
     operands: &[&str],
-) -> Vec<(&'static str, Destructive)> {
+) -> Vec<(&'static str, Destructive, Option<String>)> {
     let has = |flag: &str| words.iter().any(|w| w == flag);
     let short = |letter: char| {
         words
@@ -27,7 +30,8 @@ pub(super) fn losses(
             .and_then(|i| words.get(i + 1))
             .cloned()
     };
-    let mut out = Vec::new();
+    let mut out: Vec<(&'static str, Destructive)> = Vec::new();
+    let mut elsewhere = None;
     match verb {
         // `branch -M new`, `branch -C old new`: `new` now points where `old` (or HEAD) does.
         "branch" if short('M') || short('C') => {
@@ -39,7 +43,7 @@ pub(super) fn losses(
             let (from, to) = match names.as_slice() {
                 [new] => ("HEAD", *new),
                 [old, new, ..] => (*old, *new),
-                [] => return out,
+                [] => return Vec::new(),
             };
             out.push((
                 "renames or copies a branch over another",
@@ -67,6 +71,19 @@ pub(super) fn losses(
                         to: (*to).to_owned(),
                         discard: false,
                     },
+                ));
+            }
+        }
+        // Git refuses to remove a worktree holding changes unless forced: then they go with it.
+        "worktree" if operands.first() == Some(&"remove") && (short('f') || has("--force")) => {
+            if let Some(path) = operands.get(1) {
+                elsewhere = Some((
+                    "removes a worktree with its uncommitted changes",
+                    Destructive::RemoveFiles {
+                        paths: vec![".".to_owned()],
+                        names: Vec::new(),
+                    },
+                    Some((*path).to_owned()),
                 ));
             }
         }
@@ -140,7 +157,10 @@ pub(super) fn losses(
         }
         _ => {}
     }
-    out
+    out.into_iter()
+        .map(|(what, op)| (what, op, None))
+        .chain(elsewhere)
+        .collect()
 }
 
 /// A word that names a commit relative to another, or a commit id (`HEAD~1`, `@^`,
@@ -164,7 +184,7 @@ mod tests {
             .collect();
         losses(verb, &words, &operands)
             .into_iter()
-            .map(|(w, _)| w)
+            .map(|(w, ..)| w)
             .collect()
     }
 
@@ -179,6 +199,7 @@ mod tests {
         assert_eq!(ops("symbolic-ref", "refs/heads/main refs/heads/x").len(), 1);
         assert_eq!(ops("mv", "-f a b").len(), 1);
         assert_eq!(ops("apply", "-R").len(), 1);
+        assert_eq!(ops("worktree", "remove --force ../wt").len(), 1);
     }
 
     #[test]
@@ -195,6 +216,7 @@ mod tests {
             ("mv", "a b"),
             ("apply", "fix.patch"),
             ("apply", "-R --check fix.patch"),
+            ("worktree", "remove ../wt"),
         ] {
             assert!(ops(verb, line).is_empty(), "{verb} {line}");
         }

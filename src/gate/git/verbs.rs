@@ -3,7 +3,7 @@
 
 use super::opts::{self, Flags};
 use super::{Found, Invocation, LineAliases, read};
-use crate::gate::classify::{Class, Destructive, Gated, PushSpec};
+use crate::gate::classify::{Class, Destructive, Gated, PushSpec, Target};
 use crate::gate::repos::Repos;
 use crate::gate::shell::{SimpleCommand, Word};
 
@@ -345,8 +345,17 @@ pub(super) fn classify_verb(
         _ => {}
     }
     // Branches, stashes and changes lost in forms read by `loss`.
-    for (what, op) in super::loss::losses(&verb, &words, &operands) {
-        out.push(destroys(what, op));
+    for (what, op, elsewhere) in super::loss::losses(&verb, &words, &operands) {
+        let mut g = destroys(what, op);
+        if let Some(dir) = elsewhere {
+            let base = target.dir.clone().or_else(|| cmd.cwd.clone());
+            g.target = Target {
+                dir: base.map(|b| b.join(&dir)).or(Some(dir.into())),
+                git_dir: None,
+                work_tree: None,
+            };
+        }
+        out.push(g);
     }
     if out.is_empty()
         && let Some(src) = dynamic_arg
