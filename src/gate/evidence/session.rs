@@ -180,7 +180,7 @@ impl Reader<'_> {
         let mut held: Option<Finding> = None;
         let _ = transcript.visit_backwards(|event| {
             let change = match event {
-                Event::ToolResult { id, failed } => {
+                Event::ToolResult { id, failed, .. } => {
                     results.entry(id.clone()).or_insert(*failed);
                     None
                 }
@@ -297,7 +297,7 @@ pub fn activity_in(transcript: &mut Transcript, max_bytes: usize) -> String {
     let mut used = 0;
     let _ = transcript.visit_backwards(|event| {
         let entry = match event {
-            Event::ToolResult { id, failed } => {
+            Event::ToolResult { id, failed, .. } => {
                 results.entry(id.clone()).or_insert(*failed);
                 None
             }
