@@ -255,6 +255,8 @@ fn verify(
         finding,
         Finding::StaleArtifact { .. }
             | Finding::FailedArtifact { .. }
+            | Finding::WrittenArtifact { .. }
+            | Finding::SessionWritten { .. }
             | Finding::ChangeAfterTests {
                 last_test: Some(_),
                 ..
