@@ -145,9 +145,7 @@ impl Counts {
             }
             Finding::TestRunAfterChange { command }
             | Finding::TestRunPending { command }
-            | Finding::SessionWritten { command } => {
-                self.text(command)
-            }
+            | Finding::SessionWritten { command } => self.text(command),
             Finding::ChangeAfterTests { tool, last_test } => {
                 self.text(tool);
                 self.optional(last_test);

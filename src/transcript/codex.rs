@@ -222,7 +222,11 @@ mod tests {
                 false,
                 Some(0),
             ),
-            (json!("Process exited with code 2\nOutput:\nboom"), true, Some(2)),
+            (
+                json!("Process exited with code 2\nOutput:\nboom"),
+                true,
+                Some(2),
+            ),
             (
                 json!(format!(
                     "{{\"output\":\"{}\",\"metadata\":{{\"exit_code\":0}}}}",

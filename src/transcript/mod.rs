@@ -257,7 +257,10 @@ mod tests {
             None
         );
         assert_eq!(
-            code_after("Chunk ID: 1\nProcess exited with code 0\n", "Process exited with code "),
+            code_after(
+                "Chunk ID: 1\nProcess exited with code 0\n",
+                "Process exited with code "
+            ),
             Some(0)
         );
     }

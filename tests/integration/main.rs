@@ -13,6 +13,7 @@ mod gate_effects;
 mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;
+mod gate_passing_runs;
 mod gate_repo;
 mod gate_table;
 mod harness;

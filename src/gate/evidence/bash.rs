@@ -67,6 +67,8 @@ pub(crate) struct ShellCall {
     /// A test run that is no evidence whatever the call's status: why (`the status of
     /// \`…; true\` is not the test's`, another project's tests).
     pub(crate) unproven_test: Option<&'static str>,
+    /// The command line of that run.
+    pub(crate) unproven_test_command: Option<String>,
     /// A build, lint or type check whose status is the call's.
     pub(crate) check: bool,
     /// It makes commits (`git commit`, `merge`, `cherry-pick`, …).
@@ -107,8 +109,10 @@ pub(crate) fn read(
         if call.test.is_none() && is_test_run(cmd, tests) {
             if status_hidden(command, cmd) {
                 call.unproven_test = Some("its exit status is not the test run's");
+                call.unproven_test_command = Some(command.to_owned());
             } else if root.is_some_and(|root| runs_elsewhere(cmd, root)) {
                 call.unproven_test = Some("it ran another project's tests");
+                call.unproven_test_command = Some(command.to_owned());
             } else {
                 call.test = Some(command.to_owned());
             }
@@ -122,6 +126,7 @@ pub(crate) fn read(
     call.interpreted = interpreted;
     if call.test.is_some() {
         call.unproven_test = None;
+        call.unproven_test_command = None;
     }
     call
 }
@@ -155,7 +160,12 @@ fn status_hidden(line: &str, cmd: &SimpleCommand) -> bool {
             b'&' if next == Some(b'&') => i += 1,
             b'&' if prev == b'>' || prev == b'<' || next == Some(b'>') => {}
             b'&' => return true,
-            b';' | b'\n' if !errexit && rest[i + 1..].trim_start().starts_with(|c: char| c.is_alphanumeric() || "$(`{.".contains(c)) => {
+            b';' | b'\n'
+                if !errexit
+                    && rest[i + 1..]
+                        .trim_start()
+                        .starts_with(|c: char| c.is_alphanumeric() || "$(`{.".contains(c)) =>
+            {
                 return true;
             }
             _ => {}
@@ -170,7 +180,11 @@ fn status_hidden(line: &str, cmd: &SimpleCommand) -> bool {
 fn runs_elsewhere(cmd: &SimpleCommand, root: &Path) -> bool {
     let base = cmd.cwd.clone().unwrap_or_else(|| root.to_path_buf());
     let outside = |p: &str| !normalize(&base.join(p)).starts_with(normalize(root));
-    if cmd.cwd.as_ref().is_some_and(|c| !normalize(c).starts_with(normalize(root))) {
+    if cmd
+        .cwd
+        .as_ref()
+        .is_some_and(|c| !normalize(c).starts_with(normalize(root)))
+    {
         return true;
     }
     let args: Vec<&str> = cmd.argv.iter().filter_map(Word::literal).collect();

@@ -504,15 +504,15 @@ mod tests {
                 command: "make test".into()
             }
         );
-        // Before the last run: `make test; exit 2` (its status says `success`) is no evidence,
-        // and its exit status is not the test run's either.
+        // Before the last run: the failed run (its status says `success`) is no evidence; its
+        // exit status may not be the test run's, but it shows no pass either.
         let before_last_run =
             session_prefix(r#""id":"run_shell_command__run_shell_command_1796117456948_0"#);
         assert_eq!(
             finding_at(before_last_run.path()),
             Finding::ChangeAfterTests {
                 tool: "Edit".into(),
-                last_test: None
+                last_test: Some("`make test; exit 2` failed".into())
             }
         );
         // Right after the edit: the first passing run predates it.

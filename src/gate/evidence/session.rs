@@ -104,7 +104,12 @@ impl Session {
             } else {
                 p.to_path_buf()
             };
-            p == artifact || p.ends_with(artifact.strip_prefix(reader.root.unwrap_or(Path::new("/"))).unwrap_or(artifact))
+            p == artifact
+                || p.ends_with(
+                    artifact
+                        .strip_prefix(reader.root.unwrap_or(Path::new("/")))
+                        .unwrap_or(artifact),
+                )
         };
         let mut by = None;
         let _ = self.transcript.borrow_mut().visit_backwards(|event| {
@@ -310,6 +315,15 @@ impl Reader<'_> {
                         }
                         None
                     } else {
+                        // A run whose status the line hides proves nothing when the line
+                        // passed; when the line failed, no pass is shown, as for a failed run.
+                        if let Some(test) = call.unproven_test_command.as_deref()
+                            && results.get(id).is_some_and(|r| !r.passed)
+                        {
+                            last_failed_test = last_failed_test
+                                .clone()
+                                .or(Some(format!("`{}` failed", short(test))));
+                        }
                         call.writes
                             .iter()
                             .any(|w| match w {
