@@ -10,7 +10,9 @@
 //! decides, `recent_activity` gives the judge a short account of what happened last.
 
 mod bash;
+pub use bash::DEFAULT_CHECK_COMMANDS;
 pub(crate) use bash::NOT_A_RUN;
+pub mod facts;
 mod session;
 
 use std::path::{Path, PathBuf};

@@ -19,7 +19,8 @@ use crate::gate::repos::Repos;
 use crate::transcript::{self, Event, Options, Transcript};
 
 /// Tools whose use changes files.
-const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
+pub(super) const CHANGE_TOOLS: [&str; 5] =
+    ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
 
 /// The `tool` of a change seen but not named (no tool call changed files after the last run).
 pub const NO_CHANGE_SEEN: &str = "none seen";
