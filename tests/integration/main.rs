@@ -3,6 +3,7 @@
 //! decision log.
 
 mod check;
+mod claims;
 mod cli;
 mod completions;
 mod config_teaches;
