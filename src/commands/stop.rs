@@ -251,17 +251,17 @@ impl StopHook<'_> {
         };
         // The session's facts settle claims without an LLM where they can; read only when a
         // judge that uses them wakes.
-        let options = settings.transcript;
-        let tests = settings.gate.test_commands.clone();
-        let (file, cwd) = (
-            session.file.map(Path::to_path_buf),
-            session.cwd.unwrap_or(Path::new("/")).to_path_buf(),
-        );
         let grounded = Grounded::new(
             &layer2,
             Box::new(move || {
-                let file = file.as_deref()?;
-                facts::of_file(file, options, &tests, &cwd).ok()
+                let cwd = session.cwd.unwrap_or(Path::new("/"));
+                facts::of_file(
+                    session.file?,
+                    settings.transcript,
+                    &settings.gate.test_commands,
+                    cwd,
+                )
+                .ok()
             }),
         );
         let evaluation = evaluate(text, panel, &grounded);

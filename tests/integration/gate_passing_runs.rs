@@ -388,6 +388,10 @@ fn lines_the_agent_appended_to_its_own_transcript_are_no_evidence() {
 #[test]
 fn stashing_around_a_commit_does_not_verify_it() {
     let (home, repo) = setup();
+    // What the failing pytest run left behind: fresh cache files, one listing the failure.
+    let cache = pytest_cache(&repo);
+    std::fs::write(cache.join("nodeids"), r#"["t.py::test_a", "t.py::test_b"]"#).unwrap();
+    std::fs::write(cache.join("lastfailed"), r#"{"t.py::test_b": true}"#).unwrap();
     let t = session(
         &home,
         &[
