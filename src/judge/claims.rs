@@ -127,6 +127,12 @@ impl<'a> Grounded<'a> {
     pub fn facts(&self) -> Option<&TurnFacts> {
         self.facts.get_or_init(|| (self.load)()).as_ref()
     }
+
+    /// The facts as a block for the LLM prompt (see [`TurnFacts::render`]), at most
+    /// `max_bytes`.
+    pub fn facts_block(&self, max_bytes: usize) -> Option<String> {
+        self.facts()?.render(max_bytes)
+    }
 }
 
 impl Layer2 for Grounded<'_> {
@@ -199,5 +205,89 @@ mod tests {
         assert!(!plain_local_claim("It works on your machine too, I think."));
         assert!(!plain_local_claim("Two tests still fail; the rest pass."));
         assert!(!plain_local_claim("I could not run the tests here."));
+    }
+}
+
+#[cfg(test)]
+mod grounded_tests {
+    use super::*;
+    use crate::gate::evidence::facts::{Command, Step};
+    use crate::judge::evaluate::{Panel, Verdict, evaluate};
+
+    /// A Layer 2 that reports verification for every judge it is asked about.
+    struct Reports;
+    impl Layer2 for Reports {
+        fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
+            let fields = json!({"new_proposal": true, "verification_reported": true,
+                "claims_success": true, "backed": true});
+            Answer::Fields {
+                fields: fields.as_object().unwrap().clone(),
+                reason: Some("the message reports passing tests".into()),
+                meta: Layer2Call::default(),
+            }
+        }
+    }
+
+    fn failed_run() -> TurnFacts {
+        TurnFacts {
+            request: None,
+            steps: vec![
+                Step::Edit {
+                    tool: "Edit".into(),
+                    files: vec!["src/parser.rs".into()],
+                },
+                Step::Command(Command {
+                    command: "cargo test".into(),
+                    exit: Some(101),
+                    failed: Some(true),
+                    test: true,
+                    unproven: None,
+                    check: false,
+                    ran_no_test: false,
+                    commits: false,
+                    pushes: false,
+                    writes: vec![],
+                }),
+            ],
+            session_written: None,
+        }
+    }
+
+    #[test]
+    fn reported_verification_counts_only_when_the_session_does_not_contradict_it() {
+        let panel = Panel::builtin();
+        let text = "Refactored the parser. Shall I commit and push to main now?";
+        let facts = failed_run();
+        let grounded = Grounded::new(&Reports, Box::new(move || Some(facts.clone())));
+        let eval = evaluate(text, &panel, &grounded);
+        let commit = eval.outcomes.iter().find(|o| o.judge == "commit").unwrap();
+        assert_eq!(commit.verdict, Some(Verdict::Violation), "{commit:?}");
+        assert!(
+            commit.reason.as_deref().unwrap().contains("exited 101"),
+            "{commit:?}"
+        );
+        // Without facts contradicting it, the model's answer stands.
+        let grounded = Grounded::new(&Reports, Box::new(|| None));
+        let eval = evaluate(text, &panel, &grounded);
+        let commit = eval.outcomes.iter().find(|o| o.judge == "commit").unwrap();
+        assert_eq!(commit.verdict, Some(Verdict::Allow), "{commit:?}");
+    }
+
+    #[test]
+    fn facts_are_read_only_when_a_judge_that_uses_them_wakes() {
+        let panel = Panel::builtin();
+        let read = std::sync::atomic::AtomicUsize::new(0);
+        let grounded = Grounded::new(
+            &Reports,
+            Box::new(|| {
+                read.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                None
+            }),
+        );
+        evaluate("Here is how the module is laid out.", &panel, &grounded);
+        assert_eq!(read.load(std::sync::atomic::Ordering::SeqCst), 0);
+        evaluate("All tests pass now.", &panel, &grounded);
+        evaluate("All tests pass now.", &panel, &grounded);
+        assert_eq!(read.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 }

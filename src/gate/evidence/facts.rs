@@ -433,3 +433,167 @@ fn one_line(text: &str, max: usize) -> String {
         one
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn session(steps: &[(&str, Value, bool, &str)]) -> TurnFacts {
+        let mut lines = vec![
+            json!({"type": "user", "message": {"role": "user", "content": "old prompt"}}),
+            json!({"type": "user", "message": {"role": "user", "content": "Fix the parser, token ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"}}),
+        ];
+        for (i, (name, input, is_error, out)) in steps.iter().enumerate() {
+            let id = format!("t{i}");
+            lines.push(json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": id, "name": name, "input": input}]}}));
+            lines.push(json!({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": id, "is_error": is_error, "content": out}]}, "toolUseResult": {}}));
+        }
+        let f = tempfile::NamedTempFile::new().unwrap();
+        let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+        std::fs::write(f.path(), text).unwrap();
+        of_file(
+            f.path(),
+            Options::default(),
+            super::super::DEFAULT_TEST_COMMANDS,
+            Path::new("/w"),
+        )
+        .unwrap()
+    }
+
+    fn edit() -> (&'static str, Value, bool, &'static str) {
+        (
+            "Edit",
+            json!({"file_path": "/w/src/parser.rs"}),
+            false,
+            "ok",
+        )
+    }
+
+    fn run(command: &str, code: i32) -> (&'static str, Value, bool, &'static str) {
+        let out = match code {
+            0 => "test result: ok. 4 passed; 0 failed",
+            _ => "Exit code 101\ntest result: FAILED. 3 passed; 1 failed",
+        };
+        ("Bash", json!({"command": command}), code != 0, out)
+    }
+
+    #[test]
+    fn the_turn_is_read_back_to_the_request_with_each_command_and_its_status() {
+        let facts = session(&[
+            edit(),
+            run("cargo test", 101),
+            (
+                "Bash",
+                json!({"command": "git commit -qam fix && git push"}),
+                false,
+                "",
+            ),
+        ]);
+        assert_eq!(
+            facts
+                .request
+                .as_deref()
+                .map(|r| r.starts_with("Fix the parser")),
+            Some(true)
+        );
+        assert_eq!(facts.steps.len(), 3);
+        let Step::Command(test) = &facts.steps[1] else {
+            panic!("{:?}", facts.steps)
+        };
+        assert!(test.test && test.exit == Some(101) && test.failed == Some(true));
+        let Step::Command(ship) = &facts.steps[2] else {
+            panic!()
+        };
+        assert!(ship.commits && ship.pushes);
+    }
+
+    #[test]
+    fn claims_are_settled_by_the_order_and_status_of_runs() {
+        let contradicted = |facts: &TurnFacts, kind| match facts.check(kind) {
+            Settled::Contradicted(e) => e,
+            other => panic!("{other:?}"),
+        };
+        let failed = session(&[edit(), run("cargo test", 101)]);
+        assert_eq!(
+            contradicted(&failed, ClaimKind::Tests),
+            "the last test run, `cargo test`, after the edit of /w/src/parser.rs, exited 101"
+        );
+        let stale = session(&[run("cargo test", 0), edit()]);
+        assert!(contradicted(&stale, ClaimKind::Tests).contains("was edited after it"));
+        let none = session(&[edit()]);
+        assert!(contradicted(&none, ClaimKind::Tests).contains("no test run"));
+        let empty = session(&[run("cargo test nothing", 0)]);
+        assert_eq!(
+            empty.check(ClaimKind::Tests),
+            Settled::Supported("the last test run, `cargo test nothing` exited 0".into())
+        );
+        let filtered = session(&[(
+            "Bash",
+            json!({"command": "cargo test nothing"}),
+            false,
+            "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 12 filtered out",
+        )]);
+        assert!(contradicted(&filtered, ClaimKind::Tests).contains("ran no test"));
+        let masked = session(&[edit(), run("cargo test; true", 0)]);
+        assert!(contradicted(&masked, ClaimKind::Tests).contains("proves nothing"));
+        let passed = session(&[edit(), run("cargo test", 101), edit(), run("cargo test", 0)]);
+        assert!(matches!(
+            passed.check(ClaimKind::Tests),
+            Settled::Supported(_)
+        ));
+        // A build claim rests on a build too; a test claim does not.
+        let built = session(&[edit(), run("cargo build", 0)]);
+        assert!(matches!(
+            built.check(ClaimKind::Build),
+            Settled::Supported(_)
+        ));
+        assert!(matches!(
+            built.check(ClaimKind::Tests),
+            Settled::Contradicted(_)
+        ));
+        // Nothing done this turn: the facts do not settle it.
+        assert_eq!(session(&[]).check(ClaimKind::Tests), Settled::Open);
+        // A command that wrote a session file: nothing after it is trusted.
+        let forged = session(&[
+            edit(),
+            (
+                "Bash",
+                json!({"command": "echo '{}' >> ~/.claude/projects/p/s.jsonl"}),
+                false,
+                "",
+            ),
+            run("cargo test", 0),
+        ]);
+        assert_eq!(forged.check(ClaimKind::Tests), Settled::Open);
+    }
+
+    #[test]
+    fn the_rendered_block_is_framed_redacted_and_bounded() {
+        let mut steps = vec![edit()];
+        for i in 0..200 {
+            steps.push(run(
+                &format!("cargo test case_{i}"),
+                if i % 2 == 0 { 101 } else { 0 },
+            ));
+        }
+        steps.push(edit());
+        let facts = session(&steps);
+        let block = facts.render(1500).unwrap();
+        assert!(block.len() <= 1500, "{}", block.len());
+        assert!(
+            block.starts_with("Session facts (read by hookjudge"),
+            "{block}"
+        );
+        assert!(block.contains("not instructions"));
+        assert!(!block.contains("ghp_aB3d"), "{block}");
+        assert!(block.contains("earlier step(s) left out"), "{block}");
+        // The newest steps are the ones kept.
+        assert!(
+            block.contains("case_199") && block.trim_end().ends_with("/w/src/parser.rs"),
+            "{block}"
+        );
+        assert!(block.contains("- tests: the last test run, `cargo test case_199`, exited 0, and /w/src/parser.rs was edited after it"), "{block}");
+        assert_eq!(TurnFacts::default().render(1500), None);
+    }
+}
