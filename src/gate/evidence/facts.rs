@@ -132,6 +132,14 @@ pub fn read(transcript: &mut Transcript, reader: &Reader) -> TurnFacts {
     // Call id -> (failed, exit, output says no test ran); results come after their calls.
     let mut results: HashMap<String, (bool, Option<i32>, bool)> = HashMap::new();
     let mut steps = Vec::new();
+    // Paths as the user reads them: relative to where the agent works.
+    let relative = |path: &str| -> String {
+        Path::new(path)
+            .strip_prefix(reader.cwd)
+            .ok()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| path.to_owned(), |p| p.to_string_lossy().into_owned())
+    };
     let _ = transcript.visit_backwards(|event| {
         match event {
             Event::UserTurn { text } => {
@@ -152,7 +160,7 @@ pub fn read(transcript: &mut Transcript, reader: &Reader) -> TurnFacts {
             Event::ToolCall { tool, files, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
                 steps.push(Step::Edit {
                     tool: tool.clone(),
-                    files: files.clone(),
+                    files: files.iter().map(|f| relative(f)).collect(),
                 });
             }
             Event::ToolCall {
@@ -176,7 +184,11 @@ pub fn read(transcript: &mut Transcript, reader: &Reader) -> TurnFacts {
                     ran_no_test: result.is_some_and(|r| r.2),
                     commits: call.commits,
                     pushes: call.pushes,
-                    writes: call.writes,
+                    writes: call
+                        .writes
+                        .iter()
+                        .map(|w| w.as_deref().map(relative))
+                        .collect(),
                 }));
             }
             _ => {}
@@ -517,7 +529,7 @@ mod tests {
         let failed = session(&[edit(), run("cargo test", 101)]);
         assert_eq!(
             contradicted(&failed, ClaimKind::Tests),
-            "the last test run, `cargo test`, after the edit of /w/src/parser.rs, exited 101"
+            "the last test run, `cargo test`, after the edit of src/parser.rs, exited 101"
         );
         let stale = session(&[run("cargo test", 0), edit()]);
         assert!(contradicted(&stale, ClaimKind::Tests).contains("was edited after it"));
@@ -590,10 +602,10 @@ mod tests {
         assert!(block.contains("earlier step(s) left out"), "{block}");
         // The newest steps are the ones kept.
         assert!(
-            block.contains("case_199") && block.trim_end().ends_with("/w/src/parser.rs"),
+            block.contains("case_199") && block.trim_end().ends_with("src/parser.rs"),
             "{block}"
         );
-        assert!(block.contains("- tests: the last test run, `cargo test case_199`, exited 0, and /w/src/parser.rs was edited after it"), "{block}");
+        assert!(block.contains("- tests: the last test run, `cargo test case_199`, exited 0, and src/parser.rs was edited after it"), "{block}");
         assert_eq!(TurnFacts::default().render(1500), None);
     }
 }
