@@ -123,8 +123,26 @@ pub fn of_file(
         repos: &Repos::default(),
         root: None,
     };
-    Ok(read(&mut transcript, &reader))
+    let mut facts = read(&mut transcript, &reader);
+    // Claude Code writes its transcript through a queue: the result of the turn's last command
+    // can reach the file after the Stop hook started. Waited for briefly, reading only what
+    // was appended.
+    for _ in 0..PENDING_POLLS {
+        if !facts.has_pending_run() {
+            break;
+        }
+        std::thread::sleep(PENDING_POLL);
+        if transcript.refresh()? {
+            facts = read(&mut transcript, &reader);
+        }
+    }
+    Ok(facts)
 }
+
+/// How long the result of the turn's last run may take to land in the session file: checked
+/// this often, this many times (half a second in all).
+const PENDING_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+const PENDING_POLLS: u32 = 10;
 
 /// Reads the current turn's facts from `transcript`.
 pub fn read(transcript: &mut Transcript, reader: &Reader) -> TurnFacts {
@@ -243,6 +261,12 @@ impl TurnFacts {
                 Step::Command(c) if c.check && kind != ClaimKind::Tests => Some((i, c)),
                 _ => None,
             })
+    }
+
+    /// Whether the turn's last test run or check has no result in the file yet.
+    fn has_pending_run(&self) -> bool {
+        self.last_run(ClaimKind::Works)
+            .is_some_and(|(_, run)| run.failed.is_none())
     }
 
     /// Whether the turn shows anything a claim could rest on or be contradicted by.
