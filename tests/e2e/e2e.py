@@ -245,6 +245,8 @@ def make_judge(mode, recorder):
             fields = {"new_proposal": proposes, "retraction_or_quote": False}
             if commit:
                 fields.update(verification_reported=verified, direction_query=False, future_step_description=False)
+            if '"claims_success"' in user:  # the claim judge, when the session leaves it open
+                fields = {"claims_success": bool(re.search(r"\bpass", text, re.I)), "backed": verified}
             if '"verified_after_last_change"' in user:  # the gate's judge
                 fields = {"verified_after_last_change": verified, "last_check_failed": False, "no_code_changed": False}
             content = json.dumps(dict(fields, reason="scripted judge"))
