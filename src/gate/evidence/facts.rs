@@ -293,8 +293,7 @@ impl TurnFacts {
             };
         };
         let name = format!("`{}`", short(&run.command));
-        if let Some((edited, files)) = edit.as_ref().filter(|(e, _)| *e > at) {
-            let _ = edited;
+        if let Some((_, files)) = edit.as_ref().filter(|(edited, _)| *edited > at) {
             return Settled::Contradicted(format!(
                 "the last {what}, {name}, {}, and {files} was edited after it",
                 run.ended()
