@@ -364,6 +364,11 @@ pub struct JudgeArgs {
     /// as it does in the Stop hook with the prompt that started the turn
     #[arg(long, value_name = "FILE")]
     pub request: Option<PathBuf>,
+    /// An agent's session file (Claude Code transcript, Codex rollout, Gemini session) whose
+    /// last turn the text ends: claims that tests or a build pass are checked against it, as
+    /// the Stop hook does (even with `--no-llm`)
+    #[arg(long, value_name = "FILE")]
+    pub transcript: Option<PathBuf>,
     /// The text to judge; `-` or nothing reads stdin
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,

@@ -472,7 +472,8 @@ mod tests {
                 "scope-check",
                 "scope-change",
                 "shallow-bugfix",
-                "bugfix-without-reproduction"
+                "bugfix-without-reproduction",
+                "unverified-claim"
             ]
         );
         assert!(

@@ -344,9 +344,21 @@ pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
         }
         None => Finding::None,
     };
-    let transcript = match ctx.transcript {
-        Some(transcript) if !artifacts.is_fresh() => transcript_tests(transcript, query, ctx),
-        _ => None,
+    // The session is read even when an artifact looks fresh: file times can be set at will
+    // (`touch -d`), so a change the session shows after its last passing run outweighs them,
+    // and an artifact the session wrote itself is no test run.
+    let (artifacts, transcript) = match ctx.transcript {
+        Some(transcript) => {
+            let tests = transcript_tests(transcript, query, ctx);
+            let written = match &artifacts {
+                Finding::FreshArtifact { path, .. } => {
+                    written_artifact(transcript, path, query, ctx)
+                }
+                _ => None,
+            };
+            (written.unwrap_or(artifacts), tests)
+        }
+        None => (artifacts, None),
     };
     Evidence {
         artifacts,
@@ -382,10 +394,35 @@ fn transcript_tests(
         cwd: ctx.cwd,
         commits_only: matches!(query.scope, Scope::Paths(_)),
         repos: ctx.reads.repos(),
+        root: query.work_tree.as_deref(),
     };
     // Waits briefly for a just-finished test run's result to land (agents write the session
     // asynchronously), reading only what was appended meanwhile.
     Some(transcript.tests(&reader))
+}
+
+/// [`Finding::WrittenArtifact`] when the session wrote the fresh artifact `path` itself.
+fn written_artifact(
+    transcript: &evidence::Session,
+    path: &Path,
+    query: &EvidenceQuery,
+    ctx: &Context,
+) -> Option<Finding> {
+    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let everything = |_: &str| true;
+    let reader = evidence::Reader {
+        tests: &tests,
+        relevant: &everything,
+        cwd: ctx.cwd,
+        commits_only: false,
+        repos: ctx.reads.repos(),
+        root: query.work_tree.as_deref(),
+    };
+    let by = transcript.wrote(&reader, path)?;
+    Some(Finding::WrittenArtifact {
+        path: path.to_path_buf(),
+        by,
+    })
 }
 
 /// What the gate's judge says about the session's recent activity before `gated` runs.

@@ -3,6 +3,7 @@
 //! decision log.
 
 mod check;
+mod claims;
 mod cli;
 mod completions;
 mod config_teaches;
@@ -14,6 +15,7 @@ mod gate_everyday;
 mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;
+mod gate_passing_runs;
 mod gate_repo;
 mod gate_table;
 mod harness;

@@ -239,8 +239,11 @@ fn verify(
         }));
     };
     let mut finding = evidence.artifacts.clone();
+    // An artifact the session wrote itself yields only to a passing run the session shows.
+    let forged = matches!(finding, Finding::WrittenArtifact { .. });
     if let Some(from_transcript) = &evidence.transcript
         && (*from_transcript != Finding::None || finding == Finding::None)
+        && (!forged || from_transcript.is_fresh())
     {
         finding = from_transcript.clone();
     }
@@ -255,6 +258,8 @@ fn verify(
         finding,
         Finding::StaleArtifact { .. }
             | Finding::FailedArtifact { .. }
+            | Finding::WrittenArtifact { .. }
+            | Finding::SessionWritten { .. }
             | Finding::ChangeAfterTests {
                 last_test: Some(_),
                 ..
