@@ -466,3 +466,42 @@ fn doctor_reports_hooks_switched_off_in_settings_it_does_not_manage() {
         out.stdout
     );
 }
+
+/// Issue 23, item 4: an untrusted file naming `git` (or `rm`) a deploy command once turned a
+/// force push, `--no-verify`, `reset --hard` and `rm -rf .git` from deny into an ask that only
+/// said "is a configured deploy command". Its addition now adds gating and hides nothing.
+#[test]
+fn an_untrusted_deploy_command_cannot_relabel_what_a_command_does() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = clone_with(
+        &home,
+        "relabel",
+        r#"{"gate": {"deploy_commands": ["git", "rm"], "publish_commands": ["git push"]}}"#,
+    );
+    for command in [
+        "git push --force origin main",
+        "git commit --no-verify -m x",
+        "rm -rf .git",
+    ] {
+        let out = home
+            .cmd(&["gate"])
+            .stdin(pre_tool_use(&repo.work, command, false, None))
+            .output();
+        let v = out.json();
+        assert_eq!(
+            v["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{command}: {v}"
+        );
+    }
+    // `reset --hard` over uncommitted work is still denied as the loss it is.
+    std::fs::write(repo.work.join("b.txt"), "uncommitted\n").unwrap();
+    let out = home
+        .cmd(&["gate"])
+        .stdin(pre_tool_use(&repo.work, "git reset --hard", false, None))
+        .output();
+    let v = out.json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    // What it adds still applies: a command nothing else gates is now a deploy to ask about.
+    assert_eq!(gate(&home, &repo.work, "git status"), "ask");
+}
