@@ -30,6 +30,7 @@ pub mod llm;
 pub mod log;
 pub mod outcome;
 pub mod redact;
+pub mod seal;
 pub mod statefile;
 pub mod term;
 pub mod time;

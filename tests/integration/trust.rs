@@ -13,11 +13,11 @@ use crate::harness::{Home, Outcome, claude_stop};
 
 /// A clone of an origin whose history holds `config` as `.hookjudge.json`, with one local
 /// commit not yet pushed (unverified work, so a push is gated).
-struct Clone {
-    work: PathBuf,
+pub struct Clone {
+    pub work: PathBuf,
 }
 
-fn clone_with(home: &Home, name: &str, config: &str) -> Clone {
+pub fn clone_with(home: &Home, name: &str, config: &str) -> Clone {
     let author = GitFixture::new(home.path(), &format!("{name}-author"));
     std::fs::write(author.work.join(".hookjudge.json"), config).unwrap();
     git(&author.work, &["add", "."]);
@@ -58,7 +58,7 @@ fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
 
 /// `hookjudge trust --yes` as a person runs it: on a controlling terminal (`script` gives it
 /// one fed from our stdin), answering yes.
-fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
+pub fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
     let line = format!("{} trust --yes", shell_words::quote(crate::harness::BIN));
     let mut run = home.cmd(&[]);
     run.command = std::process::Command::new("script");
@@ -74,7 +74,7 @@ fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
     run.stdin("y\n").output()
 }
 
-fn gate(home: &Home, cwd: &Path, command: &str) -> String {
+pub fn gate(home: &Home, cwd: &Path, command: &str) -> String {
     let out = home
         .cmd(&["gate"])
         .stdin(pre_tool_use(cwd, command, false, None))
