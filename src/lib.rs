@@ -12,6 +12,7 @@
 
 pub mod agent;
 pub mod approval;
+pub mod boundary;
 pub mod cli;
 pub mod commands;
 pub mod config;
