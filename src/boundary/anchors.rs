@@ -12,6 +12,20 @@ pub struct Anchor {
     pub path: PathBuf,
     /// What it is, for `doctor` and error messages.
     pub what: &'static str,
+    /// What to create when it is missing, so that it can be bound read-only: a command that
+    /// creates it (`git config --global …` making `~/.gitconfig`) would switch hookjudge off.
+    pub create: Create,
+}
+
+/// What [`Plan::materialise`] creates for a missing anchor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Create {
+    /// An empty directory.
+    Dir,
+    /// An empty file (an empty git config file means nothing to git).
+    File,
+    /// Nothing (outside the user's own files, such as `/etc/gitconfig`).
+    Nothing,
 }
 
 /// What `run-confined` does for one command.
@@ -29,40 +43,43 @@ pub struct Plan {
 }
 
 /// Anchors under the home directory, relative to it, and what each is.
-const HOME_ANCHORS: [(&str, &str); 6] = [
-    (".claude", "Claude Code's user settings"),
-    (".codex", "Codex CLI's user settings and hooks"),
-    (".gemini", "Gemini CLI's user settings"),
-    (".gitconfig", "the user's git configuration"),
-    (".config/git", "the user's git configuration"),
-    (
-        ".hookjudge",
-        "hookjudge's files where the platform gives no directories",
-    ),
+const HOME_ANCHORS: [(&str, &str, Create); 5] = [
+    (".claude", "Claude Code's user settings", Create::Dir),
+    (".codex", "Codex CLI's user settings and hooks", Create::Dir),
+    (".gemini", "Gemini CLI's user settings", Create::Dir),
+    (".gitconfig", "the user's git configuration", Create::File),
+    (".config/git", "the user's git configuration", Create::Dir),
 ];
 
 /// Anchors in a repository's work tree: the agents' project and local settings.
-const WORK_TREE_ANCHORS: [(&str, &str); 3] = [
-    (".claude", "Claude Code's project settings"),
-    (".codex", "Codex CLI's project settings"),
-    (".gemini", "Gemini CLI's project settings"),
+const WORK_TREE_ANCHORS: [(&str, &str, Create); 3] = [
+    (".claude", "Claude Code's project settings", Create::Dir),
+    (".codex", "Codex CLI's project settings", Create::Dir),
+    (".gemini", "Gemini CLI's project settings", Create::Dir),
 ];
 
 /// The anchors for a command run in `cwd` by the hookjudge binary at `exe`.
 pub fn plan(cwd: &Path, exe: &Path) -> Plan {
     let mut candidates: Vec<Anchor> = Vec::new();
-    let mut add = |path: PathBuf, what: &'static str| candidates.push(Anchor { path, what });
+    let mut add = |path: PathBuf, what: &'static str, create: Create| {
+        candidates.push(Anchor { path, what, create })
+    };
     add(
         dirs::state_dir(),
         "hookjudge's state (trust, approvals, ledger)",
+        Create::Dir,
     );
-    add(dirs::data_dir(), "hookjudge's decision log");
+    add(dirs::data_dir(), "hookjudge's decision log", Create::Dir);
     if let Some(config) = dirs::config_file().parent() {
-        add(config.to_path_buf(), "hookjudge's user config");
+        add(config.to_path_buf(), "hookjudge's user config", Create::Dir);
     }
     let exe = exe.canonicalize().unwrap_or_else(|_| exe.to_path_buf());
     if let Some(bin) = exe.parent() {
-        add(bin.to_path_buf(), "the directory of the hookjudge binary");
+        add(
+            bin.to_path_buf(),
+            "the directory of the hookjudge binary",
+            Create::Nothing,
+        );
         // A directory earlier on PATH could shadow it for hooks that name `hookjudge`.
         for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
             let dir = dir.canonicalize().unwrap_or(dir);
@@ -70,37 +87,77 @@ pub fn plan(cwd: &Path, exe: &Path) -> Plan {
                 break;
             }
             if home().is_some_and(|h| dir.starts_with(h)) {
-                add(dir, "a directory on PATH before the hookjudge binary");
+                add(
+                    dir,
+                    "a directory on PATH before the hookjudge binary",
+                    Create::Nothing,
+                );
             }
         }
     }
     if let Some(home) = home() {
-        for (rel, what) in HOME_ANCHORS {
-            add(home.join(rel), what);
+        for (rel, what, create) in HOME_ANCHORS {
+            add(home.join(rel), what, create);
         }
     }
     add(
         PathBuf::from("/etc/gitconfig"),
         "the system's git configuration",
+        Create::Nothing,
     );
     if let Ok(repo) = gix::discover(cwd) {
         let common = repo.common_dir().to_path_buf();
-        add(common.join("config"), "the repository's git configuration");
-        add(common.join("hooks"), "the repository's git hooks");
+        add(
+            common.join("config"),
+            "the repository's git configuration",
+            Create::File,
+        );
+        add(
+            common.join("hooks"),
+            "the repository's git hooks",
+            Create::Dir,
+        );
         add(
             repo.git_dir().join("config.worktree"),
             "the work tree's git configuration",
+            Create::File,
         );
         if let Ok(hooks) = crate::install::githook::hooks_dir(cwd) {
-            add(hooks, "the repository's git hooks (`core.hooksPath`)");
+            add(
+                hooks,
+                "the repository's git hooks (`core.hooksPath`)",
+                Create::Dir,
+            );
         }
         if let Some(work_tree) = repo.workdir() {
-            for (rel, what) in WORK_TREE_ANCHORS {
-                add(work_tree.join(rel), what);
+            for (rel, what, create) in WORK_TREE_ANCHORS {
+                add(work_tree.join(rel), what, create);
             }
         }
     }
     arrange(candidates, vec![crate::seal::key_dir()])
+}
+
+impl Plan {
+    /// Creates the missing anchors that can be created (empty), so that the boundary binds
+    /// them too, and plans again. Returns the plan for the same anchors.
+    pub fn materialise(self) -> Plan {
+        let mut candidates = self.read_only;
+        for anchor in self.missing {
+            // One that cannot be made stays missing, and `--explain` and `doctor` say so.
+            let _ = match anchor.create {
+                Create::Dir => std::fs::create_dir_all(&anchor.path),
+                Create::File => std::fs::OpenOptions::new()
+                    .append(true)
+                    .create(true)
+                    .open(&anchor.path)
+                    .map(drop),
+                Create::Nothing => Ok(()),
+            };
+            candidates.push(anchor);
+        }
+        arrange(candidates, self.hidden)
+    }
 }
 
 /// Sorts anchors into existing (outermost only) and missing, and finds the directories above
@@ -164,6 +221,7 @@ mod tests {
         let anchor = |rel: &str| Anchor {
             path: root.join(rel),
             what: "x",
+            create: Create::Dir,
         };
         let plan = arrange(
             vec![

@@ -17,9 +17,10 @@
 //!
 //! Landlock alone cannot carve a file out of a writable directory (its rules grant whole
 //! hierarchies), and git needs to create files directly in `.git` next to `.git/config`,
-//! which is why the read-only part is done with bind mounts. What does not exist when the
-//! command starts cannot be bound: a missing anchor (`~/.codex` on a machine without Codex) is
-//! reported by `hookjudge doctor`, not protected.
+//! which is why the read-only part is done with bind mounts. What does not exist cannot be
+//! bound, so `run-confined` first creates the missing anchors in the user's own files, empty
+//! (`~/.gitconfig`, `~/.codex/`, the work tree's `.codex/`): otherwise `git config --global`
+//! would create `~/.gitconfig` with `core.hooksPath` in it.
 //!
 //! Not for: publishing ([`Plan::hidden`] can cover credential files, but the network stays
 //! open), platforms without Linux namespaces (macOS: use the agent's own sandbox).
@@ -29,7 +30,7 @@ mod anchors;
 mod confine;
 mod rewrite;
 
-pub use anchors::{Anchor, Plan, plan};
+pub use anchors::{Anchor, Create, Plan, plan};
 #[cfg(target_os = "linux")]
 pub use confine::{Error, confine, landlock_abi};
 pub use rewrite::{confined_command, is_confined_command};

@@ -36,7 +36,7 @@ pub(super) fn run_confined(args: &RunConfinedArgs) -> Result<ExitStatus, UserErr
             return Ok(ExitStatus::Success);
         }
     }
-    run(&plan, args)
+    run(&plan.materialise(), args)
 }
 
 #[cfg(target_os = "linux")]

@@ -111,3 +111,263 @@ fn an_approval_written_into_the_state_dir_approves_nothing() {
         "silent"
     );
 }
+
+/// A scenario for the boundary: an isolated home whose hookjudge binary is installed in
+/// `~/.cargo/bin`, a repository with a real origin, `init --agent all --git-hook` run by a
+/// person, and an untrusted `.hookjudge.json` to forge trust for.
+struct Scenario {
+    home: Home,
+    repo: crate::gate_repo::GitFixture,
+    binary: std::path::PathBuf,
+}
+
+impl Scenario {
+    fn new() -> Scenario {
+        let home = Home::new();
+        home.user_config(r#"{"llm": {"provider": "none"}}"#);
+        let bin = home.path().join(".cargo/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let binary = bin.join("hookjudge");
+        std::fs::copy(crate::harness::BIN, &binary).unwrap();
+        let repo = crate::gate_repo::GitFixture::new(home.path(), "scenario");
+        let mut init = home.cmd_of(&binary, &["init", "--agent", "all", "--git-hook"]);
+        init.command.current_dir(&repo.work);
+        let out = init.output();
+        assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+        std::fs::write(
+            repo.work.join(".hookjudge.json"),
+            r#"{"gate": {"push": "allow"}}"#,
+        )
+        .unwrap();
+        repo.commit("b.txt", "unpushed\n", "local work");
+        std::fs::write(repo.work.join("dirty.txt"), "uncommitted\n").unwrap();
+        Scenario { home, repo, binary }
+    }
+
+    /// Runs `line` with `bash -c` inside the boundary, in the repository, as the agent would.
+    fn confined(&self, line: &str) -> crate::harness::Outcome {
+        let mut run = self
+            .home
+            .cmd_of(&self.binary, &["run-confined", "--", "bash", "-c", line]);
+        run.command
+            .current_dir(&self.repo.work)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.org")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.org");
+        run.output()
+    }
+
+    /// Every anchor's content: what no confined command may change.
+    fn anchors(&self) -> Vec<(String, Vec<u8>)> {
+        let mut out = Vec::new();
+        let roots = [
+            self.home.path().join("state"),
+            self.home.path().join("config"),
+            self.home.path().join(".cargo"),
+            self.home.path().join(".claude"),
+            self.home.path().join(".codex"),
+            self.home.path().join(".gemini"),
+            self.home.path().join(".gitconfig"),
+            self.repo.work.join(".claude"),
+            self.repo.work.join(".codex"),
+            self.repo.work.join(".gemini"),
+            self.repo.work.join(".git/config"),
+            self.repo.work.join(".git/hooks"),
+        ];
+        for root in roots {
+            collect(&root, &mut out);
+        }
+        out.sort();
+        out
+    }
+}
+
+fn collect(path: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        out.push((format!("{} (absent)", path.display()), Vec::new()));
+        return;
+    };
+    if meta.is_dir() {
+        out.push((format!("{} (dir)", path.display()), Vec::new()));
+        for entry in std::fs::read_dir(path).unwrap() {
+            collect(&entry.unwrap().path(), out);
+        }
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode();
+        let bytes = std::fs::read(path).unwrap_or_default();
+        out.push((format!("{} {mode:o}", path.display()), bytes));
+    }
+}
+
+/// Whether this kernel and machine can set up the boundary; if not, says why (the test is
+/// then skipped, loudly).
+fn boundary_available(s: &Scenario) -> bool {
+    let probe = s.confined("true");
+    if probe.code == 126 {
+        eprintln!(
+            "SKIPPED: the boundary cannot be set up on this machine: {}",
+            probe.stderr
+        );
+        return false;
+    }
+    assert_eq!(probe.code, 0, "{}", probe.stderr);
+    true
+}
+
+/// The forms of issue 23 that switched hookjudge off, and their kin: none writes an anchor.
+#[test]
+fn no_confined_command_writes_an_anchor() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    // The first confined run creates the missing anchors (empty) so it can bind them.
+    let before = s.anchors();
+    let file = s.repo.work.join(".hookjudge.json").canonicalize().unwrap();
+    let hash = crate::gate_repo::git(&s.repo.work, &["hash-object", ".hookjudge.json"]);
+    let forged = json!({"files": [{"path": file, "hash": format!("sha1:{}", hash.trim()),
+        "trusted_at": "2026-01-01T00:00:00Z"}]})
+    .to_string();
+    let attacks = [
+        format!(
+            "mkdir -p stage/hookjudge && printf '%s' '{forged}' > stage/hookjudge/trust.json && cp -r stage/. \"$XDG_STATE_HOME/\""
+        ),
+        "tar -C stage -cf - hookjudge | tar -C \"$XDG_STATE_HOME\" -xf -".into(),
+        "cd \"$XDG_STATE_HOME\" && rm -rf hookjudge".into(),
+        "mv \"$XDG_STATE_HOME/hookjudge\" \"$XDG_STATE_HOME/old\"".into(),
+        "printf '{\"gate\":{\"push\":\"allow\"}}' > \"$XDG_CONFIG_HOME/hookjudge/config.json\"".into(),
+        "mkdir -p evilcfg/hookjudge && echo '{}' > evilcfg/hookjudge/config.json && cp -r evilcfg/. \"$XDG_CONFIG_HOME/\"".into(),
+        "ln -s .claude cc; printf '{}' > cc/settings.local.json".into(),
+        "printf '{\"disableAllHooks\":true}' > .claude/settings.json".into(),
+        "printf '{}' > ~/.claude/settings.json".into(),
+        "mkdir -p ~/.codex && printf '[features]\\ncodex_hooks=false\\n' > ~/.codex/config.toml".into(),
+        "printf '{}' > ~/.gemini/settings.json".into(),
+        "printf '{}' > .gemini/settings.json".into(),
+        "git stash -a".into(),
+        "cp /bin/true ~/.cargo/bin/hookjudge".into(),
+        "mkdir -p evil && cp /bin/true evil/hookjudge && cp -r evil/. ~/.cargo/bin/".into(),
+        "install -m 755 /bin/true ~/.cargo/bin/hookjudge".into(),
+        "mv ~/.cargo ~/.cargo.old".into(),
+        "chmod -R a-x ~/.cargo/bin".into(),
+        "git config core.hooksPath /dev/null".into(),
+        "git config -f .git/config core.hooksPath /dev/null".into(),
+        "git config include.path ../evil.cfg".into(),
+        "git config --global core.hooksPath /dev/null".into(),
+        "printf '[core]\\n\\thooksPath = /dev/null\\n' >> .git/config".into(),
+        "sed -i 's/^\\[core\\]/[core]\\n\\thooksPath = \\/dev\\/null/' .git/config".into(),
+        "find .git -name pre-push -delete".into(),
+        "rm -rf .git/hooks".into(),
+        "mv .git/hooks .git/hooks.off".into(),
+        "chmod a-x .git/hooks/pre-push".into(),
+        "python3 -c \"open('.git/hooks/pre-push', 'w').write('exit 0')\"".into(),
+        "perl -e 'open(my $f, \">>\", \".git/config\") or die $!; print $f \"[core]\\n\\thooksPath = /dev/null\\n\"'".into(),
+        "python3 -c \"import os; os.rename(os.path.expanduser('~/.claude'), os.path.expanduser('~/.claude.off'))\"".into(),
+        "sh -c 'echo x > \"$XDG_STATE_HOME/hookjudge/approvals.json\"'".into(),
+        "umount .git/config".into(),
+        "unshare -Urm sh -c 'umount .git/config && echo x >> .git/config'".into(),
+        "setsid --fork --wait sh -c 'echo x >> .git/config'".into(),
+    ];
+    let mut wrote = Vec::new();
+    for attack in &attacks {
+        let out = s.confined(attack);
+        let after = s.anchors();
+        if after != before {
+            let changed: Vec<&String> = after
+                .iter()
+                .filter(|a| !before.contains(a))
+                .map(|(name, _)| name)
+                .collect();
+            wrote.push(format!("{attack}\n  changed {changed:?}\n  {}", out.stderr));
+        }
+    }
+    assert!(
+        wrote.is_empty(),
+        "these wrote an anchor:\n{}",
+        wrote.join("\n")
+    );
+    let hooks_path = std::process::Command::new("git")
+        .args(["config", "--get", "core.hooksPath"])
+        .current_dir(&s.repo.work)
+        .env("HOME", s.home.path())
+        .env("XDG_CONFIG_HOME", s.home.path().join("config"))
+        .output()
+        .unwrap();
+    assert!(!hooks_path.status.success(), "core.hooksPath was set");
+    assert!(s.repo.work.join(".git/hooks/pre-push").exists());
+}
+
+/// The seal key exists (a person trusted a file) and confined commands cannot read it.
+#[test]
+fn confined_commands_cannot_read_the_seal_key() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    assert_eq!(trust_on_a_terminal(&s.home, &s.repo.work).code, 0);
+    let key = state_dir(&s.home).join("key/seal.key");
+    assert_eq!(std::fs::read(&key).unwrap().len(), 32);
+    let out = s.confined("cat \"$XDG_STATE_HOME/hookjudge/key/seal.key\"");
+    assert!(out.code != 0 && out.stdout.is_empty(), "{}", out.stdout);
+    let out = s.confined("ls -A \"$XDG_STATE_HOME/hookjudge/key\"; tar -C \"$XDG_STATE_HOME\" -cf - hookjudge | tar -tf -");
+    assert!(!out.stdout.contains("seal.key"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("hookjudge/trust.json"),
+        "the rest stays readable: {}",
+        out.stdout
+    );
+    assert_ne!(
+        s.confined("test -r \"$XDG_STATE_HOME/hookjudge/key/seal.key\"")
+            .code,
+        0
+    );
+}
+
+/// A copy of the binary run under `setsid -f … script` (a terminal the agent made, the agent
+/// markers unset) asks, is answered, and still cannot record trust: the state dir is
+/// read-only to it and the seal key out of its sight.
+#[test]
+fn trust_run_from_a_terminal_the_agent_makes_records_nothing() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let line = "cp ~/.cargo/bin/hookjudge ../hj && printf 'y\\n' | setsid --fork --wait script -qec '../hj trust --yes' /dev/null";
+    let out = s.confined(line);
+    assert!(
+        out.stdout.contains("Read-only file system"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(gate(&s.home, &s.repo.work, "git push"), "ask");
+}
+
+/// Everyday work inside the boundary: edits, new files and folders at the top of the
+/// repository, a build, git status, diff, log, commit and fetch.
+#[test]
+fn everyday_work_is_unaffected_by_the_boundary() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let out = s.confined(
+        "set -e; echo new > NEW.md; mkdir -p target/debug && printf 'int main(){return 0;}' > target/m.c; \
+         cc -o target/debug/m target/m.c 2>/dev/null || cp /bin/true target/debug/m; ./target/debug/m; \
+         echo edit >> a.txt; git status --short; git diff --stat; git add -A; git commit -qm work; \
+         git log --oneline -1; git fetch -q origin; echo tmp > /tmp/hookjudge-boundary-$$; echo done",
+    );
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("work") && out.stdout.ends_with("done\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        std::fs::read_to_string(s.repo.work.join("NEW.md")).unwrap(),
+        "new\n"
+    );
+    // And the exit status is the command's.
+    assert_eq!(s.confined("exit 7").code, 7);
+}
