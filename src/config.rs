@@ -44,6 +44,16 @@ pub struct ConfigFile {
     /// Judges by name: changes to built-ins, or new judges.
     pub judges: Option<IndexMap<String, JudgeSpec>>,
     pub speech: Option<SpeechFile>,
+    pub boundary: Option<BoundaryFile>,
+}
+
+/// The `boundary` section: how the agent's commands are kept off hookjudge's own files.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundaryFile {
+    /// `off`, `landlock` (hookjudge runs each shell command confined) or `agent` (the
+    /// agent's own sandbox). By default, `off`.
+    pub mode: Option<crate::boundary::Mode>,
 }
 
 /// Additions to the speech view that Layer 1 triggers read (see [`crate::judge::speech`]).
@@ -127,6 +137,8 @@ pub struct Settings {
     pub judge_layers: Vec<(String, JudgeSpec)>,
     /// The user's speech-view rules, every layer's appended in layer order.
     pub speech: SpeechSettings,
+    /// `boundary.mode`.
+    pub boundary: crate::boundary::Mode,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
     /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
@@ -150,6 +162,7 @@ impl Settings {
             gate: GateSettings::default(),
             judge_layers: Vec::new(),
             speech: SpeechSettings::default(),
+            boundary: crate::boundary::Mode::default(),
             files: Vec::new(),
             repo_report: None,
             sources: Sources::default(),

@@ -28,6 +28,7 @@
 mod anchors;
 #[cfg(target_os = "linux")]
 mod confine;
+pub mod permissions;
 mod rewrite;
 
 pub use anchors::{Anchor, Create, Plan, plan};

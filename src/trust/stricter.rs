@@ -24,7 +24,8 @@ pub fn strictness(policy: Policy) -> u8 {
 }
 
 /// Top-level keys an untrusted file may not set, and why.
-const IGNORED_SECTIONS: [(&str, &str); 5] = [
+const IGNORED_SECTIONS: [(&str, &str); 6] = [
+    ("boundary", "changes how the agent's commands run"),
     (
         "llm",
         "runs a program or sends the session to another endpoint",
@@ -53,7 +54,8 @@ pub fn stricter_only(file: ConfigFile, below: &Settings) -> Filtered {
         },
         ..Filtered::default()
     };
-    let set: [(&str, bool); 5] = [
+    let set: [(&str, bool); 6] = [
+        ("boundary", file.boundary.is_some()),
         ("llm", file.llm.is_some()),
         ("log", file.log.is_some()),
         ("stop", file.stop.is_some()),

@@ -371,3 +371,136 @@ fn everyday_work_is_unaffected_by_the_boundary() {
     // And the exit status is the command's.
     assert_eq!(s.confined("exit 7").code, 7);
 }
+
+/// The gate's answer for `command` run by `agent` in the scenario, through the installed copy.
+fn gate_answer(s: &Scenario, agent: Agent, command: &str, mode: &str) -> serde_json::Value {
+    let mut input: serde_json::Value =
+        serde_json::from_str(&shell_input(agent, &s.repo.work, command)).unwrap();
+    if agent != Agent::Gemini {
+        input["permission_mode"] = json!(mode);
+    }
+    let out = s
+        .home
+        .cmd_of(&s.binary, &["gate"])
+        .stdin(input.to_string())
+        .output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    if out.stdout.trim().is_empty() {
+        return json!("silent");
+    }
+    out.json()
+}
+
+/// The rewritten command of a gate answer, for each agent's shape.
+fn rewritten(answer: &serde_json::Value) -> Option<String> {
+    let output = &answer["hookSpecificOutput"];
+    output["updatedInput"]["command"]
+        .as_str()
+        .or_else(|| output["tool_input"]["command"].as_str())
+        .map(str::to_owned)
+}
+
+/// With `boundary.mode` `landlock` the gate answers every agent with the command rewritten to
+/// run confined; run as rewritten, a script written earlier (which the gate cannot read) does
+/// its everyday part and writes no anchor. Claude Code is asked unless the person's rules or
+/// mode would have run the command without asking; gated commands are decided as before.
+#[test]
+fn the_gate_rewrites_commands_to_run_inside_the_boundary_for_every_agent() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    s.home
+        .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
+    std::fs::write(
+        s.repo.work.join("x.sh"),
+        "echo ran > ran.txt\nwhile read -r target; do printf '{}' > \"$target\"; done < targets.txt\n",
+    )
+    .unwrap();
+    // The files it writes come from data, which no reading of the command line can know.
+    let targets = [
+        state_dir(&s.home).join("trust.json"),
+        s.repo.work.join(".claude/settings.local.json"),
+        s.repo.work.join(".git/config"),
+        s.home.path().join(".claude/settings.json"),
+    ];
+    let lines: Vec<String> = targets
+        .iter()
+        .map(|t| t.display().to_string() + "\n")
+        .collect();
+    std::fs::write(s.repo.work.join("targets.txt"), lines.concat()).unwrap();
+    s.confined("true");
+    let before = s.anchors();
+    let script = "sh x.sh";
+    for (agent, mode, decision) in [
+        (Agent::Claude, "bypassPermissions", Some("allow")),
+        (Agent::Claude, "default", Some("ask")),
+        (Agent::Codex, "default", Some("allow")),
+        (Agent::Gemini, "default", None),
+    ] {
+        let answer = gate_answer(&s, agent, script, mode);
+        let output = &answer["hookSpecificOutput"];
+        assert_eq!(
+            output["permissionDecision"].as_str(),
+            decision,
+            "{agent:?} {mode}: {answer}"
+        );
+        let line = rewritten(&answer).unwrap_or_else(|| panic!("{agent:?}: {answer}"));
+        assert!(line.contains("run-confined -- bash -c 'sh x.sh'"), "{line}");
+        let _ = std::fs::remove_file(s.repo.work.join("ran.txt"));
+        let mut run = s.home.cmd_of(std::path::Path::new("bash"), &["-c", &line]);
+        run.command.current_dir(&s.repo.work);
+        run.output();
+        assert_eq!(
+            std::fs::read_to_string(s.repo.work.join("ran.txt")).unwrap_or_default(),
+            "ran\n",
+            "{agent:?}: the script ran"
+        );
+        assert_eq!(s.anchors(), before, "{agent:?}: an anchor was written");
+    }
+    // The person's own allow rule for the command: Claude Code runs it without asking.
+    std::fs::write(
+        s.repo.work.join(".claude/settings.json"),
+        r#"{"permissions": {"allow": ["Bash(sh x.sh)"]}}"#,
+    )
+    .unwrap();
+    let answer = gate_answer(&s, Agent::Claude, script, "default");
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "allow",
+        "{answer}"
+    );
+    // A gated command is decided as before: a deny is not rewritten.
+    let answer = gate_answer(
+        &s,
+        Agent::Claude,
+        "git push --force origin main",
+        "bypassPermissions",
+    );
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    assert!(rewritten(&answer).is_none(), "{answer}");
+    // A rewrite sent back is not wrapped again.
+    let line = rewritten(&gate_answer(&s, Agent::Codex, script, "default")).unwrap();
+    assert_eq!(
+        gate_answer(&s, Agent::Codex, &line, "default"),
+        json!("silent")
+    );
+    // Off (the default): silent, as before, and the same script run as it is writes the
+    // anchors it names.
+    s.home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    assert_eq!(
+        gate_answer(&s, Agent::Codex, script, "default"),
+        json!("silent")
+    );
+    let before = s.anchors();
+    let mut run = s.home.cmd_of(std::path::Path::new("sh"), &["x.sh"]);
+    run.command.current_dir(&s.repo.work);
+    run.output();
+    assert_ne!(
+        s.anchors(),
+        before,
+        "unconfined, the script writes the anchors"
+    );
+}
