@@ -504,3 +504,77 @@ fn the_gate_rewrites_commands_to_run_inside_the_boundary_for_every_agent() {
         "unconfined, the script writes the anchors"
     );
 }
+
+/// `doctor` says per agent which boundary protects hookjudge, and how to get one.
+#[test]
+fn doctor_names_the_boundary_of_each_agent() {
+    let s = Scenario::new();
+    let doctor = |s: &Scenario| {
+        let mut run = s.home.cmd_of(&s.binary, &["doctor", "--json"]);
+        run.command.current_dir(&s.repo.work);
+        let report = run.output().json();
+        let checks = report["checks"].as_array().unwrap().clone();
+        let boundary = |agent: &str| {
+            checks
+                .iter()
+                .find(|c| c["name"] == format!("boundary ({agent})"))
+                .cloned()
+                .unwrap_or_else(|| panic!("{agent}: {report}"))
+        };
+        ["Claude Code", "Codex CLI", "Gemini CLI"].map(boundary)
+    };
+    for check in doctor(&s) {
+        assert!(
+            check["detail"].as_str().unwrap().starts_with("none:")
+                && check["detail"].as_str().unwrap().contains("\"landlock\""),
+            "{check}"
+        );
+    }
+    // Claude Code's sandbox on, but its deny list leaves the hooks writable: a problem.
+    let local = s.repo.work.join(".claude/settings.local.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&local).unwrap()).unwrap();
+    settings["sandbox"] = json!({"enabled": true, "filesystem": {"denyWrite": ["~/.claude"]}});
+    std::fs::write(&local, settings.to_string()).unwrap();
+    let [claude, codex, _] = doctor(&s);
+    assert_eq!(claude["ok"], false, "{claude}");
+    assert!(
+        claude["fix"].as_str().unwrap().contains("denyWrite"),
+        "{claude}"
+    );
+    assert!(
+        codex["detail"].as_str().unwrap().starts_with("none:"),
+        "{codex}"
+    );
+    // With the deny list `doctor` gives, Claude Code's sandbox covers every anchor.
+    let fix = claude["fix"].as_str().unwrap();
+    let snippet: serde_json::Value =
+        serde_json::from_str(fix.trim_start_matches("add to `.claude/settings.local.json`: "))
+            .unwrap();
+    settings["sandbox"] = snippet["sandbox"].clone();
+    std::fs::write(&local, settings.to_string()).unwrap();
+    let [claude, _, _] = doctor(&s);
+    assert!(
+        claude["ok"] == true
+            && claude["detail"]
+                .as_str()
+                .unwrap()
+                .starts_with("Claude Code's sandbox"),
+        "{claude}"
+    );
+    // hookjudge's own boundary, where it can be set up, for every agent.
+    if boundary_available(&s) {
+        s.home
+            .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
+        for check in doctor(&s) {
+            assert!(
+                check["ok"] == true
+                    && check["detail"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with("hookjudge's own"),
+                "{check}"
+            );
+        }
+    }
+}
