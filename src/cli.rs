@@ -459,6 +459,10 @@ pub struct RunConfinedArgs {
     /// List what the boundary protects for this directory (and run COMMAND, if given)
     #[arg(long)]
     pub explain: bool,
+    /// Leave publishing credentials (SSH keys and agent, git credential stores, `gh`, npm,
+    /// cargo, PyPI, docker, kube and cloud credentials) visible; by default they are hidden
+    #[arg(long)]
+    pub with_credentials: bool,
     /// The command and its arguments
     #[arg(
         trailing_var_arg = true,

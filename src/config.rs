@@ -54,6 +54,9 @@ pub struct BoundaryFile {
     /// `off`, `landlock` (hookjudge runs each shell command confined) or `agent` (the
     /// agent's own sandbox). By default, `off`.
     pub mode: Option<crate::boundary::Mode>,
+    /// Whether confined commands the gate did not let through as a push, publish or deploy
+    /// see no publishing credentials. By default, `true`.
+    pub hide_credentials: Option<bool>,
 }
 
 /// Additions to the speech view that Layer 1 triggers read (see [`crate::judge::speech`]).
@@ -139,6 +142,8 @@ pub struct Settings {
     pub speech: SpeechSettings,
     /// `boundary.mode`.
     pub boundary: crate::boundary::Mode,
+    /// `boundary.hide_credentials`.
+    pub boundary_hide_credentials: bool,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
     /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
@@ -163,6 +168,7 @@ impl Settings {
             judge_layers: Vec::new(),
             speech: SpeechSettings::default(),
             boundary: crate::boundary::Mode::default(),
+            boundary_hide_credentials: true,
             files: Vec::new(),
             repo_report: None,
             sources: Sources::default(),

@@ -72,7 +72,12 @@ const KEYS: &[Key] = &[
     key(
         "boundary.mode",
         boundary_mode,
-        "how the agent's commands are kept off hookjudge's own files: off (only the gate reads the command line), landlock (each shell command runs under `hookjudge run-confined`, Linux), agent (the agent's own sandbox, which `init --sandbox` turns on)",
+        "how the agent's commands are kept off hookjudge's own files: off (only the gate reads the command line), landlock (each shell command runs under `hookjudge run-confined`, Linux), agent (the agent's own sandbox; `hookjudge doctor` prints Claude Code's settings for it)",
+    ),
+    key(
+        "boundary.hide_credentials",
+        boolean,
+        "with `landlock`: confined commands that the gate did not let through as a push, publish or deploy (or a person approved) see no publishing credentials (SSH keys and agent, git credential stores, gh, npm, cargo, PyPI, docker, kube, cloud)",
     ),
     key(
         "$schema",

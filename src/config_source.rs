@@ -217,6 +217,11 @@ impl Settings {
         }
         if let Some(boundary) = file.boundary {
             m.set("boundary.mode", &mut self.boundary, boundary.mode);
+            m.set(
+                "boundary.hide_credentials",
+                &mut self.boundary_hide_credentials,
+                boundary.hide_credentials,
+            );
         }
         if let Some(speech) = file.speech {
             let s = &mut self.speech;
@@ -290,7 +295,7 @@ pub fn effective(s: &Settings) -> Value {
         "gate": gate,
         "judges": judges,
         "speech": {"add_masks": s.speech.masks, "add_shown_headings": s.speech.shown_headings},
-        "boundary": {"mode": s.boundary},
+        "boundary": {"mode": s.boundary, "hide_credentials": s.boundary_hide_credentials},
     })
 }
 

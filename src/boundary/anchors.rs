@@ -36,7 +36,8 @@ pub struct Plan {
     /// Directories above an anchor, pinned so that they cannot be renamed or removed,
     /// shallowest first.
     pub pinned: Vec<PathBuf>,
-    /// Directories covered by an empty read-only one (the seal key).
+    /// Covered by an empty read-only directory (or `/dev/null` for a file): the seal key, and
+    /// publishing credentials with [`Plan::hide_credentials`].
     pub hidden: Vec<PathBuf>,
     /// Anchors that do not exist, so cannot be bound: created later, they are not protected.
     pub missing: Vec<Anchor>,
@@ -57,6 +58,64 @@ const WORK_TREE_ANCHORS: [(&str, &str, Create); 3] = [
     (".codex", "Codex CLI's project settings", Create::Dir),
     (".gemini", "Gemini CLI's project settings", Create::Dir),
 ];
+
+/// Where publishing credentials live, relative to the home directory: hidden from confined
+/// commands unless the gate let a publishing command through (see [`Plan::hide_credentials`]).
+pub const CREDENTIALS: [&str; 17] = [
+    ".ssh",
+    ".git-credentials",
+    ".cache/git/credential",
+    ".netrc",
+    ".config/gh",
+    ".config/hub",
+    ".npmrc",
+    ".yarnrc.yml",
+    ".cargo/credentials.toml",
+    ".cargo/credentials",
+    ".pypirc",
+    ".docker/config.json",
+    ".kube",
+    ".aws",
+    ".config/gcloud",
+    ".azure",
+    ".gnupg",
+];
+
+/// Environment variables that carry publishing credentials (or reach an agent that holds
+/// them): removed from a confined command's environment along with the files.
+pub const CREDENTIAL_VARIABLES: [&str; 14] = [
+    "SSH_AUTH_SOCK",
+    "GH_TOKEN",
+    "GITHUB_TOKEN",
+    "GITLAB_TOKEN",
+    "NPM_TOKEN",
+    "NODE_AUTH_TOKEN",
+    "CARGO_REGISTRY_TOKEN",
+    "TWINE_PASSWORD",
+    "TWINE_USERNAME",
+    "PYPI_TOKEN",
+    "AWS_ACCESS_KEY_ID",
+    "AWS_SECRET_ACCESS_KEY",
+    "AWS_SESSION_TOKEN",
+    "DOCKER_AUTH_CONFIG",
+];
+
+impl Plan {
+    /// Adds the credential files and directories that exist (and the SSH agent's socket) to
+    /// what is hidden.
+    pub fn hide_credentials(mut self) -> Plan {
+        let mut more: Vec<PathBuf> = home()
+            .map(|h| CREDENTIALS.iter().map(|rel| h.join(rel)).collect())
+            .unwrap_or_default();
+        more.extend(std::env::var_os("SSH_AUTH_SOCK").map(PathBuf::from));
+        let anchors: Vec<Anchor> = self.read_only.drain(..).collect();
+        let mut hidden = std::mem::take(&mut self.hidden);
+        hidden.extend(more.into_iter().filter_map(|p| p.canonicalize().ok()));
+        let mut plan = arrange(anchors, hidden);
+        plan.missing = self.missing;
+        plan
+    }
+}
 
 /// The anchors for a command run in `cwd` by the hookjudge binary at `exe`.
 pub fn plan(cwd: &Path, exe: &Path) -> Plan {
@@ -180,6 +239,8 @@ fn arrange(candidates: Vec<Anchor>, hidden: Vec<PathBuf>) -> Plan {
         .into_iter()
         .filter_map(|p| p.canonicalize().ok())
         .collect();
+    plan.hidden.sort();
+    plan.hidden.dedup();
     let mut pinned: Vec<PathBuf> = Vec::new();
     let protected = plan
         .read_only

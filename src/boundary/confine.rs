@@ -76,8 +76,17 @@ pub fn confine(plan: &Plan) -> Result<(), Error> {
             libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
         )?;
     }
-    for dir in &plan.hidden {
-        mount_empty(dir)?;
+    for path in &plan.hidden {
+        if path.is_dir() {
+            mount_empty(path)?;
+        } else {
+            bind(Path::new("/dev/null"), path, libc::MS_BIND)?;
+            bind(
+                Path::new(""),
+                path,
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
+            )?;
+        }
     }
     // The working directory still points into the mounts as they were: relative paths would
     // pass under the new binds. Entering it again resolves it through them.

@@ -31,7 +31,7 @@ mod confine;
 pub mod permissions;
 mod rewrite;
 
-pub use anchors::{Anchor, Create, Plan, plan};
+pub use anchors::{Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan};
 #[cfg(target_os = "linux")]
 pub use confine::{Error, confine, landlock_abi};
 pub use rewrite::{confined_command, is_confined_command};

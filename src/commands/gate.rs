@@ -84,6 +84,8 @@ impl hook::Entry for GateHook<'_> {
 
 /// `boundary.mode` of the settings [`run`] loaded: one hook call per process, so set once.
 static BOUNDARY: OnceLock<Mode> = OnceLock::new();
+/// `boundary.hide_credentials` of the same settings.
+static HIDE_CREDENTIALS: OnceLock<bool> = OnceLock::new();
 
 /// With `boundary.mode` `landlock`, a shell command the gate lets run (or asks about) runs
 /// inside the boundary: the answer carries the rewritten command. A rewrite never approves
@@ -110,7 +112,11 @@ fn confine(event: &Event, tool: &Tool, ran: GateRan) -> GateRan {
         .clone()
         .filter(serde_json::Value::is_object)
         .unwrap_or_else(|| serde_json::json!({}));
-    input["command"] = serde_json::json!(boundary::confined_command(&exe, command));
+    // A command the gate looked at as a push, publish or deploy and let through (or a person
+    // approved) keeps the credentials; nothing else reaches them.
+    let with_credentials = ran.log.is_some() || !HIDE_CREDENTIALS.get().copied().unwrap_or(true);
+    input["command"] =
+        serde_json::json!(boundary::confined_command(&exe, command, with_credentials));
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let ask = ask.or_else(|| {
         let asked = event.agent == Agent::Claude
@@ -210,6 +216,11 @@ fn run(
     // Read once: the faked-evidence check and every path below need it.
     let loaded = Settings::load(&project, config);
     let _ = BOUNDARY.set(loaded.as_ref().map(|s| s.boundary).unwrap_or_default());
+    let _ = HIDE_CREDENTIALS.set(
+        loaded
+            .as_ref()
+            .map_or(true, |s| s.boundary_hide_credentials),
+    );
     let faked = protect::faked_evidence(&command, &cwd, || {
         loaded
             .as_ref()

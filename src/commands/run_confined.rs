@@ -17,7 +17,10 @@ const NOT_RUN: i32 = 126;
 pub(super) fn run_confined(args: &RunConfinedArgs) -> Result<ExitStatus, UserError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let exe = std::env::current_exe().unwrap_or_else(|_| "hookjudge".into());
-    let plan = crate::boundary::plan(&cwd, &exe);
+    let mut plan = crate::boundary::plan(&cwd, &exe);
+    if !args.with_credentials {
+        plan = plan.hide_credentials();
+    }
     if args.explain {
         for anchor in &plan.read_only {
             println!("read-only  {}  ({})", anchor.path.display(), anchor.what);
@@ -53,10 +56,14 @@ fn run(plan: &crate::boundary::Plan, args: &RunConfinedArgs) -> Result<ExitStatu
     }
     // SAFETY: a flag on this process; orphans of the command are reparented to it.
     unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
-    let child = std::process::Command::new(program)
-        .args(rest)
-        .env("HOOKJUDGE_CONFINED", "1")
-        .spawn();
+    let mut command = std::process::Command::new(program);
+    command.args(rest).env("HOOKJUDGE_CONFINED", "1");
+    if !args.with_credentials {
+        for variable in crate::boundary::CREDENTIAL_VARIABLES {
+            command.env_remove(variable);
+        }
+    }
+    let child = command.spawn();
     let child = match child {
         Ok(child) => child,
         Err(e) => {

@@ -578,3 +578,70 @@ fn doctor_names_the_boundary_of_each_agent() {
         }
     }
 }
+
+/// Publishing needs a person: a confined command sees no credentials (files, the SSH agent's
+/// socket, token variables) unless the gate let it through as a push, publish or deploy or a
+/// person approved it.
+#[test]
+fn credentials_are_hidden_from_commands_the_gate_did_not_let_through_to_publish() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let home = s.home.path();
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "PRIVATE-KEY\n").unwrap();
+    std::fs::write(
+        home.join(".git-credentials"),
+        "https://u:TOKEN@example.org\n",
+    )
+    .unwrap();
+    std::fs::write(home.join(".cargo/credentials.toml"), "token = \"CARGO\"\n").unwrap();
+    let read = "cat ~/.ssh/id_ed25519 ~/.git-credentials ~/.cargo/credentials.toml 2>/dev/null; echo \"gh=$GH_TOKEN\"; ls -A ~/.ssh";
+    let run = |flags: &[&str]| {
+        let mut args = vec!["run-confined"];
+        args.extend(flags);
+        args.extend(["--", "bash", "-c", read]);
+        let mut run = s.home.cmd_of(&s.binary, &args);
+        run.command
+            .current_dir(&s.repo.work)
+            .env("GH_TOKEN", "GHTOKEN");
+        run.output().stdout
+    };
+    let hidden = run(&[]);
+    for secret in ["PRIVATE-KEY", "TOKEN@", "CARGO", "GHTOKEN", "id_ed25519"] {
+        assert!(!hidden.contains(secret), "{secret} visible: {hidden}");
+    }
+    let visible = run(&["--with-credentials"]);
+    for secret in ["PRIVATE-KEY", "TOKEN@", "CARGO", "GHTOKEN"] {
+        assert!(visible.contains(secret), "{secret} hidden: {visible}");
+    }
+
+    // Through the gate: a script is confined without them; a push a person approved (Codex)
+    // is confined with them.
+    s.home
+        .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
+    std::fs::write(s.repo.work.join("build.sh"), "cat ~/.git-credentials\n").unwrap();
+    let answer = gate_answer(&s, Agent::Codex, "sh build.sh", "default");
+    let line = rewritten(&answer).unwrap_or_else(|| panic!("{answer}"));
+    assert!(!line.contains("--with-credentials"), "{line}");
+    let push = "git push origin main";
+    assert_eq!(
+        gate_answer(&s, Agent::Codex, push, "default")["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    let approved = approve_on_a_terminal(&s.home, "y");
+    assert!(approved.stdout.contains("approved"), "{}", approved.stdout);
+    let answer = gate_answer(&s, Agent::Codex, push, "default");
+    let line = rewritten(&answer).unwrap_or_else(|| panic!("{answer}"));
+    assert!(
+        line.contains("run-confined --with-credentials -- bash -c"),
+        "{line}"
+    );
+    // An agent that writes the flag itself is confined again, and the inner boundary, which
+    // cannot be set up inside another, runs nothing.
+    let line = rewritten(&gate_answer(&s, Agent::Codex, &line, "default")).unwrap();
+    let mut run = s.home.cmd_of(std::path::Path::new("bash"), &["-c", &line]);
+    run.command.current_dir(&s.repo.work);
+    assert_eq!(run.output().code, 126, "{line}");
+}
