@@ -333,7 +333,16 @@ fn trust_run_from_a_terminal_the_agent_makes_records_nothing() {
     if !boundary_available(&s) {
         return;
     }
-    let line = "cp ~/.cargo/bin/hookjudge ../hj && printf 'y\\n' | setsid --fork --wait script -qec '../hj trust --yes' /dev/null";
+    // With the boundary's marker still set, `trust` refuses outright.
+    let out =
+        s.confined("printf 'y\\n' | script -qec '~/.cargo/bin/hookjudge trust --yes' /dev/null");
+    assert!(
+        out.stdout.contains("boundary"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    let line = "cp ~/.cargo/bin/hookjudge ../hj && printf 'y\\n' | env -u HOOKJUDGE_CONFINED setsid --fork --wait script -qec '../hj trust --yes' /dev/null";
     let out = s.confined(line);
     assert!(
         out.stdout.contains("Read-only file system"),
