@@ -112,7 +112,7 @@ fn make_key() -> std::io::Result<Vec<u8>> {
 }
 
 fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 {
+    if !text.len().is_multiple_of(2) {
         return None;
     }
     (0..text.len())
