@@ -181,7 +181,16 @@ pub fn plan(cwd: &Path, exe: &Path) -> Plan {
             "the work tree's git configuration",
             Create::File,
         );
-        if let Ok(hooks) = crate::install::githook::hooks_dir(cwd) {
+        // Read from the repository already open (`githook::hooks_dir` would discover it again).
+        let configured = repo
+            .config_snapshot()
+            .string("core.hooksPath")
+            .map(|p| PathBuf::from(p.to_string()));
+        if let Some(hooks) = configured {
+            let hooks = match repo.workdir() {
+                Some(work_tree) if hooks.is_relative() => work_tree.join(hooks),
+                _ => hooks,
+            };
             add(
                 hooks,
                 "the repository's git hooks (`core.hooksPath`)",

@@ -654,3 +654,23 @@ fn credentials_are_hidden_from_commands_the_gate_did_not_let_through_to_publish(
     run.command.current_dir(&s.repo.work);
     assert_eq!(run.output().code, 126, "{line}");
 }
+
+/// A hooks folder set by `core.hooksPath` (a committed `.husky`) is an anchor too.
+#[test]
+fn a_configured_hooks_folder_is_read_only_inside() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    std::fs::create_dir_all(s.repo.work.join(".husky")).unwrap();
+    std::fs::write(s.repo.work.join(".husky/pre-push"), "#!/bin/sh\n").unwrap();
+    crate::gate_repo::git(&s.repo.work, &["config", "core.hooksPath", ".husky"]);
+    let out = s.confined("rm -f .husky/pre-push; echo x > src.txt; cat src.txt");
+    assert!(
+        out.stderr.contains("Read-only file system"),
+        "{}",
+        out.stderr
+    );
+    assert!(s.repo.work.join(".husky/pre-push").exists());
+    assert_eq!(out.stdout, "x\n");
+}
