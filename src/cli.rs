@@ -113,6 +113,14 @@ pub enum Command {
     /// For example `hookjudge completions bash > ~/.local/share/bash-completion/completions/hookjudge`;
     /// `install/install.sh` installs them for bash, zsh and fish.
     Completions(CompletionsArgs),
+    /// Run a command inside hookjudge's boundary, where it cannot write hookjudge's own files
+    ///
+    /// The gate rewrites the agent's shell commands to this when `boundary.mode` is
+    /// `landlock`. Linux only: a user and mount namespace with hookjudge's anchors read-only,
+    /// locked by Landlock. Exits with the command's status, or 126 when the boundary cannot be
+    /// set up (nothing is run).
+    #[command(hide = true)]
+    RunConfined(RunConfinedArgs),
 }
 
 #[derive(Debug, Args)]
@@ -449,4 +457,22 @@ mod tests {
         assert_eq!(all.agents(), Agent::ALL);
         assert_eq!(AgentChoice::value_variants().len(), Agent::ALL.len() + 1);
     }
+}
+
+#[derive(Debug, Args)]
+pub struct RunConfinedArgs {
+    /// List what the boundary protects for this directory (and run COMMAND, if given)
+    #[arg(long)]
+    pub explain: bool,
+    /// Leave publishing credentials (SSH keys and agent, git credential stores, `gh`, npm,
+    /// cargo, PyPI, docker, kube and cloud credentials) visible; by default they are hidden
+    #[arg(long)]
+    pub with_credentials: bool,
+    /// The command and its arguments
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<std::ffi::OsString>,
 }

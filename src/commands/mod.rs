@@ -14,6 +14,7 @@ mod judge;
 mod log;
 mod redact;
 mod replay;
+mod run_confined;
 mod stats;
 mod stop;
 mod trust;
@@ -104,6 +105,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Redact(args) => redact::redact(&args),
         Command::Replay(args) => replay::replay(&args, config.as_deref()),
         Command::Completions(args) => completions::completions(&args),
+        Command::RunConfined(args) => run_confined::run_confined(&args),
     };
     match result {
         Ok(status) => status,

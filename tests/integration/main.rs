@@ -2,6 +2,7 @@
 //! fresh process per call) in an isolated home, and check stdout, stderr, exit codes and the
 //! decision log.
 
+mod boundary;
 mod check;
 mod claims;
 mod cli;
