@@ -56,6 +56,10 @@ impl Class {
     ];
 }
 
+/// What `git commit` does: the one commit that takes the uncommitted changes (with nothing
+/// to commit, git refuses it).
+pub const COMMITS_THE_CHANGES: &str = "creates a commit";
+
 /// Which destructive git operation, for computing what it would lose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
@@ -290,17 +294,15 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     let Some(program) = cmd.program() else {
         return Classified::Gated(out);
     };
-    if let Some(tool) = tools::tool(program) {
-        let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
-        match tools::find_verb(tool, &rest) {
-            tools::Match::Gated(verb) => out.push(gated(verb.class, verb.what.to_owned())),
-            tools::Match::ComputedVerb(_) if out.is_empty() => {
-                return Classified::Unreadable(format!(
-                    "the `{program}` command is computed at run time"
-                ));
-            }
-            _ => {}
+    let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
+    match tools::command(program, &rest) {
+        tools::Match::Gated { class, what } => out.push(gated(class, what.to_owned())),
+        tools::Match::ComputedVerb(_) if out.is_empty() => {
+            return Classified::Unreadable(format!(
+                "the `{program}` command is computed at run time"
+            ));
         }
+        _ => {}
     }
     Classified::Gated(out)
 }
@@ -312,6 +314,9 @@ pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
     let lower = text.to_ascii_lowercase();
     if lower.contains("$'") {
         return true; // ANSI-C quoting can spell any word
+    }
+    if text.contains("IFS=") {
+        return true; // a custom IFS splits `git_push` into a command
     }
     let any_word = |plain: &str| {
         plain

@@ -9,6 +9,7 @@ use super::classify::Class;
 use super::packed::{Reader, Writer};
 
 mod deploy;
+mod http;
 mod publish;
 mod words;
 
@@ -25,6 +26,7 @@ pub struct Verb {
     /// Flags that make it harmless (besides `--help`/`-h`/`--dry-run`, which always do).
     pub harmless: &'static [&'static str],
     /// Flags one of which must be present for the verb to do it (`netlify deploy --prod`).
+    /// A flag written `*text` is any word that contains `text` (`-o type=image,push=true`).
     pub requires: &'static [&'static str],
 }
 
@@ -174,9 +176,27 @@ pub fn tool(program: &str) -> Option<&'static Tool> {
     })
 }
 
+/// What `program` with `args` (`None` for a computed word) does, by the table or, for the
+/// clients of forges' HTTP APIs, by its method and data (see `http`).
+pub fn command(program: &str, args: &[Option<&str>]) -> Match {
+    if let Some(write) = http::api_write(program, args) {
+        return Match::Gated {
+            class: write.class,
+            what: write.what,
+        };
+    }
+    match tool(program) {
+        Some(tool) => find_verb(tool, args),
+        None => Match::None,
+    }
+}
+
 /// The match of a command against a tool's verbs.
 pub enum Match {
-    Gated(&'static Verb),
+    Gated {
+        class: Class,
+        what: &'static str,
+    },
     /// The verb position holds a word computed at run time.
     ComputedVerb(String),
     None,
@@ -190,7 +210,11 @@ pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
         let mut on = false;
         for w in words.iter().flatten() {
             for n in names {
-                if *w == *n {
+                if n.len() > 1
+                    && let Some(part) = n.strip_prefix('*')
+                {
+                    on |= w.contains(part);
+                } else if *w == *n {
                     on = true;
                 } else if let Some(value) = n
                     .starts_with("--")
@@ -211,7 +235,7 @@ pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
     for verb in tool.verbs {
         if verb.words.is_empty() {
             if !flag_present(verb.harmless) {
-                return Match::Gated(verb);
+                return gated(verb);
             }
             continue;
         }
@@ -220,13 +244,20 @@ pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
                 if (verb.requires.is_empty() || flag_present(verb.requires))
                     && !flag_present(verb.harmless) =>
             {
-                return Match::Gated(verb);
+                return gated(verb);
             }
             VerbAt::Computed(src) => return Match::ComputedVerb(src),
             _ => {}
         }
     }
     Match::None
+}
+
+fn gated(verb: &'static Verb) -> Match {
+    Match::Gated {
+        class: verb.class,
+        what: verb.what,
+    }
 }
 
 enum VerbAt {
@@ -299,8 +330,8 @@ mod tests {
 
     fn class(program: &str, args: &[&str]) -> Option<Class> {
         let words: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
-        match find_verb(tool(program)?, &words) {
-            Match::Gated(v) => Some(v.class),
+        match command(program, &words) {
+            Match::Gated { class, .. } => Some(class),
             _ => None,
         }
     }

@@ -3,7 +3,7 @@
 
 use super::opts::{self, Flags};
 use super::{Found, Invocation, LineAliases, read};
-use crate::gate::classify::{Class, Destructive, Gated, PushSpec};
+use crate::gate::classify::{COMMITS_THE_CHANGES, Class, Destructive, Gated, PushSpec};
 use crate::gate::repos::Repos;
 use crate::gate::shell::{SimpleCommand, Word};
 
@@ -76,15 +76,31 @@ pub(super) fn classify_verb(
             if flags.surely("dry-run", "") {
                 return Found::Gated(out);
             }
-            out.push(gated(Class::Commit, "creates a commit"));
+            out.push(gated(Class::Commit, COMMITS_THE_CHANGES));
             if flags.risky("no-verify", "n") || hooks_off {
                 out.push(gated(Class::HookBypass, "skips the commit hooks"));
             }
         }
-        "merge" | "cherry-pick" | "revert" | "am" | "pull"
-            if flags.risky("no-verify", "") || hooks_off =>
-        {
-            out.push(gated(Class::HookBypass, "skips the commit hooks"));
+        "merge" | "cherry-pick" | "revert" | "am" | "pull" => {
+            if let Some(what) = commits_other_history(&verb, &flags) {
+                out.push(gated(Class::Commit, what));
+            }
+            if flags.risky("no-verify", "") || hooks_off {
+                out.push(gated(Class::HookBypass, "skips the commit hooks"));
+            }
+        }
+        "commit-tree" => out.push(gated(Class::Commit, "creates a commit object")),
+        // `git subtree push --prefix=lib origin branch`: pushes a split history.
+        "subtree" if operands.first() == Some(&"push") => {
+            out.push(gated(Class::Push, "pushes a subtree's history"));
+        }
+        // `git -C ../origin.git fetch ../work main:main`: writing a branch of a bare
+        // repository (the remote other clones push to) is a push from the remote's side.
+        "fetch" if writes_branch_of_bare(&inv, &operands) => {
+            out.push(gated(
+                Class::Push,
+                "writes a branch of a bare repository (a push from the remote's side)",
+            ));
         }
         "push" | "send-pack" => {
             if flags.surely("dry-run", "n") {
@@ -356,6 +372,53 @@ pub(super) fn classify_verb(
         ));
     }
     Found::Gated(out)
+}
+
+/// What a merge, cherry-pick, revert or `am` commits, unless its flags say it commits nothing
+/// (`--no-commit`, `--squash`, a fast-forward only) or it stops a sequence (`--abort`).
+/// `pull` merges what the remote has: it is not counted as the agent's commit.
+fn commits_other_history(verb: &str, flags: &Flags) -> Option<&'static str> {
+    let stops = ["abort", "quit", "show-current-patch"]
+        .iter()
+        .any(|f| flags.surely(f, ""));
+    if stops {
+        return None;
+    }
+    match verb {
+        "merge"
+            if !(flags.surely("ff-only", "")
+                || flags.surely("no-commit", "")
+                || flags.surely("squash", "")) =>
+        {
+            Some("creates a merge commit")
+        }
+        "cherry-pick" | "revert" if !flags.surely("no-commit", "n") => {
+            Some("creates commits from other commits")
+        }
+        "am" => Some("creates commits from patches"),
+        _ => None,
+    }
+}
+
+/// `fetch SRC X:Y` into a bare repository, where `Y` names a branch (not a remote-tracking ref).
+fn writes_branch_of_bare(inv: &Invocation, operands: &[&str]) -> bool {
+    let writes_branch = operands.iter().skip(1).any(|refspec| {
+        refspec.split_once(':').is_some_and(|(_, dst)| {
+            !dst.is_empty()
+                && !dst.starts_with("refs/remotes/")
+                && dst != "FETCH_HEAD"
+                && (dst.starts_with("refs/heads/") || !dst.starts_with("refs/"))
+        })
+    });
+    let git_dir = inv
+        .target
+        .git_dir
+        .clone()
+        .or_else(|| inv.target.dir.clone());
+    writes_branch
+        && git_dir.is_some_and(|d| {
+            !d.join(".git").exists() && d.join("HEAD").is_file() && d.join("objects").is_dir()
+        })
 }
 
 /// A lone `git checkout X` restores files only when `X` names something in the work tree (or

@@ -8,7 +8,7 @@ use crate::gate::packed::{Words, bytes};
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
 /// (`PREFILTER_SORTED` is what the hook reads; a test derives it from these and the table.)
 #[cfg(test)]
-const EXTRA_WORDS: [&str; 34] = [
+const EXTRA_WORDS: [&str; 36] = [
     "git",
     "eval",
     "husky",
@@ -46,6 +46,9 @@ const EXTRA_WORDS: [&str; 34] = [
     "rmtree",
     "remove_tree",
     "unlinksync",
+    // HTTP clients that write through a forge's API (`tools::http`).
+    "curl",
+    "wget",
 ];
 
 /// The prefilter's words: every program of the table, the verbs that make a computed program
@@ -64,10 +67,11 @@ pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
 /// what `prefilter_words` derives from the table, written out so that a hook call does not
 /// build it (a test keeps the two equal).
-pub(super) const PREFILTER_SORTED: [&str; 134] = [
+pub(super) const PREFILTER_SORTED: [&str; 150] = [
     "amplify",
     "ansible",
     "apply",
+    "argocd",
     "at",
     "aws",
     "az",
@@ -76,16 +80,20 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "branch",
     "buildah",
     "bun",
+    "cap",
     "cargo",
     "cdk",
+    "cdktf",
     "changeset",
     "checkout",
     "clean",
     "commit",
+    "compose",
     "config",
     "copilot",
     "cp",
     "crane",
+    "curl",
     "dash",
     "deploy",
     "deployctl",
@@ -99,6 +107,7 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "find",
     "firebase",
     "flit",
+    "flux",
     "fly",
     "flyctl",
     "gcloud",
@@ -111,13 +120,20 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "hash",
     "hatch",
     "helm",
+    "helmfile",
     "heroku",
     "hookjudge",
+    "hub",
     "husky",
     "index",
     "it",
+    "jj",
     "just",
+    "kamal",
+    "kapp",
+    "ko",
     "ksh",
+    "kubecolor",
     "kubectl",
     "kustomize",
     "lerna",
@@ -149,6 +165,7 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "pulumi",
     "push",
     "railway",
+    "rake",
     "read",
     "ref",
     "refs",
@@ -170,6 +187,7 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "shred",
     "skaffold",
     "skopeo",
+    "sl",
     "sls",
     "sqlite3",
     "sst",
@@ -194,6 +212,7 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "vercel",
     "vi",
     "vim",
+    "wget",
     "wrangler",
     "xargs",
     "yank",
