@@ -8,7 +8,7 @@ use crate::gate::packed::{Words, bytes};
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
 /// (`PREFILTER_SORTED` is what the hook reads; a test derives it from these and the table.)
 #[cfg(test)]
-const EXTRA_WORDS: [&str; 36] = [
+const EXTRA_WORDS: [&str; 37] = [
     "git",
     "eval",
     "husky",
@@ -49,6 +49,8 @@ const EXTRA_WORDS: [&str; 36] = [
     // HTTP clients that write through a forge's API (`tools::http`).
     "curl",
     "wget",
+    // A test runner that loads hook files (`conftest.py`) the session may have written.
+    "pytest",
 ];
 
 /// The prefilter's words: every program of the table, the verbs that make a computed program
@@ -67,7 +69,7 @@ pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
 /// what `prefilter_words` derives from the table, written out so that a hook call does not
 /// build it (a test keeps the two equal).
-pub(super) const PREFILTER_SORTED: [&str; 150] = [
+pub(super) const PREFILTER_SORTED: [&str; 151] = [
     "amplify",
     "ansible",
     "apply",
@@ -164,6 +166,7 @@ pub(super) const PREFILTER_SORTED: [&str; 150] = [
     "publish",
     "pulumi",
     "push",
+    "pytest",
     "railway",
     "rake",
     "read",
