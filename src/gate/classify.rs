@@ -189,7 +189,8 @@ fn is_protected_state(path: &str) -> bool {
 }
 
 /// Classifies one simple command.
-pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
+/// A git command that stashes the current changes marks `known` for the commands after it.
+pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
     let gated = |class: Class, what: String| Gated {
         class,
@@ -247,7 +248,9 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         }
     }
     if git::is_git(cmd) {
-        return match git::classify(cmd, &known.aliases, known.repos, known.stashed) {
+        let git = git::classify(cmd, &known.aliases, known.repos, known.stashed);
+        known.stashed |= git.stashes;
+        return match git.found {
             git::Found::Gated(found) => {
                 out.extend(found);
                 Classified::Gated(out)

@@ -98,6 +98,10 @@ fn expands(src: &str, name: &str) -> bool {
 /// Records the files `cmd` writes through redirections (and `tee`), with their text when the
 /// line shows it: `echo`/`printf` of literal words, or `cat`/`tee` fed known text.
 pub(super) fn record_writes(cmd: &SimpleCommand, stdin: Option<&Stdin>, script: &mut Script) {
+    let tee = cmd.program() == Some("tee");
+    if cmd.writes.is_empty() && !tee {
+        return;
+    }
     let literal: Option<Vec<&str>> = cmd.argv.iter().map(Word::literal).collect();
     let fed = match stdin {
         Some(Stdin::Text(t)) => Some(t.clone()),

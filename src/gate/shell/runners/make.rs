@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{Body, MAX_RECIPES, as_script, first_existing, join, read_file};
 
 /// Options after which make runs no recipe (it prints, checks or plans).
-const NOTHING_RUNS: [&str; 16] = [
+const NOTHING_RUNS: [&str; 14] = [
     "-n",
     "--just-print",
     "--dry-run",
@@ -23,8 +23,6 @@ const NOTHING_RUNS: [&str; 16] = [
     "--version",
     "-t",
     "--touch",
-    "-qp",
-    "-pn",
 ];
 
 /// Options that take the next word as their value.
