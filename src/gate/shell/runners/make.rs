@@ -108,10 +108,10 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
         .into_iter()
         .map(|e| (e, dir.map(Path::to_path_buf).unwrap_or_default()))
         .collect();
-    if files.is_empty() {
-        if let Some(path) = first_existing(dir, &["GNUmakefile", "makefile", "Makefile"]) {
-            files.push(path.display().to_string());
-        }
+    if files.is_empty()
+        && let Some(path) = first_existing(dir, &["GNUmakefile", "makefile", "Makefile"])
+    {
+        files.push(path.display().to_string());
     }
     for file in &files {
         let path = join(dir, file);
