@@ -128,7 +128,7 @@ fn split_option<'a>(word: &'a str, known: &[&str]) -> Option<(&'a str, Option<&'
     }
     // A short option with its value attached.
     if word.len() > 2 && word.starts_with('-') && !word.starts_with("--") {
-        let name = &word[..2];
+        let name = word.get(..2)?;
         return known.contains(&name).then_some((name, Some(&word[2..])));
     }
     None
@@ -284,6 +284,7 @@ mod tests {
             "api -X GET search/issues -f q=repo:o/r",
             "api graphql -f query='query { viewer { login } }'",
             "api --help",
+            "api -é repos/o/r",
             "pr view 12",
         ] {
             assert!(!writes("gh", line), "{line}");

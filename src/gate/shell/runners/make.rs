@@ -73,7 +73,10 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
         }
         let (name, attached) = match w.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-            _ if w.len() > 2 && ["-C", "-f", "-o", "-W", "-I", "-E"].contains(&&w[..2]) => {
+            _ if w.len() > 2
+                && w.get(..2)
+                    .is_some_and(|o| ["-C", "-f", "-o", "-W", "-I", "-E"].contains(&o)) =>
+            {
                 (&w[..2], Some(w[2..].to_owned()))
             }
             _ => (*w, None),
@@ -417,6 +420,8 @@ mod tests {
         assert!(run(mk, &["rec"]).contains("make ship"));
         assert!(run(mk, &["-n", "ship"]).is_empty());
         assert!(run(mk, &["--eval", "x:; git push", "x"]).contains("git push"));
+        // An option word whose second character takes several bytes is read, not split.
+        assert!(!run(mk, &["-€"]).contains("git push"));
     }
 
     #[test]
