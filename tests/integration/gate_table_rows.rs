@@ -250,6 +250,8 @@ fn writes_through_a_forge_api_are_gated_and_reads_are_not() {
                 "curl -XDELETE https://git.example.org/api/v4/projects/1/repository/branches/main",
                 Some("deploy"),
             ),
+            ("glab api projects/1/issues -f title=x", Some("deploy")),
+            ("glab mr merge 3", Some("deploy")),
         ],
         &[
             "gh api repos/o/r/pulls",
@@ -261,6 +263,8 @@ fn writes_through_a_forge_api_are_gated_and_reads_are_not() {
             "curl -fsSL -o out.json https://gitlab.com/api/v4/projects/1",
             "curl -s -d x=1 https://example.org/form",
             "curl -G -d q=x https://api.github.com/search/issues",
+            "glab api projects/1/issues",
+            "glab mr list",
         ],
     );
 }

@@ -1,4 +1,4 @@
-//! Writes through a forge's HTTP API: `gh api` (a request with fields is a POST unless a method
+//! Writes through a forge's HTTP API: `gh api` and `glab api` (a request with fields is a POST unless a method
 //! says otherwise; a GraphQL document writes only when it holds a `mutation`), and `curl` or
 //! `wget` sending a writing method or data to a forge's API (`api.github.com`, GitLab's
 //! `/api/v4`, …). These are read by their options, not by a verb, so they sit beside the table.
@@ -14,6 +14,11 @@ pub struct ApiWrite {
 const GITHUB_WRITE: ApiWrite = ApiWrite {
     class: Class::Deploy,
     what: "changes repository state through the GitHub API",
+};
+
+const GITLAB_WRITE: ApiWrite = ApiWrite {
+    class: Class::Deploy,
+    what: "changes repository state through the GitLab API",
 };
 
 const FORGE_WRITE: ApiWrite = ApiWrite {
@@ -94,7 +99,8 @@ const CURL_VALUE_OPTIONS: [&str; 14] = [
 /// Whether `program` (with `args`, `None` for a computed word) writes through a forge's API.
 pub fn api_write(program: &str, args: &[Option<&str>]) -> Option<ApiWrite> {
     match program {
-        "gh" => gh_api(args),
+        "gh" => gh_api(args, GITHUB_WRITE),
+        "glab" => gh_api(args, GITLAB_WRITE),
         "curl" => http_client(
             args,
             &CURL_DATA_OPTIONS,
@@ -134,7 +140,8 @@ fn split_option<'a>(word: &'a str, known: &[&str]) -> Option<(&'a str, Option<&'
     None
 }
 
-fn gh_api(args: &[Option<&str>]) -> Option<ApiWrite> {
+/// `gh api` or `glab api` (the same options), `write` being what a write does.
+fn gh_api(args: &[Option<&str>], write: ApiWrite) -> Option<ApiWrite> {
     // `gh [-R repo] api …`
     let at = args.iter().position(|w| *w == Some("api"))?;
     if args[..at]
@@ -173,7 +180,7 @@ fn gh_api(args: &[Option<&str>]) -> Option<ApiWrite> {
     }
     let method = match method {
         Some(Some(m)) => m,
-        Some(None) => return Some(GITHUB_WRITE), // a computed method
+        Some(None) => return Some(write), // a computed method
         None if fields.is_empty() => return None,
         None => "POST".to_owned(),
     };
@@ -189,7 +196,7 @@ fn gh_api(args: &[Option<&str>]) -> Option<ApiWrite> {
             return None;
         }
     }
-    Some(GITHUB_WRITE)
+    Some(write)
 }
 
 /// `curl`/`wget`: a forge API URL with a writing method, or with data (a POST).
@@ -289,6 +296,8 @@ mod tests {
         ] {
             assert!(!writes("gh", line), "{line}");
         }
+        assert!(writes("glab", "api projects/1/issues -f title=x"));
+        assert!(!writes("glab", "api projects/1/issues"));
     }
 
     #[test]

@@ -407,6 +407,19 @@ pub(super) const TOOLS: &[Tool] = &[
         ],
     },
     Tool {
+        programs: &["glab"],
+        value_options: &["-R", "--repo"],
+        goals: false,
+        // `glab api` is read by its method and fields (`tools::http`).
+        verbs: &[
+            verb(&["release", "create"], Publish, "creates a release"),
+            verb(&["release", "upload"], Publish, "uploads release assets"),
+            verb(&["mr", "create"], Deploy, "opens a merge request"),
+            verb(&["mr", "merge"], Deploy, "merges a merge request"),
+            verb(&["repo", "delete"], Deploy, "deletes a repository"),
+        ],
+    },
+    Tool {
         programs: &["hub"],
         value_options: &["-C", "-c"],
         goals: false,

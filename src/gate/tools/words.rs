@@ -69,7 +69,7 @@ pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
 /// what `prefilter_words` derives from the table, written out so that a hook call does not
 /// build it (a test keeps the two equal).
-pub(super) const PREFILTER_SORTED: [&str; 151] = [
+pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "amplify",
     "ansible",
     "apply",
@@ -116,6 +116,7 @@ pub(super) const PREFILTER_SORTED: [&str; 151] = [
     "gem",
     "gh",
     "git",
+    "glab",
     "gmake",
     "gradle",
     "gradlew",

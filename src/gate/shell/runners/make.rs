@@ -373,6 +373,8 @@ fn expand(
                 }
                 let value = match name {
                     "MAKE" => Some("make".to_owned()),
+                    // A secret's value stays out of the commands the gate shows and logs.
+                    _ if is_secret_name(name) => None,
                     _ if depth < 8 => makefile
                         .variables
                         .iter()
@@ -390,6 +392,22 @@ fn expand(
         }
     }
     out
+}
+
+/// Names of variables that hold credentials (`GITHUB_TOKEN`, `DB_PASSWORD`, `API_KEY`).
+fn is_secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    [
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "KEY",
+        "AUTH",
+        "CREDENTIAL",
+    ]
+    .iter()
+    .any(|s| upper.contains(s))
 }
 
 #[cfg(test)]
@@ -429,5 +447,12 @@ mod tests {
         let mk = "CARGO ?= cargo\nrelease: ; $(CARGO) publish \\\n\t--locked\nt: X=1\nt:\n\techo $$HOME $@\n";
         assert!(run(mk, &["release"]).contains("cargo publish --locked"));
         assert!(run(mk, &["t"]).contains("echo $HOME t"));
+        let secret =
+            "GH_TOKEN := ghp_abc\nship:\n\tgh api -H 'Authorization: token $(GH_TOKEN)' user\n";
+        let ship = run(secret, &["ship"]);
+        assert!(
+            ship.contains("$(GH_TOKEN)") && !ship.contains("ghp_abc"),
+            "{ship}"
+        );
     }
 }
