@@ -59,7 +59,6 @@ const EXTRA_WORDS: [&str; 37] = [
 #[cfg(test)]
 pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
     super::tools()
-        .iter()
         .flat_map(|t| t.programs.iter().map(|p| p.trim_start_matches("./")))
         .chain(DYNAMIC_VERBS)
         .chain(crate::gate::git_options::GATED_VERBS.iter().copied())
