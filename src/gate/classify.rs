@@ -56,6 +56,10 @@ impl Class {
     ];
 }
 
+/// What `git commit` does: the one commit that takes the uncommitted changes (with nothing
+/// to commit, git refuses it).
+pub const COMMITS_THE_CHANGES: &str = "creates a commit";
+
 /// Which destructive git operation, for computing what it would lose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
@@ -185,7 +189,8 @@ fn is_protected_state(path: &str) -> bool {
 }
 
 /// Classifies one simple command.
-pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
+/// A git command that stashes the current changes marks `known` for the commands after it.
+pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
     let gated = |class: Class, what: String| Gated {
         class,
@@ -245,7 +250,9 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         }
     }
     if git::is_git(cmd) {
-        return match git::classify(cmd, &known.aliases, known.repos, known.stashed) {
+        let git = git::classify(cmd, &known.aliases, known.repos, known.stashed);
+        known.stashed |= git.stashes;
+        return match git.found {
             git::Found::Gated(found) => {
                 out.extend(found);
                 Classified::Gated(out)
@@ -297,17 +304,15 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     let Some(program) = cmd.program() else {
         return Classified::Gated(out);
     };
-    if let Some(tool) = tools::tool(program) {
-        let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
-        match tools::find_verb(tool, &rest) {
-            tools::Match::Gated(verb) => out.push(gated(verb.class, verb.what.to_owned())),
-            tools::Match::ComputedVerb(_) if out.is_empty() => {
-                return Classified::Unreadable(format!(
-                    "the `{program}` command is computed at run time"
-                ));
-            }
-            _ => {}
+    let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
+    match tools::command(program, &rest) {
+        tools::Match::Gated { class, what } => out.push(gated(class, what.to_owned())),
+        tools::Match::ComputedVerb(_) if out.is_empty() => {
+            return Classified::Unreadable(format!(
+                "the `{program}` command is computed at run time"
+            ));
         }
+        _ => {}
     }
     Classified::Gated(out)
 }
@@ -319,6 +324,9 @@ pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
     let lower = text.to_ascii_lowercase();
     if lower.contains("$'") {
         return true; // ANSI-C quoting can spell any word
+    }
+    if text.contains("IFS=") {
+        return true; // a custom IFS splits `git_push` into a command
     }
     let any_word = |plain: &str| {
         plain

@@ -241,7 +241,9 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
             }
             RepoFacts::Destructive(facts)
         }
-        Class::Push => RepoFacts::Push(push(repo, gated, ctx.now)),
+        // A push by another tool (`jj git push`, `hub push`) has no refspecs to follow: it
+        // is judged like a publish, on the work it takes.
+        Class::Push if gated.push.is_some() => RepoFacts::Push(push(repo, gated, ctx.now)),
         _ => {
             let artifacts = &ctx.settings.artifacts;
             RepoFacts::Work(WorkFacts {

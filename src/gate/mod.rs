@@ -99,7 +99,7 @@ fn collect(
         stashed: false,
     };
     for cmd in &script.commands {
-        match classify::classify(cmd, &known) {
+        match classify::classify(cmd, &mut known) {
             Classified::Gated(gated) => found.extend(gated),
             Classified::Unreadable(why) => unreadable.push(part(line, &cmd.source, &why)),
             Classified::Script(text, gated) if alias_depth < MAX_ALIAS_SCRIPTS => {
@@ -126,9 +126,6 @@ fn collect(
         found.extend(overwrite::gated(cmd, line));
         if let Some(alias) = git::defines_alias(cmd, repos) {
             known.aliases.0.push(alias);
-        }
-        if git::is_git(cmd) && stashes(cmd, repos) {
-            known.stashed = true;
         }
         // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
         // `$c` split at a custom IFS): what runs depends on word splitting at run time.
@@ -177,16 +174,6 @@ fn collect(
             ));
         }
     }
-}
-
-/// `git stash` / `git stash push` / `save`: the changes move into a stash.
-fn stashes(cmd: &shell::SimpleCommand, repos: &Repos) -> bool {
-    let inv = git::read(cmd, &git::LineAliases::default(), repos);
-    inv.verb.as_ref().and_then(Word::literal) == Some("stash")
-        && matches!(
-            inv.args.first().and_then(Word::literal),
-            None | Some("push" | "save" | "-u" | "--include-untracked" | "-a" | "--all" | "-m")
-        )
 }
 
 /// `why`, naming the part of the line it is about when that is not the whole line.

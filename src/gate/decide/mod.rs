@@ -199,7 +199,10 @@ fn work(mut ruling: Ruling, facts: &Facts, repo: &WorkFacts, gated: &Gated, what
     if let Err(e) = &repo.changes {
         ruling.facts["error"] = json!(e);
     }
+    // Only `git commit` commits the uncommitted changes; a merge, a cherry-pick or
+    // `npm version` commits on a clean tree.
     if gated.class == Class::Commit
+        && gated.what == super::classify::COMMITS_THE_CHANGES
         && changes.is_some_and(|c| c.is_empty())
         && !gated.command.contains("--amend")
         && !gated.command.contains("--allow-empty")

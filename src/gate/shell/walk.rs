@@ -28,7 +28,7 @@ pub(super) fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: 
         }
         match node.kind() {
             "command" => {
-                let stdin = stdin_of(node, text, &scopes[scope]);
+                let stdin = stdin_of(node, text, &scopes[scope], script);
                 command(node, text, stdin, &mut scopes[scope], depth, script);
                 // Substitutions inside the words run too, in their own scopes.
                 push_children(node, child_scope, &mut stack, |n| {
@@ -72,13 +72,23 @@ pub(super) fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: 
                     .split_whitespace()
                     .next()
                     .unwrap_or("");
-                let exported = keyword == "export"
-                    || text[node.byte_range()]
+                let flags = |letter: char| {
+                    text[node.byte_range()]
                         .split_whitespace()
-                        .any(|w| w.starts_with('-') && w.contains('x'));
+                        .any(|w| w.starts_with('-') && w.contains(letter))
+                };
+                let exported = keyword == "export" || flags('x');
+                // `declare -n r=x`: `$r` is whatever `x` holds when it is expanded.
+                let nameref = flags('n');
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
                     match child.kind() {
+                        "variable_assignment" if nameref => {
+                            if let Some(name) = child.child_by_field_name("name") {
+                                let name = text[name.byte_range()].to_owned();
+                                scopes[scope].vars.push((name, Value::Unknown));
+                            }
+                        }
                         "variable_assignment" => assign(child, text, &mut scopes[scope], exported),
                         "variable_name" | "word" if exported => {
                             let name = &text[child.byte_range()];
