@@ -219,12 +219,17 @@ pub fn overwritten(cmd: &SimpleCommand, line: &str) -> Vec<PathBuf> {
     let Some(cwd) = cmd.cwd.as_deref() else {
         return Vec::new();
     };
+    // Appends are read from the command itself (a script's command is not in `line`) and
+    // from the line's text (a `>>` the parser attached to a whole list).
     let appended = redirect_targets(line, true);
+    let appends = |t: &&str| {
+        cmd.appends.iter().any(|a| a.literal() == Some(t)) || appended.iter().any(|a| a == t)
+    };
     let mut out: Vec<PathBuf> = cmd
         .writes
         .iter()
         .filter_map(Word::literal)
-        .filter(|t| !t.starts_with("/dev/") && !appended.iter().any(|a| a == t))
+        .filter(|t| !t.starts_with("/dev/") && !appends(t))
         .map(|t| cwd.join(t))
         .collect();
     let Some(program) = cmd.program() else {

@@ -410,8 +410,8 @@ fn rewritten(answer: &serde_json::Value) -> Option<String> {
 }
 
 /// With `boundary.mode` `landlock` the gate answers every agent with the command rewritten to
-/// run confined; run as rewritten, a script written earlier (which the gate cannot read) does
-/// its everyday part and writes no anchor. Claude Code is asked unless the person's rules or
+/// run confined; run as rewritten, a script written earlier (whose targets the gate cannot read) does
+/// its everyday part (it appends, so that the file a round leaves is no work to lose) and writes no anchor. Claude Code is asked unless the person's rules or
 /// mode would have run the command without asking; gated commands are decided as before.
 #[test]
 fn the_gate_rewrites_commands_to_run_inside_the_boundary_for_every_agent() {
@@ -423,7 +423,7 @@ fn the_gate_rewrites_commands_to_run_inside_the_boundary_for_every_agent() {
         .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
     std::fs::write(
         s.repo.work.join("x.sh"),
-        "echo ran > ran.txt\nwhile read -r target; do printf '{}' > \"$target\"; done < targets.txt\n",
+        "echo ran >> ran.txt\nwhile read -r target; do printf '{}' > \"$target\"; done < targets.txt\n",
     )
     .unwrap();
     // The files it writes come from data, which no reading of the command line can know.

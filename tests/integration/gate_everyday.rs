@@ -418,3 +418,14 @@ fn a_forced_worktree_removal_is_weighed_against_that_worktrees_changes() {
     );
     assert_eq!(s.gate("git worktree remove ../side", None).0, "silent");
 }
+
+/// A script that appends to the user's file writes over nothing: the `>>` is read from the
+/// script's own command, not from the line that runs the script (which holds no `>>`).
+#[test]
+fn a_script_that_appends_to_a_changed_file_loses_nothing_and_one_that_truncates_it_does() {
+    let s = scenario();
+    write(&s.work.join("append.sh"), "echo more >> notes.txt\n");
+    write(&s.work.join("truncate.sh"), "echo less > notes.txt\n");
+    assert_all(&s, &["sh append.sh", "bash ./append.sh"], &["silent"], None);
+    assert_all(&s, &["sh truncate.sh"], &["deny"], None);
+}

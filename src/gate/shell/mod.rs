@@ -77,6 +77,9 @@ pub struct SimpleCommand {
     pub argv: Vec<Word>,
     /// Files its redirections write (`> f`, `>> f`, `&> f`).
     pub writes: Vec<Word>,
+    /// Of [`writes`](Self::writes), the files opened for appending (`>> f`, `&>> f`): they
+    /// are written to but not over.
+    pub appends: Vec<Word>,
     /// The directory it runs in, when known (after `cd`s in the same scope).
     pub cwd: Option<PathBuf>,
     /// How many script bodies deep it was found (0 = the command line itself).

@@ -249,6 +249,15 @@ fn command(
     let mut env = scope.exported.clone();
     let mut argv = Vec::new();
     let mut writes = Vec::new();
+    let mut appends = Vec::new();
+    let mut redirect = |r: Node| {
+        if let Some((target, appending)) = write_target(r, text, scope) {
+            if appending {
+                appends.push(target.clone());
+            }
+            writes.push(target);
+        }
+    };
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
@@ -272,7 +281,7 @@ fn command(
                     .map(|w| words(w, text, scope))
                     .unwrap_or_else(|| vec![Word::Dynamic(String::new())]),
             ),
-            "file_redirect" => writes.extend(write_target(child, text, scope)),
+            "file_redirect" => redirect(child),
             k if k.ends_with("redirect") => {}
             _ if child.is_named() && child.kind() != "comment" => {
                 argv.extend(words(child, text, scope))
@@ -285,7 +294,7 @@ fn command(
         let mut c = parent.walk();
         for r in parent.children(&mut c) {
             if r.kind() == "file_redirect" {
-                writes.extend(write_target(r, text, scope));
+                redirect(r);
             }
         }
     }
@@ -294,6 +303,7 @@ fn command(
         env,
         argv,
         writes,
+        appends,
         cwd: scope.cwd.clone(),
         depth,
         source,
@@ -343,7 +353,8 @@ fn status_ignored(node: Node, text: &str) -> bool {
     false
 }
 
-fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<Word> {
+/// The file a redirection writes, and whether it appends.
+fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<(Word, bool)> {
     let mut cursor = redirect.walk();
     let op = redirect
         .children(&mut cursor)
@@ -357,7 +368,9 @@ fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<Word> {
         return None; // `2>&1`
     }
     let w = words(dest, text, scope);
-    w.into_iter().next()
+    w.into_iter()
+        .next()
+        .map(|w| (w, matches!(op, ">>" | "&>>")))
 }
 
 #[cfg(test)]
