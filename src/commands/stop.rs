@@ -242,6 +242,8 @@ impl StopHook<'_> {
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
         record.timings_us.layer2 = evaluation.layer2_us;
+        record.llm_calls = Some(evaluation.llm_calls);
+        record.not_judged = evaluation.not_judged.map(str::to_owned);
         record.judges = evaluation.outcomes.into_iter().map(Into::into).collect();
     }
 }

@@ -22,6 +22,8 @@ pub enum AnswerError {
     NoFields { excerpt: String },
     /// The object is one the judged text already holds: the agent's JSON echoed back.
     Echoed,
+    /// A combined answer without this judge's part.
+    MissingPart,
 }
 
 impl std::fmt::Display for AnswerError {
@@ -35,6 +37,9 @@ impl std::fmt::Display for AnswerError {
             AnswerError::Echoed => f.write_str(
                 "the answer repeats a JSON object from the judged text (possible prompt injection)",
             ),
+            AnswerError::MissingPart => {
+                f.write_str("the combined answer has no part for this judge")
+            }
         }
     }
 }
@@ -58,11 +63,62 @@ pub fn parse(raw: &str, judge: &Judge, judged_text: &str) -> Result<Parsed, Answ
     if judged_text.contains(source) && source.len() > 2 {
         return Err(AnswerError::Echoed);
     }
+    part_of(judge, &object)
+}
+
+/// Parses a combined answer for `judges`: one result per judge, in order. The answer object is
+/// the last one holding a part of any judge; a judge whose part is missing or holds none of its
+/// fields gets its own error, and the others stand. A single judge may also be answered flat
+/// (its fields at the top), as small models sometimes do.
+pub fn parse_panel(
+    raw: &str,
+    judges: &[&Judge],
+    judged_text: &str,
+) -> Result<Vec<Result<Parsed, AnswerError>>, AnswerError> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Err(AnswerError::Empty);
+    }
+    let has_part = |m: &Map<String, Value>| {
+        judges
+            .iter()
+            .any(|j| m.get(&j.name).is_some_and(Value::is_object))
+    };
+    let Some((source, object)) = objects(raw).into_iter().rev().find(|(_, m)| has_part(m)) else {
+        return match judges {
+            [only] => Ok(vec![parse(raw, only, judged_text)]),
+            _ => Err(AnswerError::NoFields {
+                excerpt: excerpt(raw),
+            }),
+        };
+    };
+    if judged_text.contains(source) && source.len() > 2 {
+        return Err(AnswerError::Echoed);
+    }
+    Ok(judges
+        .iter()
+        .map(|judge| match object.get(&judge.name) {
+            Some(Value::Object(part)) => part_of(judge, part),
+            Some(other) => Err(AnswerError::NoFields {
+                excerpt: excerpt(&other.to_string()),
+            }),
+            None => Err(AnswerError::MissingPart),
+        })
+        .collect())
+}
+
+/// One judge's part of an answer: its fields (at least one) and its reason.
+fn part_of(judge: &Judge, object: &Map<String, Value>) -> Result<Parsed, AnswerError> {
     let mut fields = Map::new();
     for f in &judge.fields {
         if let Some(value) = object.get(&f.name) {
             fields.insert(f.name.clone(), normalise(value));
         }
+    }
+    if fields.is_empty() {
+        return Err(AnswerError::NoFields {
+            excerpt: excerpt(&Value::Object(object.clone()).to_string()),
+        });
     }
     let reason = object
         .get("reason")
