@@ -186,7 +186,7 @@ impl Answer {
 }
 
 /// Which turns the Stop judges send to the LLM (`stop.judge_turns`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum JudgeTurns {
     /// Every turn that could hold a violation, with every judge, in one call; Layer 1's
@@ -235,6 +235,9 @@ pub struct JudgeOutcome {
     /// Provider, model, latency and the like, when Layer 2 ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer2: Option<Layer2Call>,
+    /// Whether the judge was sent to Layer 2 (which may have had no LLM to ask).
+    #[serde(skip)]
+    pub asked: bool,
 }
 
 /// A bypass refused because of judge-directed content: both patterns, for the log.
@@ -336,6 +339,7 @@ pub fn evaluate_turn(
                 fields: None,
                 reason: None,
                 layer2: None,
+                asked: false,
             },
             Err(error) => JudgeOutcome {
                 judge: judge.name.clone(),
@@ -347,6 +351,7 @@ pub fn evaluate_turn(
                 fields: None,
                 reason: Some(error.to_string()),
                 layer2: None,
+                asked: false,
             },
         })
         .collect();
@@ -385,6 +390,7 @@ pub fn evaluate_turn(
         })
     };
     for (i, answer) in asked.into_iter().zip(answers.answers) {
+        outcomes[i].asked = true;
         apply(&judges[i], &mut outcomes[i], answer);
     }
     let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) {

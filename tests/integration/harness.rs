@@ -189,6 +189,23 @@ impl Outcome {
     }
 
     #[track_caller]
+    /// Exit 0 and no decision; at most the once-per-session notice that no LLM judges.
+    pub fn assert_allow_without_llm(&self) {
+        assert_eq!(self.code, 0, "stderr: {}", self.stderr);
+        if self.stdout.trim().is_empty() {
+            return;
+        }
+        let v = self.json();
+        assert!(
+            v.as_object().is_some_and(|o| o.len() == 1)
+                && v["systemMessage"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("hookjudge is not judging: no LLM")),
+            "expected no output but the no-LLM notice: {}",
+            self.stdout
+        );
+    }
+
     pub fn assert_silent_allow(&self) {
         assert_eq!(
             (self.code, self.stdout.as_str()),
@@ -227,15 +244,24 @@ pub fn claude_stop(session: &str, transcript: &Path, last: &str, active: bool) -
 }
 
 /// A config whose LLM is a command (a real child process) that answers every question with
-/// the fields of `flat`: a combined answer giving each built-in response judge the fields of
-/// `flat` that are its own (all its fields false when none is), with `flat` itself at the top
-/// level too for the gate's single-judge prompt.
+/// the fields of `flat`: a combined answer giving each field of `flat` to the first built-in
+/// response judge that has it (`new_proposal` is the commit judge's) and every field false to a
+/// judge given none, with `flat` itself at the top level too for the gate's single-judge prompt.
 pub fn command_llm_config(flat: &str) -> String {
     let answer = answer_for_every_judge(flat);
     serde_json::json!({"llm": {"provider": "command", "command": ["sh", "-c", format!("cat >/dev/null; printf '%s' '{answer}'")]}}).to_string()
 }
 
-/// `flat`'s fields, and a part for every built-in response judge (see [`command_llm_config`]).
+/// `config` (a user config's JSON) with `stop.judge_turns: "lexicon"`: only the judges Layer 1
+/// wakes are asked, as in 0.1.
+pub fn lexicon(config: &str) -> String {
+    let mut config: Value = serde_json::from_str(config).expect("a JSON config");
+    config["stop"]["judge_turns"] = Value::String("lexicon".into());
+    config.to_string()
+}
+
+/// `flat`'s fields, and a part for every built-in response judge (see [`command_llm_config`]);
+/// a judge named in `flat` with an object keeps that object as its part.
 pub fn answer_for_every_judge(flat: &str) -> String {
     let flat: serde_json::Map<String, Value> = serde_json::from_str(flat).expect("a JSON object");
     let builtins: serde_json::Map<String, Value> = serde_json::from_str(
@@ -246,15 +272,19 @@ pub fn answer_for_every_judge(flat: &str) -> String {
     )
     .unwrap();
     let mut answer = flat.clone();
+    let mut given: Vec<String> = Vec::new();
     for (name, spec) in builtins {
-        if spec["kind"] == "gate" {
+        // A judge's own part in `flat` stands as given.
+        if spec["kind"] == "gate" || flat.get(&name).is_some_and(Value::is_object) {
             continue;
         }
         let fields = spec["fields"].as_object().cloned().unwrap_or_default();
         let mut part: serde_json::Map<String, Value> = fields
             .keys()
+            .filter(|f| !given.contains(f))
             .filter_map(|f| flat.get(f).map(|v| (f.clone(), v.clone())))
             .collect();
+        given.extend(part.keys().cloned());
         if part.is_empty() {
             part = fields
                 .keys()
