@@ -170,3 +170,95 @@ fn sweep(dir: &Path, ttl_seconds: u64) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::builtin_specs;
+
+    fn judges() -> Vec<Judge> {
+        builtin_specs()
+            .into_iter()
+            .take(2)
+            .map(|(n, s)| Judge::from_spec(&n, &s).unwrap().unwrap())
+            .collect()
+    }
+
+    fn backend(model: &str) -> Backend {
+        Backend::OpenAi {
+            base_url: "http://127.0.0.1:1/v1".into(),
+            model: model.into(),
+            api_key: None,
+        }
+    }
+
+    #[test]
+    fn a_combined_answer_is_cached_whole_under_everything_its_prompt_carries() {
+        let dir = tempfile::tempdir().unwrap();
+        let judges = judges();
+        let refs: Vec<&Judge> = judges.iter().collect();
+        let hints = vec!["commit: trigger \"push\"".to_owned()];
+        let turn = Turn {
+            text: "I'll push now.",
+            request: Some("ship it"),
+            facts: None,
+            hints: &hints,
+        };
+        let key = panel_key(&refs, &backend("m"), &turn);
+        let differs = [
+            panel_key(&refs, &backend("other"), &turn),
+            panel_key(&refs[..1], &backend("m"), &turn),
+            panel_key(
+                &refs,
+                &backend("m"),
+                &Turn {
+                    text: "Done.",
+                    ..turn
+                },
+            ),
+            panel_key(
+                &refs,
+                &backend("m"),
+                &Turn {
+                    request: None,
+                    ..turn
+                },
+            ),
+            panel_key(
+                &refs,
+                &backend("m"),
+                &Turn {
+                    facts: Some("f"),
+                    ..turn
+                },
+            ),
+            panel_key(&refs, &backend("m"), &Turn { hints: &[], ..turn }),
+        ];
+        assert!(differs.iter().all(|k| *k != key), "{differs:?}");
+        assert_eq!(get_panel(dir.path(), &key, &refs, 60), None);
+        let parsed = |b: bool| Parsed {
+            fields: serde_json::Map::from_iter([("new_proposal".to_owned(), Value::Bool(b))]),
+            reason: Some("r".into()),
+        };
+        let (a, b) = (parsed(true), parsed(false));
+        put_panel(
+            dir.path(),
+            &key,
+            &[(&refs[0].name, &a), (&refs[1].name, &b)],
+            60,
+        );
+        assert_eq!(
+            get_panel(dir.path(), &key, &refs, 60),
+            Some(vec![a.clone(), b])
+        );
+        assert_eq!(
+            get_panel(dir.path(), &key, &refs, 0),
+            None,
+            "no cache at 0 s"
+        );
+        // A cached answer lacking a judge's part does not answer for it.
+        let partial = panel_key(&refs[..1], &backend("m"), &turn);
+        put_panel(dir.path(), &partial, &[(&refs[0].name, &a)], 60);
+        assert_eq!(get_panel(dir.path(), &partial, &refs, 60), None);
+    }
+}

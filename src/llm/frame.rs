@@ -331,4 +331,76 @@ mod tests {
         assert_ne!(nonce(), nonce());
         assert_eq!(nonce().len(), 16);
     }
+
+    fn panel() -> Vec<Judge> {
+        builtin_specs()
+            .into_iter()
+            .filter_map(|(n, s)| Judge::from_spec(&n, &s).unwrap())
+            .filter(|j| j.kind == crate::judge::Kind::Response)
+            .collect()
+    }
+
+    #[test]
+    fn a_combined_prompt_puts_the_static_part_first_and_the_turn_last() {
+        let judges = panel();
+        let refs: Vec<&Judge> = judges.iter().collect();
+        let hints = vec!["commit: trigger \"push to main\"".to_owned()];
+        let facts = "<<<SESSION-FACTS>>>\nfiles edited: parser.rs\n<<<END-SESSION-FACTS>>>";
+        let turn = |text| Turn {
+            text,
+            request: Some("fix the parser"),
+            facts: Some(facts),
+            hints: &hints,
+        };
+        let a = frame_panel(&refs, &turn("I'll push to main now."), "aaaa");
+        let b = frame_panel(&refs, &turn("Fixed it."), "bbbb");
+        assert_eq!(a.user[..a.static_len], b.user[..b.static_len]);
+        let fixed = &a.user[..a.static_len];
+        for judge in &judges {
+            assert!(fixed.contains(&format!("Judge \"{}\"", judge.name)));
+            assert!(fixed.contains(&judge.prompt));
+        }
+        assert!(!fixed.contains("aaaa") && !fixed.contains("push to main now"));
+        let turn_part = &a.user[a.static_len..];
+        let at = |needle: &str| turn_part.find(needle).unwrap();
+        assert!(
+            at("files edited: parser.rs") < at("Boundary nonce")
+                && at("Boundary nonce") < at("commit: trigger")
+                && at("commit: trigger") < at("<<<USER-REQUEST-aaaa>>>")
+                && at("<<<USER-REQUEST-aaaa>>>") < at("<<<AGENT-TEXT-aaaa>>>"),
+            "facts, then the nonce, the hints, the request and the text: {turn_part}"
+        );
+        assert!(a.user.trim_end().ends_with("<<<END-AGENT-TEXT-aaaa>>>"));
+        let without = frame_panel(
+            &refs,
+            &Turn {
+                text: "x",
+                ..Turn::default()
+            },
+            "cccc",
+        );
+        assert_eq!(without.user[..without.static_len], *fixed);
+        assert!(!without.user.contains("Layer 1 signals:"));
+    }
+
+    #[test]
+    fn the_combined_schema_requires_every_judges_part() {
+        let judges = panel();
+        let refs: Vec<&Judge> = judges.iter().collect();
+        let schema = panel_schema(&refs);
+        let required: Vec<&str> = schema["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let names: Vec<&str> = judges.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(required, names);
+        for judge in &judges {
+            assert_eq!(schema["properties"][&judge.name], super::schema(judge));
+        }
+        assert_eq!(schema["additionalProperties"], false);
+        let p = frame_panel(&refs, &Turn::default(), "n");
+        assert!(p.answer_tokens >= 150 * judges.len() as u32);
+    }
 }
