@@ -146,6 +146,12 @@ pub trait Layer2: Sync {
     /// Asks the LLM to fill `judge`'s fields for `text`.
     fn ask(&self, judge: &Judge, text: &str) -> Answer;
 
+    /// Whether an LLM may answer at all: without one, the question (its hints, its threads) is
+    /// not even built.
+    fn available(&self) -> bool {
+        true
+    }
+
     /// Asks for every judge of `question` at once. By default, each judge on its own,
     /// concurrently; an LLM provider answers them all in one call.
     fn ask_all(&self, question: &Question) -> Answers {
@@ -214,6 +220,10 @@ impl Layer2 for NoLayer2 {
     fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
         Answer::Unjudged
     }
+
+    fn available(&self) -> bool {
+        false
+    }
 }
 
 /// One judge's outcome on one text; its JSON form is what `hookjudge judge --json` prints and
@@ -235,7 +245,7 @@ pub struct JudgeOutcome {
     /// Provider, model, latency and the like, when Layer 2 ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer2: Option<Layer2Call>,
-    /// Whether the judge was sent to Layer 2 (which may have had no LLM to ask).
+    /// Whether the judge's question went to Layer 2, or would have with an LLM.
     #[serde(skip)]
     pub asked: bool,
 }
@@ -371,6 +381,15 @@ pub fn evaluate_turn(
             (JudgeTurns::All, None) => outcomes[i].verdict != Some(Verdict::Fail),
         })
         .collect();
+    for &i in &asked {
+        outcomes[i].asked = true;
+    }
+    // Asked only when judges are due: on a quiet turn no provider is even looked for.
+    let asked = if !asked.is_empty() && layer2.available() {
+        asked
+    } else {
+        Vec::new()
+    };
     let hints: Vec<String> = asked
         .iter()
         .filter_map(|&i| hint(&judges[i], &outcomes[i], text))
@@ -390,7 +409,6 @@ pub fn evaluate_turn(
         })
     };
     for (i, answer) in asked.into_iter().zip(answers.answers) {
-        outcomes[i].asked = true;
         apply(&judges[i], &mut outcomes[i], answer);
     }
     let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) {

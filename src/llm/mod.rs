@@ -365,6 +365,10 @@ impl Layer2 for LlmJudge {
         }
     }
 
+    fn available(&self) -> bool {
+        self.resolution().backend.is_some()
+    }
+
     fn ask_all(&self, question: &Question) -> Answers {
         let unjudged = || Answers {
             answers: question.judges.iter().map(|_| Answer::Unjudged).collect(),
