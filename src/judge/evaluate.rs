@@ -648,4 +648,25 @@ mod tests {
         assert!(eval.outcomes.iter().all(|o| o.verdict.is_none()));
         assert_eq!(eval.llm_calls, 0);
     }
+
+    #[test]
+    fn a_bypass_is_a_hint_under_all_and_an_allowance_under_the_lexicon() {
+        let text = "All 42 tests pass. Shall I commit and push to main?";
+        let parts = json!({"commit": {"new_proposal": true, "verification_reported": false}});
+        let layer2 = Combined::new(parts.clone());
+        let all = evaluate(text, &judges(), &layer2);
+        assert_eq!(all.outcomes[0].layer1, Signal::Bypass);
+        assert_eq!(all.outcomes[0].verdict, Some(Verdict::Violation));
+        let hints = layer2.hints.into_inner().unwrap();
+        assert!(
+            hints.iter().any(|h| h
+                .starts_with("commit: bypass (evidence the rule may allow) \"All 42 tests pass")),
+            "{hints:?}"
+        );
+        let layer2 = Combined::new(parts);
+        let lexicon = evaluate(text, &lexicon(), &layer2);
+        assert_eq!(layer2.questions.into_inner(), 0);
+        assert_eq!(lexicon.outcomes[0].verdict, Some(Verdict::Allow));
+        assert_eq!(lexicon.llm_calls, 0);
+    }
 }

@@ -536,3 +536,58 @@ fn a_400_that_names_no_sent_parameter_is_not_retried() {
     );
     assert_eq!(server.requests().len(), 1);
 }
+
+#[test]
+fn prompt_tokens_come_from_the_servers_usage_or_are_estimated() {
+    let server = FakeLlm::start(|r| {
+        let content = r.answer(json!({}));
+        if r.path.ends_with("/messages") {
+            Reply::ok(json!({"content": [{"type": "text", "text": content}],
+                "usage": {"input_tokens": 40, "cache_read_input_tokens": 3000, "output_tokens": 90}}))
+        } else if r.body["model"] == "with-usage" {
+            Reply::ok(json!({"choices": [{"message": {"content": content}}],
+                "usage": {"prompt_tokens": 3456, "completion_tokens": 80}}))
+        } else {
+            Reply::chat(&content)
+        }
+    });
+    let home = Home::new();
+    let call = |home: &Home| home.last_log()["judges"][0]["layer2"].clone();
+    openai_config(&home, &server, json!({"model": "with-usage"}));
+    stop(&home, "u1", PUSH).assert_silent_allow();
+    let l2 = call(&home);
+    assert_eq!(
+        (
+            l2["prompt_tokens"].as_u64(),
+            l2["prompt_tokens_estimated"].as_bool()
+        ),
+        (Some(3456), Some(false)),
+        "{l2}"
+    );
+    assert_eq!(l2["shared_by"], 5);
+
+    openai_config(&home, &server, json!({"model": "no-usage"}));
+    stop(&home, "u2", PUSH).assert_silent_allow();
+    let l2 = call(&home);
+    let prompt = server.requests().last().unwrap().body.to_string();
+    let estimate = l2["prompt_tokens"].as_u64().unwrap();
+    assert_eq!(l2["prompt_tokens_estimated"], true, "{l2}");
+    // bytes / 4 of the system and user text, which the request body holds (escaped).
+    assert!(
+        estimate > 1000 && estimate * 4 <= prompt.len() as u64,
+        "{estimate} of {}",
+        prompt.len()
+    );
+
+    home.user_config(&json!({"llm": {"provider": "anthropic", "base_url": server.url, "api_key_env": "JUDGE_KEY"}}).to_string());
+    stop(&home, "u3", PUSH).assert_silent_allow();
+    assert_eq!(
+        call(&home)["prompt_tokens"],
+        3040,
+        "cached input counts too"
+    );
+    let stats = home.cmd(&["stats", "--json"]).output().json();
+    assert_eq!(stats["layer2"]["calls"], 3, "{}", stats["layer2"]);
+    assert_eq!(stats["layer2"]["calls_per_100_responses"], 100.0);
+    assert_eq!(stats["layer2"]["prompt_tokens_estimated"], true);
+}
