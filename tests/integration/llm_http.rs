@@ -253,7 +253,13 @@ fn a_turn_that_wakes_several_judges_makes_one_request() {
         )
     });
     let home = Home::new();
-    openai_config(&home, &server, json!({}));
+    // The user's own judge joins the same call.
+    home.user_config(
+        &json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url), "model": "judge-model", "api_key_env": "JUDGE_KEY"},
+            "judges": {"no-todo": {"description": "leaves a TODO", "triggers": ["\\bTODO\\b"], "prompt": "Does the agent leave a TODO in the code?",
+                "fields": {"todo_left": "true if a TODO is left"}, "block_when": "todo_left", "reason": "Finish the TODO."}}})
+        .to_string(),
+    );
     let out = stop(
         &home,
         "c",
@@ -275,6 +281,7 @@ fn a_turn_that_wakes_several_judges_makes_one_request() {
         .map(|j| j["judge"].as_str().unwrap())
         .collect();
     assert_eq!(asked, judges, "every enabled judge joins the call");
+    assert!(asked.contains(&"no-todo".to_owned()), "{asked:?}");
     assert_eq!(log["llm_calls"], 1);
     let signals: Vec<(&str, &str)> = log["judges"]
         .as_array()
