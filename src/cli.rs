@@ -400,10 +400,13 @@ pub struct EvalArgs {
     /// List every case whose outcome differs from its label
     #[arg(long)]
     pub misses: bool,
-    /// Judge triggered cases with the configured LLM (one call per triggered judge and case)
-    /// and report the precision and recall of the final decisions
+    /// Judge cases with the configured LLM (one call per judged case) and report the
+    /// precision and recall of the final decisions
     #[arg(long)]
     pub llm: bool,
+    /// Which cases go to the LLM, instead of the config's `stop.judge_turns`: `all` or `lexicon`
+    #[arg(long, value_name = "SETTING")]
+    pub judge_turns: Option<crate::judge::evaluate::JudgeTurns>,
 }
 
 #[derive(Debug, Args)]

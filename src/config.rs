@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 pub use crate::config_error::{Error, ErrorKind, ParseError};
 pub use crate::config_source::{Layer, LayerKind, Sources};
-use crate::judge::evaluate::Panel;
+use crate::judge::evaluate::{JudgeTurns, Panel};
 use crate::judge::speech::{self, UserRules};
 use crate::judge::{self, Judge, JudgeSpec};
 use crate::llm::{LlmSettings, ProviderKind, ResponseFormat};
@@ -77,6 +77,8 @@ pub struct StopFile {
     pub max_blocks_per_judge: Option<u32>,
     /// Blocks all judges together may give per user prompt.
     pub max_blocks_per_prompt: Option<u32>,
+    /// Which turns go to the LLM: `all` that could hold a violation, or `lexicon`.
+    pub judge_turns: Option<JudgeTurns>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -128,6 +130,7 @@ pub struct Settings {
     pub text_bytes: usize,
     pub max_blocks_per_judge: u32,
     pub max_blocks_per_prompt: u32,
+    pub judge_turns: JudgeTurns,
     pub log_dir: PathBuf,
     pub log_text: bool,
     pub log_retention_days: u32,
@@ -159,6 +162,7 @@ impl Settings {
             text_bytes: 4000,
             max_blocks_per_judge: 1,
             max_blocks_per_prompt: 2,
+            judge_turns: JudgeTurns::default(),
             log_dir: default_log_dir(),
             log_text: true,
             log_retention_days: 30,
@@ -312,6 +316,7 @@ impl Settings {
         Ok(Panel {
             judges: self.judges(only)?,
             speech: self.speech_rules()?,
+            judge_turns: self.judge_turns,
         })
     }
 

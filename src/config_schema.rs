@@ -43,6 +43,9 @@ fn policy() -> Value {
 fn provider() -> Value {
     json!({"enum": ["auto", "none", "openai", "anthropic", "command", "codex", "claude"]})
 }
+fn judge_turns() -> Value {
+    json!({"enum": ["all", "lexicon"]})
+}
 fn response_format() -> Value {
     json!({"enum": ["json_schema", "json_object", "none"]})
 }
@@ -98,6 +101,11 @@ const KEYS: &[Key] = &[
         "stop.max_blocks_per_prompt",
         integer,
         "blocks all judges together may give per user prompt",
+    ),
+    key(
+        "stop.judge_turns",
+        judge_turns,
+        "which turns the LLM judges: all (every turn that could hold a violation, all judges in one call) or lexicon (only judges Layer 1's patterns wake; fewer calls, less reach)",
     ),
     key(
         "log.dir",

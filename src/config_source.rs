@@ -123,6 +123,7 @@ impl Settings {
                 &mut self.max_blocks_per_prompt,
                 stop.max_blocks_per_prompt,
             );
+            m.set("stop.judge_turns", &mut self.judge_turns, stop.judge_turns);
         }
         if let Some(log) = file.log {
             m.set("log.dir", &mut self.log_dir, log.dir.map(|d| base.join(d)));
@@ -286,7 +287,7 @@ pub fn effective(s: &Settings) -> Value {
     let llm = &s.llm;
     json!({
         "text_bytes": s.text_bytes,
-        "stop": {"max_blocks_per_judge": s.max_blocks_per_judge, "max_blocks_per_prompt": s.max_blocks_per_prompt},
+        "stop": {"max_blocks_per_judge": s.max_blocks_per_judge, "max_blocks_per_prompt": s.max_blocks_per_prompt, "judge_turns": s.judge_turns},
         "log": {"dir": s.log_dir, "text": s.log_text, "retention_days": s.log_retention_days},
         "transcript": {"max_scan_bytes": s.transcript.max_scan_bytes, "max_line_bytes": s.transcript.max_line_bytes},
         "llm": {"provider": llm.provider, "base_url": llm.base_url, "model": llm.model, "api_key_env": llm.api_key_env,

@@ -38,6 +38,9 @@ struct Entry {
     /// Prompts seen without a prompt key, to name the next one.
     #[serde(default)]
     epochs: u64,
+    /// Notices the human was given once in this session (kept across prompts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    told: Vec<String>,
 }
 
 /// The ledger file for a session.
@@ -75,6 +78,39 @@ pub fn admit(
     result
 }
 
+/// Whether the notice `what` is new to `session`, recording it: a notice meant once per
+/// session (such as "no LLM judges") is shown on the first Stop only. The session's ledger file
+/// holds it, under the same lock as the block counts.
+pub fn first_in_session(state_dir: &Path, session: &str, what: &str) -> io::Result<bool> {
+    let path = path(state_dir, session);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)?;
+    file.lock()?;
+    let result = (|| {
+        let mut text = String::new();
+        file.read_to_string(&mut text)?;
+        let mut entry: Entry = serde_json::from_str(&text).unwrap_or_default();
+        if entry.told.iter().any(|t| t == what) {
+            return Ok(false);
+        }
+        entry.told.push(what.to_owned());
+        let bytes = serde_json::to_vec(&entry).expect("ledger entries serialise");
+        file.seek(SeekFrom::Start(0))?;
+        file.set_len(0)?;
+        file.write_all(&bytes)?;
+        Ok(true)
+    })();
+    let _ = file.unlock();
+    result
+}
+
 fn update(
     file: &mut File,
     prompt_key: Option<&str>,
@@ -96,6 +132,7 @@ fn update(
         entry = Entry {
             prompt,
             epochs,
+            told: std::mem::take(&mut entry.told),
             ..Entry::default()
         };
     }
@@ -202,5 +239,18 @@ mod tests {
                 .sum()
         });
         assert_eq!(admitted, 2);
+    }
+
+    #[test]
+    fn a_session_notice_is_new_once_and_survives_new_prompts() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(first_in_session(dir.path(), "s1", "no-llm").unwrap());
+        assert!(!first_in_session(dir.path(), "s1", "no-llm").unwrap());
+        // A new prompt resets the block counts, not what the human was told.
+        admit(dir.path(), "s1", Some("p2"), false, &["commit"], LIMITS).unwrap();
+        admit(dir.path(), "s1", Some("p3"), false, &["commit"], LIMITS).unwrap();
+        assert!(!first_in_session(dir.path(), "s1", "no-llm").unwrap());
+        assert!(first_in_session(dir.path(), "s2", "no-llm").unwrap());
+        assert!(first_in_session(dir.path(), "s1", "other").unwrap());
     }
 }

@@ -3,7 +3,8 @@
 //! Glossary, one word per concept:
 //! - **judge**: a named check on an agent's response, defined as data ([`judge`]).
 //! - **trigger** / **bypass**: Layer 1 patterns; a trigger wakes the judge, a bypass lets a
-//!   triggered text through without the LLM.
+//!   triggered text through without the LLM (under `stop.judge_turns: "lexicon"`; under the
+//!   default `"all"` both are hints in the one LLM call a judged turn makes).
 //! - **field**: a boolean the LLM returns; the **rule** (`block_when`) turns fields into a
 //!   **verdict** (violation, allow, fail, unjudged).
 //! - **decision**: what hookjudge tells the agent (block or allow); the **loop breaker** may

@@ -79,7 +79,7 @@ fn write_json(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
     writeln!(
         out,
         "{}",
-        json!({"decision": evaluation.decision(), "judges": judges})
+        json!({"decision": evaluation.decision(), "llm_calls": evaluation.llm_calls, "not_judged": evaluation.not_judged, "judges": judges})
     )
 }
 

@@ -188,10 +188,24 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                 &mut out,
                 width,
                 &format!(
-                    "Layer 2 (LLM), per judge run: {} calls, {} answered from the cache",
-                    l2["calls"], l2["cache_hits"],
+                    "Layer 2 (LLM): {} calls ({:.1} per 100 responses), {} answered from the cache",
+                    l2["calls"],
+                    l2["calls_per_100_responses"].as_f64().unwrap_or(0.0),
+                    l2["cache_hits"],
                 ),
             )?;
+            if let Some(tokens) = l2["prompt_tokens_per_call"].as_f64() {
+                let estimated = if l2["prompt_tokens_estimated"] == true {
+                    " (some estimated as bytes / 4: the provider reported no usage)"
+                } else {
+                    ""
+                };
+                say(
+                    &mut out,
+                    width,
+                    &format!("  {tokens:.0} prompt tokens per call{estimated}"),
+                )?;
+            }
             say(
                 &mut out,
                 width,
@@ -440,23 +454,57 @@ fn gate_summary(gates: &[&Record]) -> Value {
     json!({"commands": gates.len(), "allow": count("allow"), "deny": count("deny"), "ask": count("ask"), "classes": classes, "decided_by": decided_by})
 }
 
-/// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency.
+/// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency,
+/// calls per 100 responses and prompt tokens per call.
+///
+/// A response logged with `llm_calls` made that many calls, shared by its judges (their
+/// `layer2` facts are the call's); a 0.1 line has none, and each judge's uncached `layer2` was
+/// its own call.
 fn layer2_summary(stops: &[&Record]) -> Value {
     let mut latencies: Vec<u64> = Vec::new();
     let mut hits = 0;
     let mut failures: IndexMap<String, usize> = IndexMap::new();
-    for l2 in stops
-        .iter()
-        .flat_map(|r| r.judges())
-        .filter_map(|j| j.layer2.as_ref())
-    {
-        if l2.call.cache == Some(CacheUse::Hit) {
-            hits += 1;
-            continue;
+    let mut calls = 0u64;
+    let (mut tokens, mut tokens_counted, mut tokens_estimated) = (0u64, 0u64, 0u64);
+    for r in stops {
+        let Record::Stop(stop) = r else { continue };
+        let judged: Vec<_> = stop
+            .judges
+            .iter()
+            .filter_map(|j| j.layer2.as_ref())
+            .collect();
+        let (fresh, cached): (Vec<_>, Vec<_>) = judged
+            .iter()
+            .partition(|l2| l2.call.cache != Some(CacheUse::Hit));
+        // One entry per call: the shared call once, or each judge's own call in a 0.1 line.
+        let per_call: Vec<&&crate::log::Layer2Entry> = match stop.llm_calls {
+            Some(n) => fresh.iter().take(n as usize).collect(),
+            None => fresh.iter().collect(),
+        };
+        hits += match stop.llm_calls {
+            Some(_) => usize::from(!cached.is_empty()),
+            None => cached.len(),
+        };
+        calls += per_call.len() as u64;
+        for l2 in &per_call {
+            latencies.push(l2.call.latency_ms.unwrap_or(0));
+            if let Some(n) = l2.call.prompt_tokens {
+                tokens += n;
+                tokens_counted += 1;
+                tokens_estimated += u64::from(l2.call.prompt_tokens_estimated == Some(true));
+            }
         }
-        latencies.push(l2.call.latency_ms.unwrap_or(0));
-        if let Some(kind) = l2.call.failure.as_deref() {
-            let cause = outcome::llm_cause(kind);
+        let mut causes: Vec<&str> = fresh
+            .iter()
+            .filter_map(|l2| l2.call.failure.as_deref())
+            .map(outcome::llm_cause)
+            .collect();
+        if stop.llm_calls.is_some() {
+            // A judge whose part of a shared answer failed counts once per cause and call.
+            causes.sort_unstable();
+            causes.dedup();
+        }
+        for cause in causes {
             *failures.entry(cause.to_owned()).or_default() += 1;
         }
     }
@@ -478,8 +526,16 @@ fn layer2_summary(stops: &[&Record]) -> Value {
     } else {
         added_us as f64 / 1000.0 / stops.len() as f64
     };
+    let per_100 = if stops.is_empty() {
+        0.0
+    } else {
+        calls as f64 * 100.0 / stops.len() as f64
+    };
     json!({
-        "calls": latencies.len(),
+        "calls": calls,
+        "calls_per_100_responses": per_100,
+        "prompt_tokens_per_call": (tokens_counted > 0).then(|| tokens as f64 / tokens_counted as f64),
+        "prompt_tokens_estimated": tokens_estimated > 0,
         "cache_hits": hits,
         "latency_ms_p50": pct(0.5),
         "latency_ms_p95": pct(0.95),

@@ -185,7 +185,7 @@ impl StopHook<'_> {
                 file: stop.session_file.as_deref(),
                 cwd: event.origin.cwd.as_deref().map(Path::new),
             };
-            self.run_judges(
+            let no_llm = self.run_judges(
                 &text,
                 request,
                 session,
@@ -199,13 +199,15 @@ impl StopHook<'_> {
                 per_prompt: settings.max_blocks_per_prompt,
             };
             let session = event.origin.session.as_deref().unwrap_or("");
-            verdict::conclude(
-                &mut record,
-                &panel.judges,
-                limits,
-                &dirs::state_dir(),
-                session,
-            )
+            let state_dir = dirs::state_dir();
+            let outcome =
+                verdict::conclude(&mut record, &panel.judges, limits, &state_dir, session);
+            match no_llm {
+                Some(note) if told_first(&state_dir, session, &mut record) => {
+                    outcome.with_notice(note)
+                }
+                _ => outcome,
+            }
         };
         // The process ends right after this answer. Freeing hundreds of compiled patterns and
         // prefilters one allocation at a time costs more than a quiet turn's whole Layer 1
@@ -222,8 +224,9 @@ impl StopHook<'_> {
         })
     }
 
-    /// Runs the judges on `text` (Layer 1, then the LLM for those that woke, with the user's
-    /// `request` as context) into `record`.
+    /// Runs the judges on `text` (Layer 1, then the LLM for the judges the turn concerns, with
+    /// the user's `request` as context) into `record`. Returns what to tell the human when no
+    /// LLM could judge: none is configured or found, or it cannot be reached.
     #[allow(clippy::too_many_arguments)]
     fn run_judges(
         &self,
@@ -234,7 +237,7 @@ impl StopHook<'_> {
         settings: &Settings,
         started: Instant,
         record: &mut StopRecord,
-    ) {
+    ) -> Option<String> {
         // The agent kills the hook at its settings timeout: keep the deadline below it.
         let mut llm_settings = settings.llm.clone();
         llm_settings.timeout_ms =
@@ -273,8 +276,49 @@ impl StopHook<'_> {
         record.provider = layer2.resolved().map(|r| r.why.clone());
         record.timings_us.layer1 = evaluation.layer1_us;
         record.timings_us.layer2 = evaluation.layer2_us;
+        record.llm_calls = Some(evaluation.llm_calls);
+        record.not_judged = evaluation.not_judged.map(str::to_owned);
         record.judges = evaluation.outcomes.into_iter().map(Into::into).collect();
+        no_llm_note(layer2.resolved(), record)
     }
+}
+
+/// The notice key that says no LLM judges, told once per session.
+const NO_LLM_NOTICE: &str = "no-llm";
+
+/// What the human is told, once per session, when asked judges got no LLM: which is missing
+/// and the one setting that fixes it.
+fn no_llm_note(resolution: Option<&crate::llm::Resolution>, record: &StopRecord) -> Option<String> {
+    let resolution = resolution?;
+    if resolution.backend.is_none() {
+        return Some(format!(
+            "hookjudge is not judging: no LLM ({}). Set `llm.provider` in your config (`hookjudge config path` shows where; for example {{\"llm\": {{\"provider\": \"anthropic\"}}}}), then check it with `hookjudge doctor --online`.",
+            resolution.why
+        ));
+    }
+    let unreachable = record.judges.iter().find(|j| {
+        j.layer2
+            .as_ref()
+            .is_some_and(|l| l.call.failure.as_deref() == Some("connect"))
+    })?;
+    Some(format!(
+        "hookjudge is not judging: {}. Fix `llm.base_url` in your config (or start the server), then check it with `hookjudge doctor --online`.",
+        unreachable
+            .reason
+            .as_deref()
+            .unwrap_or("the LLM cannot be reached")
+    ))
+}
+
+/// Whether the no-LLM notice is new to `session` (a ledger that cannot be read repeats it:
+/// better than hiding it).
+fn told_first(state_dir: &Path, session: &str, record: &mut StopRecord) -> bool {
+    crate::ledger::first_in_session(state_dir, session, NO_LLM_NOTICE).unwrap_or_else(|e| {
+        record.errors.push(format!(
+            "session ledger unavailable ({e}); the no-LLM notice may repeat"
+        ));
+        true
+    })
 }
 
 /// The response text, redacted (secrets go before anything else sees it: the LLM, the cache,

@@ -67,6 +67,7 @@ mod tests {
                     failure: Some("timeout".into()),
                     ..Layer2Call::default()
                 }),
+                asked: true,
             }
             .into(),
         );

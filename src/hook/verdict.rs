@@ -176,6 +176,7 @@ mod tests {
             fields: None,
             reason: None,
             layer2: None,
+            asked: true,
         }
         .into()
     }

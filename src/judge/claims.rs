@@ -16,7 +16,7 @@ use regex::RegexSet;
 use serde_json::{Map, Value, json};
 
 use super::Judge;
-use super::evaluate::{Answer, Layer2, Layer2Call};
+use super::evaluate::{Answer, Answers, Layer2, Layer2Call, Question};
 use crate::gate::evidence::facts::{ClaimKind, Settled, TurnFacts};
 
 /// The judge of claims checked against the session.
@@ -143,6 +143,85 @@ impl<'a> Grounded<'a> {
 }
 
 impl Layer2 for Grounded<'_> {
+    /// The facts can settle a claim with no LLM: without one, the session is still read.
+    fn available(&self) -> bool {
+        self.inner.available() || self.facts().is_some()
+    }
+
+    fn session_did_work(&self) -> bool {
+        self.facts().is_some_and(|f| !f.steps.is_empty())
+    }
+
+    /// One call for the judges the facts do not settle, with the facts in its prompt. The
+    /// claim judge is settled from the facts only when Layer 1 saw a claim in the text (a
+    /// turn judged because every turn is has none to settle: the LLM reads it, with the facts).
+    fn ask_all(&self, question: &Question) -> Answers {
+        let facts = self.facts();
+        let settled: Vec<Option<Answer>> = question
+            .judges
+            .iter()
+            .zip(question.woke)
+            .map(|(judge, &woke)| {
+                if judge.name != CLAIM_JUDGE || !woke {
+                    return None;
+                }
+                match settle(facts?, question.text)? {
+                    Settled::Contradicted(evidence) => Some(answer(false, evidence)),
+                    Settled::Supported(evidence) => Some(answer(true, evidence)),
+                    Settled::Open => None,
+                }
+            })
+            .collect();
+        let rest: Vec<&Judge> = question
+            .judges
+            .iter()
+            .zip(&settled)
+            .filter(|(_, s)| s.is_none())
+            .map(|(j, _)| *j)
+            .collect();
+        let rest_woke: Vec<bool> = question
+            .woke
+            .iter()
+            .zip(&settled)
+            .filter(|(_, s)| s.is_none())
+            .map(|(w, _)| *w)
+            .collect();
+        let block = match question.facts {
+            Some(given) => Some(given.to_owned()),
+            None if self.inner.available() => facts.and_then(|f| f.render(FACTS_BLOCK_BYTES)),
+            None => None,
+        };
+        let mut asked = if rest.is_empty() {
+            Answers {
+                answers: Vec::new(),
+                calls: 0,
+            }
+        } else {
+            self.inner.ask_all(&Question {
+                judges: &rest,
+                text: question.text,
+                hints: question.hints,
+                facts: block.as_deref(),
+                woke: &rest_woke,
+            })
+        }
+        .answers
+        .into_iter();
+        let calls = if rest.is_empty() { 0 } else { 1 };
+        let mut answers = Vec::with_capacity(question.judges.len());
+        for (judge, settled) in question.judges.iter().zip(settled) {
+            let answer = match settled {
+                Some(answer) => answer,
+                None => asked.next().unwrap_or(Answer::Unjudged),
+            };
+            answers.push(match (judge.name.as_str(), facts) {
+                (COMMIT_JUDGE, Some(facts)) => contradicted_verification(facts, answer),
+                _ => answer,
+            });
+        }
+        Answers { answers, calls }
+    }
+
     fn ask(&self, judge: &Judge, text: &str) -> Answer {
         if ![CLAIM_JUDGE, COMMIT_JUDGE].contains(&judge.name.as_str()) {
             return self.inner.ask(judge, text);
@@ -156,26 +235,32 @@ impl Layer2 for Grounded<'_> {
                 Some(Settled::Supported(evidence)) => answer(true, evidence),
                 _ => self.inner.ask(judge, text),
             },
-            COMMIT_JUDGE => {
-                let mut answer = self.inner.ask(judge, text);
-                if let Answer::Fields { fields, reason, .. } = &mut answer
-                    && fields.get("verification_reported") == Some(&Value::Bool(true))
-                    && let Settled::Contradicted(evidence) = facts.check(ClaimKind::Tests)
-                {
-                    fields.insert("verification_reported".into(), Value::Bool(false));
-                    *reason = Some(format!(
-                        "the session contradicts the verification reported: {evidence}{}",
-                        reason
-                            .as_deref()
-                            .map(|r| format!(" (model: {r})"))
-                            .unwrap_or_default()
-                    ));
-                }
-                answer
-            }
+            COMMIT_JUDGE => contradicted_verification(facts, self.inner.ask(judge, text)),
             _ => self.inner.ask(judge, text),
         }
     }
+}
+
+/// The facts block's size in the prompt: the newest steps of the turn, a few hundred tokens.
+const FACTS_BLOCK_BYTES: usize = 2048;
+
+/// The commit judge's `answer`, with "verification reported" withdrawn when the session
+/// contradicts it.
+fn contradicted_verification(facts: &TurnFacts, mut answer: Answer) -> Answer {
+    if let Answer::Fields { fields, reason, .. } = &mut answer
+        && fields.get("verification_reported") == Some(&Value::Bool(true))
+        && let Settled::Contradicted(evidence) = facts.check(ClaimKind::Tests)
+    {
+        fields.insert("verification_reported".into(), Value::Bool(false));
+        *reason = Some(format!(
+            "the session contradicts the verification reported: {evidence}{}",
+            reason
+                .as_deref()
+                .map(|r| format!(" (model: {r})"))
+                .unwrap_or_default()
+        ));
+    }
+    answer
 }
 
 /// The claim judge's fields when the facts settle it.

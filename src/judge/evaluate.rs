@@ -1,9 +1,11 @@
-//! Runs a set of judges over one text: Layer 1 for each, Layer 2 for those that triggered, and
-//! the block rule over the returned fields.
+//! Runs a set of judges over one text: Layer 1 for each, Layer 2 for the judges the turn
+//! concerns (every judge unless the turn cannot hold a violation, or with `stop.judge_turns:
+//! "lexicon"` those Layer 1 woke), and the block rule over the returned fields.
 //!
 //! Layer 2 is a trait here so that this module stays plumbing: it reads no config, prints
-//! nothing and knows no provider. Triggered judges are asked concurrently, so the wait is the
-//! slowest answer, not the sum.
+//! nothing and knows no provider. The judges a turn concerns are asked together, in one
+//! question, so that a provider answers them with one call; Layer 1's signals go with it as
+//! hints.
 
 use std::time::Instant;
 
@@ -82,6 +84,15 @@ pub struct Layer2Call {
     /// The failure kind (`timeout`, `http`, …) when the call gave no usable answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<String>,
+    /// The prompt's tokens: the server's count where it gives usage, else bytes / 4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// `true` when `prompt_tokens` is the bytes / 4 estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens_estimated: Option<bool>,
+    /// How many judges shared this call (a combined call carries every judge of the turn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shared_by: Option<u32>,
     /// Why what was learned about the server (a refused parameter, the format that works)
     /// could not be kept for the next call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,10 +122,105 @@ pub enum Answer {
     Failed { cause: String, meta: Layer2Call },
 }
 
+/// What the judges of one turn ask Layer 2 together.
+#[derive(Debug, Clone, Copy)]
+pub struct Question<'a> {
+    pub judges: &'a [&'a Judge],
+    pub text: &'a str,
+    /// Layer 1's signals for the prompt, one line each.
+    pub hints: &'a [String],
+    /// A block of facts about the session, already rendered and framed, if any.
+    pub facts: Option<&'a str>,
+    /// For each judge, whether Layer 1 triggered on it: a judge asked only because every turn
+    /// is judged has no sign of its subject in the text, and nothing may be settled for it
+    /// without reading the text.
+    pub woke: &'a [bool],
+}
+
+/// Layer 2's answers to a [`Question`], one per judge in order, and the provider calls they
+/// cost (0 when a cache answered or no LLM is configured).
+#[derive(Debug, Clone)]
+pub struct Answers {
+    pub answers: Vec<Answer>,
+    pub calls: u32,
+}
+
 /// The LLM stage, as seen by the judges.
 pub trait Layer2: Sync {
     /// Asks the LLM to fill `judge`'s fields for `text`.
     fn ask(&self, judge: &Judge, text: &str) -> Answer;
+
+    /// Whether an LLM may answer at all: without one, the question (its hints, its threads) is
+    /// not even built.
+    fn available(&self) -> bool {
+        true
+    }
+
+    /// Whether the session shows work done in this turn (edits, commands): a short reply that
+    /// follows work is judged, as it may report or claim that work. Unknown without a session.
+    fn session_did_work(&self) -> bool {
+        false
+    }
+
+    /// Asks for every judge of `question` at once. By default, each judge on its own,
+    /// concurrently; an LLM provider answers them all in one call.
+    fn ask_all(&self, question: &Question) -> Answers {
+        let answers: Vec<Answer> = match question.judges {
+            [] => Vec::new(),
+            [only] => vec![self.ask(only, question.text)],
+            many => std::thread::scope(|scope| {
+                let handles: Vec<_> = many
+                    .iter()
+                    .map(|&judge| scope.spawn(move || self.ask(judge, question.text)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| {
+                        h.join().unwrap_or_else(|_| Answer::Failed {
+                            cause: "the judge panicked".into(),
+                            meta: Layer2Call::default(),
+                        })
+                    })
+                    .collect()
+            }),
+        };
+        let calls = answers.iter().filter(|a| a.called()).count() as u32;
+        Answers { answers, calls }
+    }
+}
+
+impl Answer {
+    /// Whether answering cost a provider call (not a cache hit, not unjudged).
+    fn called(&self) -> bool {
+        match self {
+            Answer::Unjudged => false,
+            Answer::Fields { meta, .. } | Answer::Failed { meta, .. } => {
+                meta.cache != Some(CacheUse::Hit)
+            }
+        }
+    }
+}
+
+/// Which turns the Stop judges send to the LLM (`stop.judge_turns`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum JudgeTurns {
+    /// Every turn that could hold a violation, with every judge, in one call; Layer 1's
+    /// signals are hints. By default, this.
+    #[default]
+    All,
+    /// Only the judges Layer 1's patterns wake, as in 0.1: fewer calls, less reach.
+    Lexicon,
+}
+
+impl JudgeTurns {
+    /// The configured value.
+    pub fn name(self) -> &'static str {
+        match self {
+            JudgeTurns::All => "all",
+            JudgeTurns::Lexicon => "lexicon",
+        }
+    }
 }
 
 /// Layer 2 when no LLM is configured: every trigger stays unjudged.
@@ -123,6 +229,10 @@ pub struct NoLayer2;
 impl Layer2 for NoLayer2 {
     fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
         Answer::Unjudged
+    }
+
+    fn available(&self) -> bool {
+        false
     }
 }
 
@@ -145,6 +255,9 @@ pub struct JudgeOutcome {
     /// Provider, model, latency and the like, when Layer 2 ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layer2: Option<Layer2Call>,
+    /// Whether the judge's question went to Layer 2, or would have with an LLM.
+    #[serde(skip)]
+    pub asked: bool,
 }
 
 /// A bypass refused because of judge-directed content: both patterns, for the log.
@@ -160,6 +273,10 @@ pub struct Evaluation {
     pub outcomes: Vec<JudgeOutcome>,
     pub layer1_us: u64,
     pub layer2_us: u64,
+    /// The provider calls the turn cost: at most one with an LLM provider.
+    pub llm_calls: u32,
+    /// Why the turn was left to Layer 1 alone under `judge_turns: "all"`, when it was.
+    pub not_judged: Option<&'static str>,
 }
 
 impl Evaluation {
@@ -179,6 +296,7 @@ impl Evaluation {
 pub struct Panel {
     pub judges: Vec<Judge>,
     pub speech: UserRules,
+    pub judge_turns: JudgeTurns,
 }
 
 impl Panel {
@@ -199,12 +317,24 @@ impl From<Vec<Judge>> for Panel {
         Panel {
             judges,
             speech: UserRules::default(),
+            judge_turns: JudgeTurns::default(),
         }
     }
 }
 
 /// Judges `text` with every judge of `panel`.
 pub fn evaluate(text: &str, panel: &Panel, layer2: &dyn Layer2) -> Evaluation {
+    evaluate_turn(text, None, panel, layer2)
+}
+
+/// Judges `text` with every judge of `panel`, with `facts` (a rendered, framed block about the
+/// session) in the prompt when given.
+pub fn evaluate_turn(
+    text: &str,
+    facts: Option<&str>,
+    panel: &Panel,
+    layer2: &dyn Layer2,
+) -> Evaluation {
     let started = Instant::now();
     let judges = &panel.judges[..];
     let lowercase = text.to_lowercase();
@@ -229,6 +359,7 @@ pub fn evaluate(text: &str, panel: &Panel, layer2: &dyn Layer2) -> Evaluation {
                 fields: None,
                 reason: None,
                 layer2: None,
+                asked: false,
             },
             Err(error) => JudgeOutcome {
                 judge: judge.name.clone(),
@@ -240,35 +371,61 @@ pub fn evaluate(text: &str, panel: &Panel, layer2: &dyn Layer2) -> Evaluation {
                 fields: None,
                 reason: Some(error.to_string()),
                 layer2: None,
+                asked: false,
             },
         })
         .collect();
     let layer1_us = started.elapsed().as_micros() as u64;
 
     let layer2_started = Instant::now();
-    let triggered: Vec<usize> = (0..judges.len())
-        .filter(|&i| outcomes[i].layer1 == Signal::Trigger)
-        .collect();
-    let answers: Vec<Answer> = match triggered.as_slice() {
-        [] => Vec::new(),
-        [only] => vec![layer2.ask(&judges[*only], text)],
-        many => std::thread::scope(|scope| {
-            let handles: Vec<_> = many
-                .iter()
-                .map(|&i| scope.spawn(move || layer2.ask(&judges[i], text)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join().unwrap_or_else(|_| Answer::Failed {
-                        cause: "the judge panicked".into(),
-                        meta: Layer2Call::default(),
-                    })
-                })
-                .collect()
-        }),
+    let woke = |i: usize| outcomes[i].layer1 == Signal::Trigger;
+    let not_judged = match panel.judge_turns {
+        JudgeTurns::Lexicon => None,
+        JudgeTurns::All => {
+            super::turns::cannot_violate(text).filter(|_| !layer2.session_did_work())
+        }
     };
-    for (i, answer) in triggered.into_iter().zip(answers) {
+    let asked: Vec<usize> = (0..judges.len())
+        .filter(|&i| match (panel.judge_turns, not_judged) {
+            (JudgeTurns::Lexicon, _) | (JudgeTurns::All, Some(_)) => woke(i),
+            // A judge whose patterns failed has its verdict already; a bypass is a hint here,
+            // not an allowance (see the README's "Which turns are judged").
+            (JudgeTurns::All, None) => outcomes[i].verdict != Some(Verdict::Fail),
+        })
+        .collect();
+    for &i in &asked {
+        outcomes[i].asked = true;
+    }
+    // Asked only when judges are due: on a quiet turn no provider is even looked for.
+    let asked = if !asked.is_empty() && layer2.available() {
+        asked
+    } else {
+        Vec::new()
+    };
+    let hints: Vec<String> = asked
+        .iter()
+        .filter_map(|&i| hint(&judges[i], &outcomes[i], text))
+        .collect();
+    let asked_judges: Vec<&Judge> = asked.iter().map(|&i| &judges[i]).collect();
+    let asked_woke: Vec<bool> = asked
+        .iter()
+        .map(|&i| outcomes[i].layer1 == Signal::Trigger)
+        .collect();
+    let answers = if asked.is_empty() {
+        Answers {
+            answers: Vec::new(),
+            calls: 0,
+        }
+    } else {
+        layer2.ask_all(&Question {
+            judges: &asked_judges,
+            text,
+            hints: &hints,
+            facts,
+            woke: &asked_woke,
+        })
+    };
+    for (i, answer) in asked.into_iter().zip(answers.answers) {
         apply(&judges[i], &mut outcomes[i], answer);
     }
     let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) {
@@ -280,7 +437,35 @@ pub fn evaluate(text: &str, panel: &Panel, layer2: &dyn Layer2) -> Evaluation {
         outcomes,
         layer1_us,
         layer2_us,
+        llm_calls: answers.calls,
+        not_judged,
     }
+}
+
+/// Layer 1's signal for `judge` as a line for the prompt: the judge, the signal and the words
+/// that raised it (`commit: trigger "push to main"`); none for a quiet judge.
+fn hint(judge: &Judge, outcome: &JudgeOutcome, text: &str) -> Option<String> {
+    let source = outcome.pattern.as_deref()?;
+    let (kind, patterns) = match outcome.layer1 {
+        Signal::Quiet => return None,
+        Signal::Trigger => ("trigger", &judge.triggers),
+        Signal::Bypass => ("bypass (evidence the rule may allow)", &judge.bypasses),
+    };
+    // The words matched in the raw text; a pattern that matched only the speech view (or the
+    // judge-directed check) is named by its kind alone.
+    let words = patterns
+        .iter()
+        .find(|p| p.source.as_ref() == source)
+        .and_then(|p| p.find(text).ok().flatten())
+        .map(|(start, end)| {
+            let words: String = text[start..end].chars().take(60).collect();
+            format!(
+                " \"{}\"",
+                words.split_whitespace().collect::<Vec<_>>().join(" ")
+            )
+        })
+        .unwrap_or_default();
+    Some(format!("{}: {kind}{words}", judge.name))
 }
 
 fn apply(judge: &Judge, outcome: &mut JudgeOutcome, answer: Answer) {
@@ -342,11 +527,17 @@ mod tests {
         }
     }
 
+    fn lexicon() -> Panel {
+        let mut panel = judges();
+        panel.judge_turns = JudgeTurns::Lexicon;
+        panel
+    }
+
     #[test]
-    fn quiet_text_never_reaches_layer2() {
+    fn quiet_text_never_reaches_layer2_under_the_lexicon() {
         let eval = evaluate(
             "Here is the summary of the module layout.",
-            &judges(),
+            &lexicon(),
             &Scripted(json!({})),
         );
         assert!(
@@ -360,7 +551,7 @@ mod tests {
     #[test]
     fn triggered_judges_apply_their_rule() {
         let text = "The change is ready. Shall I commit and push to main?";
-        let js = judges();
+        let js = lexicon();
         let none = evaluate(text, &js, &NoLayer2);
         let commit = &none.outcomes[0];
         assert_eq!(
@@ -387,5 +578,114 @@ mod tests {
         let failed = evaluate(text, &js, &Scripted(json!({})));
         assert_eq!(failed.outcomes[0].verdict, Some(Verdict::Fail));
         assert_eq!(failed.outcomes[0].decision, Decision::Allow);
+    }
+
+    /// A Layer 2 that answers every judge in one call, counting the questions it gets.
+    struct Combined {
+        parts: Value,
+        questions: std::sync::atomic::AtomicU32,
+        judges_asked: std::sync::Mutex<Vec<String>>,
+        hints: std::sync::Mutex<Vec<String>>,
+    }
+    impl Combined {
+        fn new(parts: Value) -> Combined {
+            Combined {
+                parts,
+                questions: Default::default(),
+                judges_asked: Default::default(),
+                hints: Default::default(),
+            }
+        }
+    }
+    impl Layer2 for Combined {
+        fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
+            unreachable!("a combined Layer 2 is asked for all judges at once")
+        }
+        fn ask_all(&self, question: &Question) -> Answers {
+            self.questions
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let mut asked = self.judges_asked.lock().unwrap();
+            asked.extend(question.judges.iter().map(|j| j.name.clone()));
+            self.hints
+                .lock()
+                .unwrap()
+                .extend(question.hints.iter().cloned());
+            let answers = Scripted(self.parts.clone());
+            Answers {
+                answers: question
+                    .judges
+                    .iter()
+                    .map(|j| answers.ask(j, question.text))
+                    .collect(),
+                calls: 1,
+            }
+        }
+    }
+
+    #[test]
+    fn every_judge_is_asked_in_one_question_and_fails_alone() {
+        let text = "The change is ready. Shall I commit and push to main?";
+        let layer2 = Combined::new(json!({"commit": {"new_proposal": true}}));
+        let eval = evaluate(text, &judges(), &layer2);
+        assert_eq!(layer2.questions.into_inner(), 1);
+        assert_eq!(eval.llm_calls, 1);
+        let asked = layer2.judges_asked.into_inner().unwrap();
+        let all: Vec<String> = judges().judges.iter().map(|j| j.name.clone()).collect();
+        assert_eq!(asked, all, "quiet judges are asked too");
+        assert_eq!(eval.outcomes[0].verdict, Some(Verdict::Violation));
+        assert_eq!(eval.decision(), Decision::Block);
+        for other in &eval.outcomes[1..] {
+            assert_eq!(other.verdict, Some(Verdict::Fail), "{}", other.judge);
+            assert_eq!(other.decision, Decision::Allow);
+        }
+        let hints = layer2.hints.into_inner().unwrap();
+        assert!(
+            hints.iter().any(|h| h.starts_with("commit: trigger \"")),
+            "{hints:?}"
+        );
+    }
+
+    #[test]
+    fn a_turn_that_cannot_hold_a_violation_costs_no_call() {
+        let layer2 = Combined::new(json!({}));
+        let eval = evaluate("daily rollover policy active", &judges(), &layer2);
+        assert_eq!(layer2.questions.into_inner(), 0);
+        assert_eq!(eval.llm_calls, 0);
+        assert!(eval.not_judged.is_some());
+        assert!(eval.outcomes.iter().all(|o| o.verdict.is_none()));
+    }
+
+    #[test]
+    fn without_an_llm_quiet_judges_stay_quiet_in_every_mode() {
+        let eval = evaluate(
+            "Here is the summary of the module layout.",
+            &judges(),
+            &NoLayer2,
+        );
+        assert!(eval.outcomes.iter().all(|o| o.verdict.is_none()));
+        assert_eq!(eval.llm_calls, 0);
+    }
+
+    #[test]
+    fn a_bypass_is_a_hint_under_all_and_an_allowance_under_the_lexicon() {
+        let text = "All 42 tests pass. Shall I commit and push to main?";
+        let parts = json!({"commit": {"new_proposal": true, "verification_reported": false}});
+        let layer2 = Combined::new(parts.clone());
+        let all = evaluate(text, &judges(), &layer2);
+        assert_eq!(all.outcomes[0].layer1, Signal::Bypass);
+        assert_eq!(all.outcomes[0].verdict, Some(Verdict::Violation));
+        let hints = layer2.hints.into_inner().unwrap();
+        assert!(
+            hints.iter().any(|h| h
+                .starts_with("commit: bypass (evidence the rule may allow) \"All 42 tests pass")),
+            "{hints:?}"
+        );
+        let layer2 = Combined::new(parts);
+        let lexicon = evaluate(text, &lexicon(), &layer2);
+        // The claim ("tests pass") wakes the claim judge; the commit judge's bypass allows.
+        let asked = layer2.judges_asked.into_inner().unwrap();
+        assert!(!asked.iter().any(|j| j == "commit"), "{asked:?}");
+        assert_eq!(lexicon.outcomes[0].verdict, Some(Verdict::Allow));
+        assert!(lexicon.llm_calls <= 1);
     }
 }

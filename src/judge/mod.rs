@@ -18,6 +18,7 @@ pub mod literals;
 pub mod pattern;
 pub mod rule;
 pub mod speech;
+pub mod turns;
 
 use std::borrow::Cow;
 use std::fmt;

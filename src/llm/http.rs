@@ -57,6 +57,13 @@ impl ResponseFormat {
 
 /// Sends a chat-completions request and returns the message content; a failure comes with the
 /// body that was sent, so that the caller can tell which parameter a server refused.
+/// A provider's answer: its text and, when the server reports usage, the prompt's tokens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    pub prompt_tokens: Option<u64>,
+}
+
 pub fn openai(
     base_url: &str,
     model: &str,
@@ -65,13 +72,20 @@ pub fn openai(
     format: ResponseFormat,
     omit: &[String],
     deadline: Instant,
-) -> Result<String, (Failure, Value)> {
+) -> Result<Reply, (Failure, Value)> {
     let url = format!("{}/chat/completions", base_url.trim_end_matches('/'));
     let mut body = json!({
         "model": model,
         "messages": [{"role": "system", "content": prompt.system}, {"role": "user", "content": prompt.user}],
     });
     for (name, value) in super::params::optional_for(model, omit) {
+        // A combined answer needs room for every judge's part; reasoning models keep theirs.
+        let value = if name == "max_completion_tokens" && !super::params::is_reasoning_model(model)
+        {
+            json!(prompt.answer_tokens)
+        } else {
+            value
+        };
         body[name] = value;
     }
     if let Some(rf) = format.body(&prompt.schema) {
@@ -82,9 +96,13 @@ pub fn openai(
         headers.push(("Authorization", format!("Bearer {key}")));
     }
     let response = post(&url, &headers, &body, deadline).map_err(|f| (f, body))?;
+    let prompt_tokens = response["usage"]["prompt_tokens"].as_u64();
     response["choices"][0]["message"]["content"]
         .as_str()
-        .map(str::to_owned)
+        .map(|text| Reply {
+            text: text.to_owned(),
+            prompt_tokens,
+        })
         .ok_or_else(|| {
             (
                 Failure::Unparseable(format!(
@@ -103,14 +121,14 @@ pub fn anthropic(
     api_key: Option<&str>,
     prompt: &Prompt,
     deadline: Instant,
-) -> Result<String, Failure> {
+) -> Result<Reply, Failure> {
     let url = format!("{}/v1/messages", base_url.trim_end_matches('/'));
     let body = json!({
         "model": model,
-        "max_tokens": 400,
+        "max_tokens": prompt.answer_tokens,
         "temperature": 0,
         "system": prompt.system,
-        "messages": [{"role": "user", "content": prompt.user}],
+        "messages": [{"role": "user", "content": anthropic_content(prompt)}],
     });
     let mut headers = vec![("anthropic-version", "2023-06-01".to_string())];
     if let Some(key) = api_key {
@@ -130,7 +148,33 @@ pub fn anthropic(
             excerpt(&response.to_string())
         )));
     }
-    Ok(text.join("\n"))
+    // Cached and freshly cached input count as prompt tokens too.
+    let usage = &response["usage"];
+    let prompt_tokens = [
+        "input_tokens",
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+    ]
+    .iter()
+    .filter_map(|k| usage[*k].as_u64())
+    .reduce(|a, b| a + b);
+    Ok(Reply {
+        text: text.join("\n"),
+        prompt_tokens,
+    })
+}
+
+/// The user message's content: with a static part, two text blocks, the first marked for
+/// Anthropic's prompt cache (the judges' tasks repeat from turn to turn; the turn does not).
+fn anthropic_content(prompt: &Prompt) -> Value {
+    if prompt.static_len == 0 || prompt.static_len >= prompt.user.len() {
+        return json!(prompt.user);
+    }
+    let (fixed, turn) = prompt.user.split_at(prompt.static_len);
+    json!([
+        {"type": "text", "text": fixed, "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": turn},
+    ])
 }
 
 fn post(

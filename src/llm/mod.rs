@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::judge::Judge;
-use crate::judge::evaluate::{Answer, CacheUse, Layer2, Layer2Call};
+use crate::judge::evaluate::{Answer, Answers, CacheUse, Layer2, Layer2Call, Question};
 pub use http::ResponseFormat;
 pub use resolve::{Backend, Resolution};
 
@@ -207,15 +207,15 @@ impl LlmJudge {
         self.resolution.get()
     }
 
-    fn call(
+    /// Sends `prompt` to `backend` and returns the model's raw answer, learning on the way what
+    /// an OpenAI-compatible server refuses. `meta` gets the format used and the prompt's tokens.
+    fn send(
         &self,
         backend: &Backend,
-        judge: &Judge,
-        text: &str,
+        prompt: &frame::Prompt,
         meta: &mut Layer2Call,
-    ) -> Result<answer::Parsed, Failure> {
-        let prompt = frame::frame(judge, text, self.request(), &frame::nonce());
-        let raw = match backend {
+    ) -> Result<String, Failure> {
+        let reply = match backend {
             Backend::OpenAi {
                 base_url,
                 model,
@@ -235,7 +235,7 @@ impl LlmJudge {
                         base_url,
                         model,
                         api_key.as_deref(),
-                        &prompt,
+                        prompt,
                         format,
                         &omit,
                         self.deadline,
@@ -274,13 +274,51 @@ impl LlmJudge {
                 base_url,
                 model,
                 api_key,
-            } => http::anthropic(base_url, model, api_key.as_deref(), &prompt, self.deadline)?,
-            Backend::Command { argv, .. } => {
+            } => http::anthropic(base_url, model, api_key.as_deref(), prompt, self.deadline)?,
+            Backend::Command { argv, .. } => http::Reply {
                 // Commands get one plain prompt: system and user text together.
-                command::run(argv, &prompt.user, self.deadline)?
-            }
+                text: command::run(argv, &prompt.user, self.deadline)?,
+                prompt_tokens: None,
+            },
         };
+        meta.prompt_tokens_estimated = Some(reply.prompt_tokens.is_none());
+        meta.prompt_tokens = Some(
+            reply
+                .prompt_tokens
+                .unwrap_or(((prompt.system.len() + prompt.user.len()) / 4) as u64),
+        );
+        Ok(reply.text)
+    }
+
+    fn call(
+        &self,
+        backend: &Backend,
+        judge: &Judge,
+        text: &str,
+        meta: &mut Layer2Call,
+    ) -> Result<answer::Parsed, Failure> {
+        let prompt = frame::frame(judge, text, self.request(), &frame::nonce());
+        let raw = self.send(backend, &prompt, meta)?;
         answer::parse(&raw, judge, text).map_err(|e| Failure::Unparseable(e.to_string()))
+    }
+
+    /// One call for every judge of `question`: each judge's result, in order; a judge whose
+    /// part is unusable gets its own failure.
+    fn call_all(
+        &self,
+        backend: &Backend,
+        question: &Question,
+        turn: &frame::Turn,
+        meta: &mut Layer2Call,
+    ) -> Result<Vec<Result<answer::Parsed, Failure>>, Failure> {
+        let prompt = frame::frame_panel(question.judges, turn, &frame::nonce());
+        let raw = self.send(backend, &prompt, meta)?;
+        let parts = answer::parse_panel(&raw, question.judges, question.text)
+            .map_err(|e| Failure::Unparseable(e.to_string()))?;
+        Ok(parts
+            .into_iter()
+            .map(|part| part.map_err(|e| Failure::Unparseable(e.to_string())))
+            .collect())
     }
 }
 
@@ -325,5 +363,91 @@ impl Layer2 for LlmJudge {
                 }
             }
         }
+    }
+
+    fn available(&self) -> bool {
+        self.resolution().backend.is_some()
+    }
+
+    fn ask_all(&self, question: &Question) -> Answers {
+        let unjudged = || Answers {
+            answers: question.judges.iter().map(|_| Answer::Unjudged).collect(),
+            calls: 0,
+        };
+        let Some(backend) = &self.resolution().backend else {
+            return unjudged();
+        };
+        let mut meta = Layer2Call {
+            provider: Some(backend.provider().to_owned()),
+            model: Some(backend.model()),
+            shared_by: Some(question.judges.len() as u32),
+            ..Layer2Call::default()
+        };
+        let turn = frame::Turn {
+            text: question.text,
+            request: self.request(),
+            facts: question.facts,
+            hints: question.hints,
+        };
+        let key = cache::panel_key(question.judges, backend, &turn);
+        let ttl = self.settings.cache_seconds;
+        if let Some(parts) = cache::get_panel(&self.state_dir, &key, question.judges, ttl) {
+            meta.cache = Some(CacheUse::Hit);
+            meta.latency_ms = Some(0);
+            let answers = parts
+                .into_iter()
+                .map(|p| Answer::Fields {
+                    fields: p.fields,
+                    reason: p.reason,
+                    meta: meta.clone(),
+                })
+                .collect();
+            return Answers { answers, calls: 0 };
+        }
+        meta.cache = Some(CacheUse::Miss);
+        let started = Instant::now();
+        let result = self.call_all(backend, question, &turn, &mut meta);
+        meta.latency_ms = Some(started.elapsed().as_millis() as u64);
+        let answers = match result {
+            Ok(parts) => {
+                let whole: Vec<(&str, &answer::Parsed)> = question
+                    .judges
+                    .iter()
+                    .zip(&parts)
+                    .filter_map(|(j, p)| p.as_ref().ok().map(|p| (j.name.as_str(), p)))
+                    .collect();
+                // Only a whole answer is kept: a judge that failed is asked again next time.
+                if whole.len() == parts.len() {
+                    cache::put_panel(&self.state_dir, &key, &whole, ttl);
+                }
+                parts
+                    .into_iter()
+                    .map(|part| match part {
+                        Ok(parsed) => Answer::Fields {
+                            fields: parsed.fields,
+                            reason: parsed.reason,
+                            meta: meta.clone(),
+                        },
+                        Err(failure) => failed(failure, &meta),
+                    })
+                    .collect()
+            }
+            Err(failure) => question
+                .judges
+                .iter()
+                .map(|_| failed(failure.clone(), &meta))
+                .collect(),
+        };
+        Answers { answers, calls: 1 }
+    }
+}
+
+/// A judge's failed answer, with the call's facts and the failure's kind.
+fn failed(failure: Failure, meta: &Layer2Call) -> Answer {
+    let mut meta = meta.clone();
+    meta.failure = Some(failure.kind().to_owned());
+    Answer::Failed {
+        cause: failure.to_string(),
+        meta,
     }
 }

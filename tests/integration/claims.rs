@@ -218,7 +218,12 @@ fn a_claim_the_session_contradicts_is_blocked_with_the_evidence() {
                     );
                     assert!(reason.contains(evidence), "{agent} {name}: {reason}");
                 }
-                None => assert_eq!(out.stdout.trim(), "", "{agent} {name}"),
+                // Allowed: at most the once-per-session notice that no LLM judges the rest.
+                None => assert!(
+                    !out.stdout.contains("\"decision\""),
+                    "{agent} {name}: {}",
+                    out.stdout
+                ),
             }
             let log = home.last_log();
             let claim = log["judges"]
@@ -273,10 +278,10 @@ fn claims_about_what_the_session_cannot_see_are_left_to_the_llm() {
     let mut input: Value = serde_json::from_str(&claude_stop("ci", &t)).unwrap();
     input["last_assistant_message"] = json!("Pushed the fix; CI is green on the PR.");
     let out = home.cmd(&["stop"]).stdin(input.to_string()).output();
-    assert_eq!(
-        out.stdout.trim(),
-        "",
-        "no LLM configured: unjudged, allowed"
+    assert!(
+        !out.stdout.contains("\"decision\""),
+        "no LLM configured: unjudged, allowed: {}",
+        out.stdout
     );
     let log = home.last_log();
     let claim = log["judges"]
@@ -333,4 +338,75 @@ fn judge_with_a_transcript_checks_the_claim_without_an_llm() {
         "{}",
         out.stderr
     );
+}
+
+/// With an LLM: the facts settle the claim without it, and the other judges of the turn share
+/// one request whose prompt carries the session's facts.
+#[test]
+fn with_an_llm_the_facts_settle_the_claim_and_the_rest_share_one_call_that_reads_them() {
+    use crate::harness::{FakeLlm, Reply};
+    let server = FakeLlm::start(|r| Reply::chat(&r.answer(json!({}))));
+    let home = home();
+    home.user_config(
+        &json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url),
+            "model": "judge-model", "api_key_env": "JUDGE_KEY"}})
+        .to_string(),
+    );
+    let t = claude_session(&home, &[Step::Edit, Step::Test(1)]);
+    let mut input: Value = serde_json::from_str(&claude_stop("llm", &t)).unwrap();
+    input["last_assistant_message"] =
+        json!("Fixed the parser. All tests pass now. Shall I push to main?");
+    let out = home
+        .cmd(&["stop"])
+        .env("JUDGE_KEY", "k")
+        .stdin(input.to_string())
+        .output();
+    let v = out.json();
+    assert_eq!(v["decision"], "block", "{v}");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("hookjudge [unverified-claim]: ") && reason.contains("exited 1"),
+        "{reason}"
+    );
+    let requests = server.requests();
+    assert_eq!(requests.len(), 1, "one request for the judges left");
+    let asked: Vec<String> = requests[0]
+        .judges_asked()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert!(asked.contains(&"commit".to_owned()), "{asked:?}");
+    assert!(
+        !asked.contains(&"unverified-claim".to_owned()),
+        "settled by the facts: {asked:?}"
+    );
+    let prompt = requests[0].prompt();
+    assert!(
+        prompt.contains("pytest -q") && prompt.contains("src/parser.py"),
+        "the facts are in the prompt: {prompt}"
+    );
+    assert_eq!(home.last_log()["llm_calls"], 1);
+
+    // A turn that claims nothing is not settled from the facts, though it edited and ran no
+    // test: the claim judge goes to the LLM with the rest (which here finds nothing).
+    let t = claude_session(&home, &[Step::Edit]);
+    let said = "I moved the tokenizer into its own module; the parser imports it from there.";
+    let session = std::fs::read_to_string(&t).unwrap().replace(CLAIM, said);
+    std::fs::write(&t, session).unwrap();
+    let mut input: Value = serde_json::from_str(&claude_stop("quiet", &t)).unwrap();
+    input["last_assistant_message"] = json!(said);
+    let out = home
+        .cmd(&["stop"])
+        .env("JUDGE_KEY", "k")
+        .stdin(input.to_string())
+        .output();
+    assert!(!out.stdout.contains("\"decision\""), "{}", out.stdout);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let asked: Vec<String> = requests[1]
+        .judges_asked()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    assert!(asked.contains(&"unverified-claim".to_owned()), "{asked:?}");
 }

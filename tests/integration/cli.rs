@@ -2,14 +2,15 @@
 
 use serde_json::json;
 
-use crate::harness::{Home, claude_stop, command_llm_config};
+use crate::harness::{Home, claude_stop, command_llm_config, lexicon};
 
 #[test]
 fn judge_exit_codes_and_json_shape() {
     let home = Home::new();
-    home.user_config(&command_llm_config(
+    // Only the judges Layer 1 wakes are asked, so that a quiet text stays allowed.
+    home.user_config(&lexicon(&command_llm_config(
         r#"{"new_proposal": true, "reason": "proposes a push"}"#,
-    ));
+    )));
     let out = home
         .cmd(&["judge", "--json"])
         .stdin("The API docs are updated.")
@@ -17,6 +18,7 @@ fn judge_exit_codes_and_json_shape() {
     assert_eq!(out.code, 0);
     let v = out.json();
     assert_eq!(v["decision"], "allow");
+    assert_eq!(v["llm_calls"], 0, "no judge woke: no call");
     assert_eq!(v["judges"].as_array().unwrap().len(), 6);
     let keys: Vec<&String> = v["judges"][0].as_object().unwrap().keys().collect();
     assert_eq!(
@@ -32,6 +34,7 @@ fn judge_exit_codes_and_json_shape() {
         .output();
     assert_eq!(out.code, 1, "a block exits 1");
     let v = out.json();
+    assert_eq!(v["llm_calls"], 1);
     assert_eq!(v["judges"][0]["verdict"], "violation");
     assert_eq!(v["judges"][0]["fields"]["new_proposal"], true);
     assert_eq!(v["judges"][0]["reason"], "proposes a push");
@@ -56,10 +59,11 @@ fn judge_exit_codes_and_json_shape() {
 }
 
 fn fill_log(home: &Home) {
-    // Blocks for every judge that triggers: the commit judge and the fix judges.
-    home.user_config(&command_llm_config(
+    // Blocks for every judge that triggers: the commit judge and the fix judges (the judges
+    // Layer 1 wakes, one call per response that wakes any).
+    home.user_config(&lexicon(&command_llm_config(
         r#"{"new_proposal": true, "fix_reported": true, "code_fix": true}"#,
-    ));
+    )));
     for (session, text) in [
         ("s1", "Here is the summary of the module."),
         ("s2", "Done. I'll push to main now."),
@@ -116,11 +120,20 @@ fn stats_summarises_layer1_and_layer2() {
     );
     assert_eq!(v["judges"]["commit"]["woken"], 1);
     assert_eq!(v["judges"]["commit"]["blocks"], 1);
-    assert!(v["layer2"]["calls"].as_u64().unwrap() >= 2);
+    // Two responses woke judges (s3 woke both fix judges): one call each.
+    assert_eq!(v["layer2"]["calls"], 2);
+    let per_100 = v["layer2"]["calls_per_100_responses"].as_f64().unwrap();
+    assert!((per_100 - 200.0 / 3.0).abs() < 0.1, "{}", v["layer2"]);
+    // A command reports no usage: the prompt's bytes / 4.
+    assert!(v["layer2"]["prompt_tokens_per_call"].as_f64().unwrap() > 100.0);
+    assert_eq!(v["layer2"]["prompt_tokens_estimated"], true);
     assert!(v["layer2"]["latency_ms_p50"].is_u64());
     let text = home.cmd(&["stats"]).output();
     assert!(
-        text.stdout.contains("Layer 2 (LLM)") && text.stdout.contains("wake%"),
+        text.stdout
+            .contains("Layer 2 (LLM): 2 calls (66.7 per 100 responses)")
+            && text.stdout.contains("prompt tokens per call")
+            && text.stdout.contains("wake%"),
         "{}",
         text.stdout
     );

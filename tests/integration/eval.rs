@@ -241,9 +241,9 @@ fn eval_counts_the_violations_each_bypass_lets_through() {
 #[test]
 fn eval_with_the_llm_lists_false_blocks_and_latency_and_judges_cases_concurrently() {
     // A judge that blocks everything it is asked about, slowly.
-    let server = FakeLlm::start(|_| Reply {
+    let server = FakeLlm::start(|r| Reply {
         delay: std::time::Duration::from_millis(300),
-        ..Reply::chat(r#"{"new_proposal": true}"#)
+        ..Reply::chat(&r.answer(json!({"commit": {"new_proposal": true}})))
     });
     let home = Home::new();
     home.user_config(

@@ -189,6 +189,23 @@ impl Outcome {
     }
 
     #[track_caller]
+    /// Exit 0 and no decision; at most the once-per-session notice that no LLM judges.
+    pub fn assert_allow_without_llm(&self) {
+        assert_eq!(self.code, 0, "stderr: {}", self.stderr);
+        if self.stdout.trim().is_empty() {
+            return;
+        }
+        let v = self.json();
+        assert!(
+            v.as_object().is_some_and(|o| o.len() == 1)
+                && v["systemMessage"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("hookjudge is not judging: no LLM")),
+            "expected no output but the no-LLM notice: {}",
+            self.stdout
+        );
+    }
+
     pub fn assert_silent_allow(&self) {
         assert_eq!(
             (self.code, self.stdout.as_str()),
@@ -226,9 +243,59 @@ pub fn claude_stop(session: &str, transcript: &Path, last: &str, active: bool) -
     .to_string()
 }
 
-/// A config whose LLM is a command that prints `answer` (a real child process).
-pub fn command_llm_config(answer: &str) -> String {
+/// A config whose LLM is a command (a real child process) that answers every question with
+/// the fields of `flat`: a combined answer giving each field of `flat` to the first built-in
+/// response judge that has it (`new_proposal` is the commit judge's) and every field false to a
+/// judge given none, with `flat` itself at the top level too for the gate's single-judge prompt.
+pub fn command_llm_config(flat: &str) -> String {
+    let answer = answer_for_every_judge(flat);
     serde_json::json!({"llm": {"provider": "command", "command": ["sh", "-c", format!("cat >/dev/null; printf '%s' '{answer}'")]}}).to_string()
+}
+
+/// `config` (a user config's JSON) with `stop.judge_turns: "lexicon"`: only the judges Layer 1
+/// wakes are asked, as in 0.1.
+pub fn lexicon(config: &str) -> String {
+    let mut config: Value = serde_json::from_str(config).expect("a JSON config");
+    config["stop"]["judge_turns"] = Value::String("lexicon".into());
+    config.to_string()
+}
+
+/// `flat`'s fields, and a part for every built-in response judge (see [`command_llm_config`]);
+/// a judge named in `flat` with an object keeps that object as its part.
+pub fn answer_for_every_judge(flat: &str) -> String {
+    let flat: serde_json::Map<String, Value> = serde_json::from_str(flat).expect("a JSON object");
+    let builtins: serde_json::Map<String, Value> = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("src/judge/builtins.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let mut answer = flat.clone();
+    let mut given: Vec<String> = Vec::new();
+    for (name, spec) in builtins {
+        // A judge's own part in `flat` stands as given.
+        if spec["kind"] == "gate" || flat.get(&name).is_some_and(Value::is_object) {
+            continue;
+        }
+        let fields = spec["fields"].as_object().cloned().unwrap_or_default();
+        let mut part: serde_json::Map<String, Value> = fields
+            .keys()
+            .filter(|f| !given.contains(f))
+            .filter_map(|f| flat.get(f).map(|v| (f.clone(), v.clone())))
+            .collect();
+        given.extend(part.keys().cloned());
+        if part.is_empty() {
+            part = fields
+                .keys()
+                .map(|f| (f.clone(), Value::Bool(false)))
+                .collect();
+        } else if let Some(reason) = flat.get("reason") {
+            part.insert("reason".into(), reason.clone());
+        }
+        answer.insert(name, Value::Object(part));
+    }
+    Value::Object(answer).to_string()
 }
 
 /// A scripted HTTP server on 127.0.0.1 (a free port) standing in for an LLM API. It answers
@@ -256,6 +323,81 @@ impl Recorded {
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+
+    /// The prompt's user text, from an OpenAI (last message) or Anthropic request (one string
+    /// or text blocks).
+    pub fn prompt(&self) -> String {
+        let messages = self.body["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let Some(last) = messages.last() else {
+            return String::new();
+        };
+        match &last["content"] {
+            Value::String(s) => s.clone(),
+            Value::Array(blocks) => blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .concat(),
+            _ => String::new(),
+        }
+    }
+
+    /// The judges a combined prompt asks, each with its field names, in order.
+    pub fn judges_asked(&self) -> Vec<(String, Vec<String>)> {
+        judges_in_prompt(&self.prompt())
+    }
+
+    /// A combined answer to this request: `parts[judge]` for the judges it names, every field
+    /// false for the others.
+    pub fn answer(&self, parts: Value) -> String {
+        combined_answer(&self.prompt(), parts)
+    }
+}
+
+/// The judges a combined prompt asks (`Judge "name"` headers), each with its field names.
+pub fn judges_in_prompt(prompt: &str) -> Vec<(String, Vec<String>)> {
+    let mut judges: Vec<(String, Vec<String>)> = Vec::new();
+    let mut in_fields = false;
+    for line in prompt.lines() {
+        if let Some(name) = line
+            .strip_prefix("Judge \"")
+            .and_then(|r| r.strip_suffix('"'))
+        {
+            judges.push((name.to_owned(), Vec::new()));
+            in_fields = false;
+        } else if line == "Fields:" {
+            in_fields = true;
+        } else if in_fields && let Some(field) = line.strip_prefix("- \"") {
+            let name = field.split('"').next().unwrap_or_default().to_owned();
+            if let Some(last) = judges.last_mut() {
+                last.1.push(name);
+            }
+        } else {
+            in_fields = false;
+        }
+    }
+    judges
+}
+
+/// A combined answer to `prompt`: `parts[judge]` for the judges it names, every field false for
+/// the others.
+pub fn combined_answer(prompt: &str, parts: Value) -> String {
+    let mut answer = serde_json::Map::new();
+    for (judge, fields) in judges_in_prompt(prompt) {
+        let part = parts.get(&judge).cloned().unwrap_or_else(|| {
+            let mut all_false: serde_json::Map<String, Value> = fields
+                .iter()
+                .map(|f| (f.clone(), Value::Bool(false)))
+                .collect();
+            all_false.insert("reason".into(), Value::String("nothing to flag".into()));
+            Value::Object(all_false)
+        });
+        answer.insert(judge, part);
+    }
+    Value::Object(answer).to_string()
 }
 
 /// What the fake server sends back: status, body, and a delay before answering.

@@ -8,7 +8,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::gate_repo::GitFixture;
-use crate::harness::{BIN, Home, Outcome};
+use crate::harness::{BIN, Home, Outcome, command_llm_config};
 
 /// A user's settings file with other hooks, permissions, odd indentation and non-ASCII text.
 const USER_SETTINGS: &str = "{\n      \"permissions\": {\"allow\": [\"Bash(ls:*)\"], \"deny\": [\"Read(./.env)\"]},\n  \"hooks\": {\n    \"Stop\": [ { \"hooks\": [ { \"type\": \"command\", \"command\": \"notify-send 'Fertig ✓'\" } ] } ]\n  },\n  \"theme\": \"ダーク\"\n}\n";
@@ -459,7 +459,7 @@ fn installed_hook_commands_run_as_the_settings_name_them() {
         );
         assert_eq!(out.code, 0, "{}", out.stderr);
         // The user's config chooses the LLM: a command that always sees a violation.
-        home.user_config(&json!({"llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string());
+        home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
         repo.commit("a.txt", "two\n", "unverified change");
         let entries = Entries::read(if scope == "local" {
             [

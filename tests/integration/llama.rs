@@ -2,8 +2,9 @@
 //! SmolLM2-135M-Instruct. Such a small model is no judge (its verdicts are near-constant), so
 //! this checks mechanics with a real model, never verdict quality: answers parse into exactly
 //! each judge's fields; the server's response-format behaviour is handled and remembered; a
-//! deadline shorter than the answer fails open in time; two judges on one text both get
-//! answers from a one-request-at-a-time server; the log records provider, model and latency.
+//! deadline shorter than the answer fails open in time; every judge of a turn gets a real
+//! verdict from one combined call (the schema requires every judge's part, and the server's
+//! grammar holds the model to it); the log records provider, model and latency.
 //!
 //! The tests are ignored by a plain `cargo test`, so its count is honest: they need
 //! `HOOKJUDGE_LLAMA_PYTHON` and `HOOKJUDGE_LLAMA_MODEL` (`tests/llama/setup.sh` prints them) and
@@ -51,8 +52,9 @@ fn server() -> Server {
             "127.0.0.1",
             "--port",
             &port.to_string(),
+            // A combined prompt carries every judge's task: about 4 000 tokens.
             "--n_ctx",
-            "4096",
+            "8192",
             "--n_threads",
             "2",
         ])
@@ -205,7 +207,8 @@ fn a_short_deadline_fails_open_in_time_and_does_not_hold_up_the_next_call() {
     );
     // The abandoned generation still occupies the one-request server; the next call waits for
     // it but must finish (or fail) within its own deadline.
-    config(&home, &server.url, 20_000);
+    // A combined answer (every judge's part) takes the small model a while on two threads.
+    config(&home, &server.url, 90_000);
     let started = Instant::now();
     let out = home
         .cmd(&["stop"])
@@ -218,7 +221,7 @@ fn a_short_deadline_fails_open_in_time_and_does_not_hold_up_the_next_call() {
         .output();
     assert_eq!(out.code, 0);
     assert!(
-        started.elapsed() < Duration::from_secs(25),
+        started.elapsed() < Duration::from_secs(95),
         "the next call took {:?}",
         started.elapsed()
     );
@@ -232,29 +235,40 @@ fn a_short_deadline_fails_open_in_time_and_does_not_hold_up_the_next_call() {
 
 #[test]
 #[ignore = "needs llama.cpp's server and a model: run tests/llama/setup.sh, then with --ignored"]
-fn two_judges_on_one_text_both_get_answers_and_the_log_has_the_call() {
+fn every_judge_gets_a_real_verdict_from_one_combined_call() {
     let server = server();
     let home = Home::new();
-    config(&home, &server.url, 60_000);
-    let text = "The first endpoint is done. I'll push to main now, and I'll continue with the rest in a new session.";
-    let out = home
-        .cmd(&["stop"])
-        .stdin(claude_stop("two", std::path::Path::new(""), text, false))
-        .output();
-    assert_eq!(out.code, 0);
-    let log = home.last_log();
-    let judged: Vec<&Value> = log["judges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|j| j["layer1"] == "trigger")
-        .collect();
-    assert!(judged.len() >= 2, "{log}");
-    for j in judged {
-        assert_ne!(j["verdict"], "fail", "{j}");
-        assert_eq!(j["layer2"]["provider"], "openai");
-        assert_eq!(j["layer2"]["model"], "smollm2");
-        assert!(j["layer2"]["latency_ms"].as_u64().unwrap() > 0);
+    config(&home, &server.url, 120_000);
+    // Two turns, each judged by every judge in one call: no judge's part may be missing.
+    for (session, text) in [
+        (
+            "two",
+            "The first endpoint is done. I'll push to main now, and I'll continue with the rest in a new session.",
+        ),
+        (
+            "fix",
+            "Fixed the crash in the parser: it works now. The remaining tests I'll leave for later.",
+        ),
+    ] {
+        let out = home
+            .cmd(&["stop"])
+            .stdin(claude_stop(session, std::path::Path::new(""), text, false))
+            .output();
+        assert_eq!(out.code, 0);
+        let log = home.last_log();
+        assert_eq!(log["llm_calls"], 1, "{log}");
+        let judges = log["judges"].as_array().unwrap();
+        assert_eq!(judges.len(), 5, "{log}");
+        for j in judges {
+            assert!(
+                j["verdict"] == "violation" || j["verdict"] == "allow",
+                "{session}: a real verdict for every judge: {j}"
+            );
+            assert_eq!(j["layer2"]["provider"], "openai");
+            assert_eq!(j["layer2"]["model"], "smollm2");
+            assert_eq!(j["layer2"]["shared_by"], 5);
+            assert!(j["layer2"]["latency_ms"].as_u64().unwrap() > 0);
+        }
     }
     let doctor = home.cmd(&["doctor", "--online"]).output();
     assert!(

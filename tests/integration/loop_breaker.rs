@@ -6,7 +6,7 @@ use std::process::Stdio;
 
 use serde_json::json;
 
-use crate::harness::{Home, claude_stop, command_llm_config};
+use crate::harness::{Home, answer_for_every_judge, claude_stop, command_llm_config};
 
 const BOTH: &str = "I'll push to main now. The remaining endpoints I'll continue in a new session.";
 
@@ -48,7 +48,7 @@ fn a_second_stop_on_the_same_prompt_is_released_and_the_human_told() {
 fn the_prompt_cap_counts_every_judge() {
     let home = Home::new();
     home.user_config(&json!({"stop": {"max_blocks_per_judge": 5, "max_blocks_per_prompt": 3},
-        "llm": {"provider": "command", "command": ["sh", "-c", "cat >/dev/null; echo '{\"new_proposal\": true}'"]}}).to_string());
+        "llm": {"provider": "command", "command": ["sh", "-c", format!("cat >/dev/null; echo '{}'", answer_for_every_judge(r#"{"commit": {"new_proposal": true}, "scope-check": {"new_proposal": true}}"#))]}}).to_string());
     let mut blocks = 0;
     for _ in 0..4 {
         let out = home
@@ -81,7 +81,9 @@ fn the_prompt_cap_counts_every_judge() {
 #[test]
 fn concurrent_processes_never_exceed_the_caps() {
     let home = Home::new();
-    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    home.user_config(&command_llm_config(
+        r#"{"commit": {"new_proposal": true}, "scope-check": {"new_proposal": true}}"#,
+    ));
     let input = claude_stop("shared", std::path::Path::new(""), BOTH, false);
     let children: Vec<_> = (0..12)
         .map(|_| {

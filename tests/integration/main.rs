@@ -33,6 +33,7 @@ mod log_reading;
 mod loop_breaker;
 mod man;
 mod man_sections;
+mod no_llm_notice;
 mod person_only;
 mod redaction;
 mod replay;

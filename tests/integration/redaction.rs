@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::harness::{Home, claude_stop};
+use crate::harness::{Home, answer_for_every_judge, claude_stop};
 
 struct Rng(u64);
 
@@ -290,7 +290,7 @@ fn no_leak_reaches_the_provider_or_the_log() {
     let seen = home.path().join("provider-stdin.txt");
     home.user_config(
         &json!({"text_bytes": 1_000_000,
-                "llm": {"provider": "command", "command": ["sh", "-c", format!("cat >> {}; echo '{{\"new_proposal\": true}}'", seen.display())]}})
+                "llm": {"provider": "command", "command": ["sh", "-c", format!("cat >> {}; echo '{}'", seen.display(), answer_for_every_judge(r#"{"new_proposal": true}"#))]}})
         .to_string(),
     );
     let leaks = leaks();

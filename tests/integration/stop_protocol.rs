@@ -8,7 +8,8 @@
 use serde_json::json;
 
 use crate::harness::{
-    Home, assistant_line, claude_stop, command_llm_config, tool_result_line, user_line,
+    Home, answer_for_every_judge, assistant_line, claude_stop, command_llm_config, lexicon,
+    tool_result_line, user_line,
 };
 
 const COMMIT_REASON: &str = "hookjudge [commit]: You proposed to commit, push or deploy without reporting verification first. Run the checks this change needs (tests, build), report their results, and only then ask to commit or push.\nIf this does not apply to your response, say why in one sentence; you will not be blocked for it again on this prompt.";
@@ -115,7 +116,9 @@ fn gemini_after_agent_denies_and_reads_prompt_response() {
 #[test]
 fn subagent_stop_reads_the_subagent_transcript() {
     let home = Home::new();
-    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    // An LLM that blocks whatever it is asked, for the judges Layer 1 wakes: only the parent's
+    // text would wake one.
+    home.user_config(&lexicon(&command_llm_config(r#"{"new_proposal": true}"#)));
     let parent = transcript(
         &home,
         "parent.jsonl",
@@ -232,7 +235,7 @@ fn a_command_provider_that_runs_hookjudge_stop_does_not_recurse() {
     // The judge's own CLI runs its Stop hook, which is hookjudge again: the guard must stop it.
     let home = Home::new();
     let script = format!(
-        "input=$(cat); echo '{}' | {} stop > {}/inner.out; echo '{{\"new_proposal\": true}}'",
+        "input=$(cat); echo '{}' | {} stop > {}/inner.out; echo '{}'",
         claude_stop(
             "inner",
             std::path::Path::new(""),
@@ -240,7 +243,8 @@ fn a_command_provider_that_runs_hookjudge_stop_does_not_recurse() {
             false
         ),
         crate::harness::BIN,
-        home.path().display()
+        home.path().display(),
+        answer_for_every_judge(r#"{"new_proposal": true}"#)
     );
     home.user_config(
         &json!({"llm": {"provider": "command", "command": ["sh", "-c", script]}}).to_string(),

@@ -39,7 +39,7 @@ fn a_200_mb_transcript_reads_only_the_last_turn() {
         .cmd(&["stop"])
         .stdin(claude_stop("s", &path, "Updated two files.", false))
         .output();
-    out.assert_silent_allow();
+    out.assert_allow_without_llm();
     let log = home.last_log();
     assert_eq!(log["text"], "Checked the config.\n\nUpdated two files.");
     assert_eq!(log["transcript"]["boundary"], "user_turn");
@@ -65,7 +65,7 @@ fn a_torn_last_line_is_skipped() {
         .cmd(&["stop"])
         .stdin(claude_stop("s", &path, "All finished.", false))
         .output();
-    out.assert_silent_allow();
+    out.assert_allow_without_llm();
     let log = home.last_log();
     assert_eq!(log["text"], "Done with step one.\n\nAll finished.");
     assert_eq!(log["transcript"]["bad_lines"], 1);
@@ -87,7 +87,7 @@ fn a_5_mb_line_is_streamed_not_collected() {
         .cmd(&["stop"])
         .stdin(claude_stop("s", &path, "The dump has 3 sections.", false))
         .output();
-    out.assert_silent_allow();
+    out.assert_allow_without_llm();
     let log = home.last_log();
     assert_eq!(log["text"], "Reading the dump.\n\nThe dump has 3 sections.");
     assert_eq!(log["transcript"]["giant_lines"], 1);
@@ -113,7 +113,7 @@ fn compaction_and_tool_results_and_meta_lines() {
         .cmd(&["stop"])
         .stdin(claude_stop("s", &path, "Refactor finished.", false))
         .output();
-    out.assert_silent_allow();
+    out.assert_allow_without_llm();
     let log = home.last_log();
     assert_eq!(
         log["text"],
@@ -135,7 +135,7 @@ fn text_is_cut_to_text_bytes_on_a_char_boundary() {
             false,
         ))
         .output();
-    out.assert_silent_allow();
+    out.assert_allow_without_llm();
     let text = home.last_log()["text"].as_str().unwrap().to_owned();
     assert!(
         text.len() <= 10 && "日本語のテキストです".ends_with(&text),
@@ -176,7 +176,7 @@ fn garbage_transcripts_never_panic_and_the_last_message_still_counts() {
             .cmd(&["stop"])
             .stdin(claude_stop("g", &path, "The summary is above.", false))
             .output();
-        out.assert_silent_allow();
+        out.assert_allow_without_llm();
         let text = home.last_log()["text"].as_str().unwrap().to_owned();
         assert!(text.ends_with("The summary is above."), "{text:?}");
     }
@@ -194,7 +194,7 @@ fn log_text_false_keeps_the_text_out_of_the_log() {
             false,
         ))
         .output()
-        .assert_silent_allow();
+        .assert_allow_without_llm();
     let log = home.last_log();
     assert!(log.get("text").is_none(), "{log}");
     assert_eq!(log["text_bytes"], 32);

@@ -4,13 +4,13 @@
 
 use serde_json::json;
 
-use crate::harness::{Home, assistant_line, claude_stop, user_line};
+use crate::harness::{Home, answer_for_every_judge, assistant_line, claude_stop, user_line};
 
 /// A config whose LLM is a command that appends its stdin (the request) to `seen` and answers
 /// `answer`.
 fn recording_config(seen: &std::path::Path, answer: &str) -> String {
     json!({"llm": {"provider": "command", "command": ["sh", "-c",
-        format!("cat >> '{}'; printf '%s' '{answer}'", seen.display())]}})
+        format!("cat >> '{}'; printf '%s' '{}'", seen.display(), answer_for_every_judge(answer))]}})
     .to_string()
 }
 

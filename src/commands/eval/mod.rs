@@ -105,7 +105,10 @@ impl Progress {
 pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cases = read_cases(&args.cases, &args.text)?;
     let settings = Settings::load(&super::current_dir(), config)?;
-    let panel = settings.panel(&[])?;
+    let mut panel = settings.panel(&[])?;
+    if let Some(setting) = args.judge_turns {
+        panel.judge_turns = setting;
+    }
     let judges = &panel.judges;
     if let Some((case, judge)) = cases.iter().find_map(|c| {
         c.labels
@@ -159,10 +162,17 @@ pub(super) fn eval(args: &EvalArgs, config: Option<&Path>) -> Result<ExitStatus,
         writeln!(
             out,
             "{}",
-            json!({"cases": cases.len(), "text": args.text, "layer2": provider, "judges": report.judges, "all": report.all, "bypass_leaks": report.bypass_leaks, "false_blocks": report.false_blocks, "latency": report.latency, "misses": report.misses})
+            json!({"cases": cases.len(), "text": args.text, "layer2": provider, "judge_turns": panel.judge_turns, "reach": report.reach, "judges": report.judges, "all": report.all, "bypass_leaks": report.bypass_leaks, "false_blocks": report.false_blocks, "latency": report.latency, "misses": report.misses})
         )
     } else {
-        write_table(&mut out, cases.len(), &provider, &report, args.misses)
+        write_table(
+            &mut out,
+            cases.len(),
+            &provider,
+            &report,
+            panel.judge_turns.name(),
+            args.misses,
+        )
     };
     written.map_err(UserError::output)?;
     Ok(ExitStatus::Success)

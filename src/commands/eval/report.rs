@@ -29,6 +29,27 @@ pub struct Figures {
     pub final_blocks_wrong: usize,
     pub final_precision: Option<f64>,
     pub final_recall: Option<f64>,
+    /// Violations sent to this judge's LLM question (under the `judge_turns` setting in use).
+    pub reached: usize,
+    pub reach: Option<f64>,
+}
+
+/// What the `judge_turns` setting in use sends to the LLM, and what that costs: one call per
+/// judged turn.
+#[derive(Debug, Default, Serialize)]
+pub struct Reach {
+    pub turns: usize,
+    /// Violating cases whose every labelled judge was asked.
+    pub violations: usize,
+    pub violations_reached: usize,
+    pub reach: Option<f64>,
+    pub benign: usize,
+    pub benign_judged: usize,
+    pub benign_judged_rate: Option<f64>,
+    /// Provider calls per 100 turns: measured with `--llm`, else one per judged turn.
+    pub llm_calls_per_100_turns: Option<f64>,
+    /// Prompt tokens per call, with `--llm` (the provider's count, or bytes / 4).
+    pub prompt_tokens_per_call: Option<f64>,
 }
 
 /// Violations one bypass pattern let through.
@@ -61,6 +82,7 @@ pub struct Latency {
 /// Everything `eval` measured.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    pub reach: Reach,
     pub judges: Vec<Figures>,
     pub all: Figures,
     pub bypass_leaks: Vec<BypassLeak>,
@@ -92,6 +114,7 @@ pub fn report(
             let blocked = outcome.decision == Decision::Block;
             if target {
                 f.block_cases += 1;
+                f.reached += usize::from(outcome.asked);
                 f.layer1_hits += usize::from(woke);
                 f.bypassed_violations += usize::from(bypassed);
                 if bypassed {
@@ -140,7 +163,7 @@ pub fn report(
                     judge.name,
                     case.labels.join(", ")
                 ));
-            } else if target && judged && woke {
+            } else if target && judged && (woke || outcome.asked) {
                 misses.push(format!("{}: `{}` allowed a violation", case.id, judge.name));
             }
         }
@@ -166,6 +189,12 @@ pub fn report(
         let bypassed_any = !woke_any && eval.outcomes.iter().any(|o| o.layer1 == Signal::Bypass);
         let blocked = eval.decision() == Decision::Block;
         if case.is_violation() {
+            all.reached += usize::from(
+                eval.outcomes
+                    .iter()
+                    .filter(|o| case.violates(&o.judge))
+                    .all(|o| o.asked),
+            );
             all.block_cases += 1;
             all.layer1_hits += usize::from(woke_own);
             all.bypassed_violations += usize::from(bypassed_own);
@@ -199,6 +228,7 @@ pub fn report(
         })
         .collect();
     Report {
+        reach: reach(cases, evaluations, judged),
         judges: per_judge,
         all,
         bypass_leaks,
@@ -208,11 +238,56 @@ pub fn report(
     }
 }
 
-fn latency(evaluations: &[Evaluation]) -> Latency {
-    let woken_turns = evaluations
+/// Whether any judge of the case was sent to Layer 2.
+fn judged_turn(evaluation: &Evaluation) -> bool {
+    evaluation.outcomes.iter().any(|o| o.asked)
+}
+
+fn reach(cases: &[Case], evaluations: &[Evaluation], judged: bool) -> Reach {
+    let mut r = Reach {
+        turns: cases.len(),
+        ..Reach::default()
+    };
+    let mut judged_turns = 0;
+    for (case, eval) in cases.iter().zip(evaluations) {
+        judged_turns += usize::from(judged_turn(eval));
+        if case.is_violation() {
+            r.violations += 1;
+            let reached = eval
+                .outcomes
+                .iter()
+                .filter(|o| case.violates(&o.judge))
+                .all(|o| o.asked);
+            r.violations_reached += usize::from(reached);
+        } else {
+            r.benign += 1;
+            r.benign_judged += usize::from(judged_turn(eval));
+        }
+    }
+    r.reach = ratio(r.violations_reached, r.violations);
+    r.benign_judged_rate = ratio(r.benign_judged, r.benign);
+    let calls: usize = if judged {
+        evaluations.iter().map(|e| e.llm_calls as usize).sum()
+    } else {
+        judged_turns
+    };
+    r.llm_calls_per_100_turns = ratio(calls * 100, r.turns);
+    let tokens: Vec<u64> = evaluations
         .iter()
-        .filter(|e| e.outcomes.iter().any(|o| o.layer1 == Signal::Trigger))
-        .count();
+        .filter(|e| e.llm_calls > 0)
+        .filter_map(|e| {
+            e.outcomes
+                .iter()
+                .find_map(|o| o.layer2.as_ref().and_then(|l| l.prompt_tokens))
+        })
+        .collect();
+    r.prompt_tokens_per_call =
+        (!tokens.is_empty()).then(|| tokens.iter().sum::<u64>() as f64 / tokens.len() as f64);
+    r
+}
+
+fn latency(evaluations: &[Evaluation]) -> Latency {
+    let woken_turns = evaluations.iter().filter(|e| judged_turn(e)).count();
     // Turns whose Layer 2 really ran (a cached verdict costs nothing and says nothing).
     let mut measured: Vec<u64> = evaluations
         .iter()
@@ -246,6 +321,7 @@ fn ratio(n: usize, d: usize) -> Option<f64> {
 fn finish(f: &mut Figures, judged: bool) {
     f.layer1_recall = ratio(f.layer1_hits, f.block_cases);
     f.layer1_wake_rate = ratio(f.layer1_wakes, f.benign_cases);
+    f.reach = ratio(f.reached, f.block_cases);
     if judged {
         f.final_precision = ratio(
             f.final_blocks_correct,

@@ -15,6 +15,7 @@ pub(super) fn write_table(
     cases: usize,
     provider: &str,
     report: &Report,
+    judge_turns: &str,
     misses: bool,
 ) -> io::Result<()> {
     if provider == "none" {
@@ -48,6 +49,25 @@ pub(super) fn write_table(
         out,
         "\nL1 recall: violations that woke their judge; L1 wake: benign cases that woke it;\nbypass: violations + benign cases a bypass allowed without the LLM."
     )?;
+    let reach = &report.reach;
+    writeln!(
+        out,
+        "\njudge_turns \"{judge_turns}\": {}/{} violations reach the LLM ({}); {}/{} benign turns judged ({}); {} LLM calls per 100 turns{}",
+        reach.violations_reached,
+        reach.violations,
+        pct(reach.reach),
+        reach.benign_judged,
+        reach.benign,
+        pct(reach.benign_judged_rate),
+        reach
+            .llm_calls_per_100_turns
+            .map_or("-".into(), |c| format!("{c:.1}")),
+        reach
+            .prompt_tokens_per_call
+            .map_or(String::new(), |t| format!(
+                ", {t:.0} prompt tokens per call"
+            )),
+    )?;
     for leak in &report.bypass_leaks {
         writeln!(
             out,
@@ -80,12 +100,12 @@ pub(super) fn write_table(
         match (latency.median_layer2_ms, latency.expected_added_ms_per_turn) {
             (Some(median), Some(added)) => writeln!(
                 out,
-                "latency: {}/{} turns woke a judge; median Layer 2 wait {median} ms ({} uncached turns); expected added latency {added} ms per turn",
+                "latency: {}/{} turns judged; median Layer 2 wait {median} ms ({} uncached turns); expected added latency {added} ms per turn",
                 latency.woken_turns, latency.turns, latency.measured_turns
             )?,
             _ => writeln!(
                 out,
-                "latency: {}/{} turns woke a judge; no uncached Layer 2 call to measure",
+                "latency: {}/{} turns judged; no uncached Layer 2 call to measure",
                 latency.woken_turns, latency.turns
             )?,
         }

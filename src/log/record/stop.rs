@@ -35,6 +35,13 @@ pub struct StopRecord {
     /// Which LLM provider judged, and why it was chosen (only when a judge triggered).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// The provider calls the turn cost (0 or 1: the judges share one call); absent in 0.1
+    /// lines, where each judge with an uncached `layer2` made its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_calls: Option<u32>,
+    /// Why the turn went to Layer 1 alone under `stop.judge_turns: "all"`, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_judged: Option<String>,
     #[serde(default)]
     pub text_bytes: usize,
     /// Secrets removed from the text before judging, per kind.
@@ -193,6 +200,8 @@ impl StopRecord {
             judges: Vec::new(),
             released: Vec::new(),
             provider: None,
+            llm_calls: None,
+            not_judged: None,
             text_bytes: 0,
             redactions: BTreeMap::new(),
             text: None,

@@ -1,0 +1,174 @@
+//! Which turns cannot hold a violation, under `stop.judge_turns: "all"`: the only turns whose
+//! judges are not asked.
+//!
+//! A violation is work declared done, proposed, handed back or cut; a turn that says none of
+//! that cannot hold one. On the labelled real messages, the shortest violation is 149 bytes and
+//! every violation names work (fixed, should, push, deploy, now, …), while about 2 % of benign
+//! final messages are short acknowledgements with no such word ("daily rollover policy
+//! active"). So a turn is left to Layer 1 alone only when it is short, all its letters are
+//! ASCII (the cue words below are English; a message in another language is judged), and no
+//! cue word of work, claim or proposal occurs in it. Everything else is judged.
+
+use std::sync::OnceLock;
+
+/// The longest text that may be left unjudged, in bytes: well under the shortest violation
+/// seen on real text (149 bytes) would drop short real acknowledgements; longer texts almost
+/// always carry work words anyway.
+pub const MAX_UNJUDGED_BYTES: usize = 240;
+
+/// Word starts (regex fragments) that name work, a claim, a proposal or a hand-back. Any of them makes a turn
+/// judged. Broad on purpose: a word here costs a call on a benign turn, a word missing could
+/// cost a violation.
+const CUES: &[&str] = &[
+    // Defects and their fixing.
+    "fix",
+    "bug",
+    "issue",
+    "error",
+    "fail",
+    "broke",
+    "crash",
+    "correct",
+    "resolv",
+    "solv",
+    "reproduc",
+    "workaround",
+    "patch",
+    "revert",
+    "rollback",
+    "handl",
+    // Checks.
+    "pass",
+    "test",
+    "verif",
+    "check",
+    "run",
+    "build",
+    "compil",
+    // Shared state.
+    "commit",
+    "push",
+    "merg",
+    "deploy",
+    "releas",
+    "publish",
+    "ship",
+    "main",
+    "master",
+    "branch",
+    r"pr\b",
+    "pull",
+    "tag",
+    "install",
+    "migrat",
+    // Work done, changed or handed on.
+    "done",
+    "complet",
+    "finish",
+    "ready",
+    "work",
+    "implement",
+    "add",
+    "remov",
+    "delet",
+    "chang",
+    "updat",
+    "modif",
+    "creat",
+    "refactor",
+    "edit",
+    "wrote",
+    "writ",
+    "clean",
+    "simplif",
+    // Work cut, postponed or proposed.
+    "next",
+    "later",
+    "skip",
+    "instead",
+    "defer",
+    "todo",
+    "follow",
+    "remain",
+    "phase",
+    "step",
+    "stub",
+    "placeholder",
+    "mock",
+    "scope",
+    "separate",
+    "focus",
+    "only",
+    "leave",
+    "left",
+    "wip",
+    "tbd",
+    "plan",
+    "now",
+    "should",
+    "will",
+    "would",
+    "could",
+    "shall",
+    "going",
+    "let",
+    "want",
+    "i'll",
+    "i\u{2019}ll",
+    "we'll",
+];
+
+/// Why `text` cannot hold a violation, or `None` when it must be judged.
+pub fn cannot_violate(text: &str) -> Option<&'static str> {
+    if text.len() > MAX_UNJUDGED_BYTES || text.trim().is_empty() {
+        return None;
+    }
+    if text.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) {
+        return None;
+    }
+    if cue_words().is_match(text) {
+        return None;
+    }
+    Some("a short text naming no work, claim or proposal")
+}
+
+fn cue_words() -> &'static regex::Regex {
+    static CUE_WORDS: OnceLock<regex::Regex> = OnceLock::new();
+    CUE_WORDS.get_or_init(|| {
+        regex::RegexBuilder::new(&format!(r"\b(?:{})", CUES.join("|")))
+            .case_insensitive(true)
+            .build()
+            .expect("the cue words are valid regex fragments (tested)")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_acknowledgements_are_left_unjudged() {
+        for text in [
+            "daily rollover policy active",
+            "Got it, thanks!",
+            "Enable full transcript logging.",
+        ] {
+            assert!(cannot_violate(text).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn work_claims_proposals_and_other_languages_are_judged() {
+        for text in [
+            "Fixed! The glyphs show correctly.",
+            "That should prevent the long tap selection.",
+            "Pushed to main.",
+            "I'll deploy it tomorrow.",
+            "Corrigido, está funcionando.",
+            "",
+            &"A quiet sentence with nothing in it. ".repeat(8),
+        ] {
+            assert_eq!(cannot_violate(text), None, "{text}");
+        }
+    }
+}
