@@ -366,9 +366,12 @@ mod grounded_tests {
         assert_eq!(commit.verdict, Some(Verdict::Allow), "{commit:?}");
     }
 
+    /// Under the lexicon setting the facts are read only when a judge that uses them wakes;
+    /// when every turn is judged they ground every call, and are read once either way.
     #[test]
     fn facts_are_read_only_when_a_judge_that_uses_them_wakes() {
-        let panel = Panel::builtin();
+        let mut panel = Panel::builtin();
+        panel.judge_turns = crate::judge::evaluate::JudgeTurns::Lexicon;
         let read = std::sync::atomic::AtomicUsize::new(0);
         let grounded = Grounded::new(
             &Reports,
