@@ -17,9 +17,10 @@ pub const SCHEMA_FILE: &str = ".hookjudge/schema.json";
 
 /// The per-repository config written where none exists (what makes hookjudge stricter for
 /// this repository goes here; the LLM and the log belong in the user's own config). `init`
-/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]).
+/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]). It names no `$schema`:
+/// the file is committed, and the schema file is not, so a clone would point at nothing;
+/// editors are pointed at the schema by their own settings (see the README).
 pub const REPO_CONFIG: &str = r#"{
-  "$schema": "./.hookjudge/schema.json",
   "gate": {},
   "judges": {}
 }
@@ -87,7 +88,7 @@ pub struct Plan {
     pub files: Vec<Planned>,
     /// The agents whose settings file is planned.
     pub agents: Vec<Agent>,
-    /// What the user should know (entries elsewhere, a config without `$schema`, …).
+    /// What the user should know (entries elsewhere, …).
     pub notes: Vec<String>,
     pub git_hook: Option<HookPlan>,
     /// The files that cannot be written; when there is one, nothing may be.
@@ -165,15 +166,6 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
 /// The per-repository config (when there is none) and the editor schema (when it changed).
 fn plan_repo_files(t: &Target, plan: &mut Plan) {
     let repo_config = t.root.join(config::REPO_FILE);
-    // Only a hint: a config that cannot be read is reported by every command that loads it.
-    if let Ok(Some(text)) = files::read(&repo_config)
-        && !text.contains("\"$schema\"")
-    {
-        plan.notes.push(format!(
-            "add `\"$schema\": \"./{SCHEMA_FILE}\"` to `{}` and editors check it as you type",
-            config::REPO_FILE
-        ));
-    }
     if !repo_config.exists() {
         plan.files.push(Planned {
             record: false,
@@ -182,7 +174,7 @@ fn plan_repo_files(t: &Target, plan: &mut Plan) {
                 repo_config,
                 None,
                 REPO_CONFIG.into(),
-                "per-repository config; `$schema` lets editors check it",
+                "per-repository config, for the team: what makes hookjudge stricter here",
             )
         });
     }

@@ -6,6 +6,7 @@ mod check;
 mod cli;
 mod completions;
 mod config_teaches;
+mod doctor_checks;
 mod eval;
 mod fail_open;
 mod gate_corpus;
