@@ -314,11 +314,19 @@ pub enum ConfigCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Check every config file: exit 1 when a file, or part of one, is ignored
+    ///
+    /// Loads the layers as the hooks do and says what each file contributes. A repository file
+    /// that does not parse, or that is not trusted and holds keys that would weaken hookjudge,
+    /// is (partly) ignored: that exits 1 with what to do. A user config that does not load
+    /// exits 2.
+    Check,
     /// The config files consulted, in order, and whether they exist
     Path,
     /// A JSON Schema of the config file, for editors
     Schema {
-        /// Write it to `.hookjudge/schema.json` in the repository, which `.hookjudge.json`'s `$schema` names
+        /// Write it to `.hookjudge/schema.json` in the repository (git-ignored), for your editor's
+        /// JSON schema setting
         #[arg(long)]
         write: bool,
     },

@@ -358,10 +358,13 @@ pub fn default_log_dir() -> PathBuf {
 
 /// Parses one config file, naming the key path of any error.
 pub fn parse(text: &str) -> Result<ConfigFile, ParseError> {
-    let mut de = serde_json::Deserializer::from_str(text);
+    // Read as the agents read their settings: comments and trailing commas allowed (blanked
+    // in place, so line and column stay right).
+    let plain = crate::install::jsonedit::blank(text);
+    let mut de = serde_json::Deserializer::from_str(&plain);
     let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let message = e.into_inner().to_string();
+        let message = crate::suggest::did_you_mean(&e.into_inner().to_string());
         let key = (!path.is_empty() && path != ".").then_some(path);
         ParseError { key, message }
     })?;

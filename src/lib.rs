@@ -31,6 +31,7 @@ pub mod log;
 pub mod outcome;
 pub mod redact;
 pub mod statefile;
+pub mod suggest;
 pub mod term;
 pub mod time;
 pub mod transcript;

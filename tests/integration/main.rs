@@ -5,6 +5,7 @@
 mod check;
 mod cli;
 mod completions;
+mod config_files;
 mod config_teaches;
 mod doctor_checks;
 mod eval;
