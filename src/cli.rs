@@ -419,6 +419,10 @@ pub struct LogArgs {
     /// Show at most this many decisions (the most recent)
     #[arg(long, short = 'n', default_value_t = 20)]
     pub limit: usize,
+    /// Only decisions in this repository (a path in it), or `all`. By default, the repository
+    /// of the current directory when inside one, and every repository outside one
+    #[arg(long, value_name = "PATH|all")]
+    pub repo: Option<String>,
     /// Print the log lines as they are (JSON lines)
     #[arg(long)]
     pub json: bool,
@@ -433,6 +437,10 @@ pub struct StatsArgs {
     /// Count days and read `--since` dates in UTC instead of local time
     #[arg(long)]
     pub utc: bool,
+    /// Only decisions in this repository (a path in it), or `all`. By default, the repository
+    /// of the current directory when inside one, and every repository outside one
+    #[arg(long, value_name = "PATH|all")]
+    pub repo: Option<String>,
     /// Print the figures as JSON
     #[arg(long)]
     pub json: bool,

@@ -14,6 +14,7 @@ mod judge;
 mod log;
 mod redact;
 mod replay;
+mod repo_filter;
 mod stats;
 mod stop;
 mod trust;

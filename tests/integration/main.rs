@@ -25,6 +25,7 @@ mod install_script;
 mod llama;
 mod llm_http;
 mod log_reading;
+mod log_scope;
 mod loop_breaker;
 mod man;
 mod man_sections;
