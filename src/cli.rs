@@ -219,7 +219,7 @@ impl ValueEnum for AgentChoice {
 pub enum ScopeArg {
     /// Team mode: the repository's committed settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`), naming `hookjudge` by name (whatever is first on PATH)
     Project,
-    /// You, in this checkout: `.claude/settings.local.json` (kept out of git), and for Codex and Gemini their user settings; absolute path of this binary
+    /// You, in this checkout: `.claude/settings.local.json`, `.codex/hooks.json`, `.gemini/settings.json`, kept out of git by `.git/info/exclude`; absolute path of this binary
     Local,
     /// You, in every project (`~/.claude/settings.json`, `~/.codex/hooks.json`, `~/.gemini/settings.json`)
     User,

@@ -107,6 +107,14 @@ pub struct Options {
 pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
     let mut plan = Plan::default();
     for (agent, path) in t.settings_files() {
+        if t.scope == Scope::Local && agent != Agent::Claude && t.tracked(&path) {
+            plan.notes.push(format!(
+                "{}: `{}` is committed in this repository, so a local install would change everyone's file; left alone (`--scope project` installs for the team, `--scope user` for you in every project)",
+                agent.display_name(),
+                t.shown(&path)
+            ));
+            continue;
+        }
         match plan_settings(agent, &path, fill, t) {
             Ok((planned, merge_notes)) => {
                 plan.notes.extend(
@@ -131,17 +139,23 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
             ));
         }
     }
-    if t.scope == Scope::Local && plan.agents.iter().any(|a| *a != Agent::Claude) {
-        plan.notes.push("Codex CLI and Gemini CLI have no per-checkout settings file, so their entries are in your user settings and run in every project; `--scope project` writes the repository's".into());
+    for agent in &plan.agents {
+        if let Some(note) = trust_note(*agent, t.scope) {
+            plan.notes.push(note.into());
+        }
     }
     if t.scope != Scope::User {
         plan_repo_files(t, &mut plan);
     }
     if let Some(path) = t.ignore_file() {
-        let claude_local = t.scope == Scope::Local && plan.agents.contains(&Agent::Claude);
+        let local: &[Agent] = if t.scope == Scope::Local {
+            &plan.agents
+        } else {
+            &[]
+        };
         match files::read(&path) {
             Ok(old) => {
-                if let Some(new) = ignore::add(old.as_deref(), &ignore::lines(claude_local)) {
+                if let Some(new) = ignore::add(old.as_deref(), &ignore::lines(local)) {
                     plan.files.push(Planned::whole(
                         t.shown(&path),
                         files::resolve(&path),
@@ -161,6 +175,20 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
         }
     }
     plan
+}
+
+/// What the agent asks before it runs hooks from a file in the repository, which a person
+/// should know after `init` (Claude Code's workspace trust covers every file, so no note).
+fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
+    match (agent, scope) {
+        (_, Scope::User) | (Agent::Claude, _) => None,
+        (Agent::Codex, _) => Some(
+            "Codex CLI runs a repository's `.codex/hooks.json` only in a project you trust, and only once you trust its hooks: open `/hooks` in Codex and trust the hookjudge entries",
+        ),
+        (Agent::Gemini, _) => Some(
+            "Gemini CLI runs a repository's `.gemini/settings.json` hooks after warning about new ones; accept them when it asks",
+        ),
+    }
 }
 
 /// The per-repository config (when there is none) and the editor schema (when it changed).

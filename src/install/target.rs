@@ -63,6 +63,34 @@ impl Target {
         }
     }
 
+    /// Whether git tracks `path` in this repository (a committed file a local install must not
+    /// change: everyone would get this machine's paths).
+    pub fn tracked(&self, path: &Path) -> bool {
+        let Ok(repo) = gix::discover(&self.root) else {
+            return false;
+        };
+        let Some(work) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
+            return false;
+        };
+        let Some(dir) = path.parent().and_then(|d| d.canonicalize().ok()) else {
+            return false;
+        };
+        let Some(name) = path.file_name() else {
+            return false;
+        };
+        let Ok(relative) = dir.join(name).strip_prefix(&work).map(Path::to_path_buf) else {
+            return false;
+        };
+        let Ok(index) = repo.index_or_empty() else {
+            return false;
+        };
+        let Ok(relative) = gix::path::into_bstr(relative) else {
+            return false;
+        };
+        let relative = gix::path::to_unix_separators_on_windows(relative);
+        index.entry_by_path(relative.as_ref()).is_some()
+    }
+
     /// Whether every agent is being removed (then the files shared by all go too).
     pub fn all_agents(&self) -> bool {
         !self.explicit || self.agents.len() == Agent::ALL.len()

@@ -59,7 +59,7 @@ fn jsonc_bom_crlf_and_trailing_commas_survive_init_and_uninstall_byte_for_byte()
     let repo = GitFixture::new(home.path(), "repo");
     let files = [
         (
-            home.path().join(".gemini/settings.json"),
+            repo.work.join(".gemini/settings.json"),
             GEMINI_WITH_COMMENTS,
             "gemini",
         ),
@@ -69,7 +69,7 @@ fn jsonc_bom_crlf_and_trailing_commas_survive_init_and_uninstall_byte_for_byte()
             "claude",
         ),
         (
-            home.path().join(".codex/hooks.json"),
+            repo.work.join(".codex/hooks.json"),
             CODEX_TRAILING_COMMAS,
             "codex",
         ),

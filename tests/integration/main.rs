@@ -24,6 +24,7 @@ mod install_files;
 mod install_script;
 mod llama;
 mod llm_http;
+mod local_scope;
 mod log_reading;
 mod log_scope;
 mod loop_breaker;

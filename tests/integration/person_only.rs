@@ -76,7 +76,7 @@ fn a_detached_copy_of_the_binary_cannot_uninstall() {
         0
     );
     let settings = repo.work.join(".claude/settings.local.json");
-    let codex = home.path().join(".codex/hooks.json");
+    let codex = repo.work.join(".codex/hooks.json");
     let before = (read(&settings), read(&codex));
     let copy = cat_copy(&home);
     let out = home.path().join("out");
