@@ -83,17 +83,17 @@ mod tests {
 
     #[test]
     fn adds_only_missing_lines_and_removes_its_block() {
-        let wanted = lines(true);
+        let wanted = lines(&Agent::ALL);
         let original = "target/\n/.hookjudge/";
         let added = add(Some(original), &wanted).unwrap();
         assert_eq!(
             added,
             format!(
-                "target/\n/.hookjudge/\n{HEADER}\n*.hookjudge-backup*\n/.claude/settings.local.json\n"
+                "target/\n/.hookjudge/\n{HEADER}\n*.hookjudge-backup*\n/.claude/settings.local.json\n/.codex/hooks.json\n/.gemini/settings.json\n"
             )
         );
         assert_eq!(add(Some(&added), &wanted), None);
         assert_eq!(remove(&added), "target/\n/.hookjudge/\n");
-        assert_eq!(add(None, &lines(false)).unwrap().lines().count(), 3);
+        assert_eq!(add(None, &lines(&[])).unwrap().lines().count(), 3);
     }
 }

@@ -35,6 +35,25 @@ impl Target {
         }
     }
 
+    /// The folder a dry run's diff is relative to, so that `patch -p1` applies it there: the
+    /// repository, or the home folder in user scope.
+    pub fn diff_base(&self) -> &Path {
+        match self.scope {
+            Scope::User => &self.home,
+            _ => &self.root,
+        }
+    }
+
+    /// `path` as a diff names it: relative to [`Target::diff_base`], absolute outside it.
+    pub fn diff_name(&self, path: &Path) -> String {
+        let base = files::resolve(self.diff_base());
+        let path = files::resolve(path);
+        match path.strip_prefix(&base) {
+            Ok(relative) => relative.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
+    }
+
     /// Each agent's settings file, once per file (two agents may share one through a link).
     pub fn settings_files(&self) -> Vec<(Agent, PathBuf)> {
         let mut seen = Vec::new();

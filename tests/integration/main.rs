@@ -8,6 +8,7 @@ mod completions;
 mod config_files;
 mod config_teaches;
 mod doctor_checks;
+mod dry_run;
 mod eval;
 mod fail_open;
 mod gate_corpus;
