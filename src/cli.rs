@@ -48,10 +48,11 @@ pub enum Command {
     /// and with `--git-hook` installs the git pre-push hook. Running it again changes nothing;
     /// after an upgrade it updates the entries in place.
     ///
-    /// Adding hooks where there were none only makes hookjudge stricter, so a script may do it.
-    /// Replacing hookjudge's entries already there (another binary, other timeouts, another
-    /// pre-push hook) may weaken them: `init` then lists them and asks on your terminal, and
-    /// refuses without one. It refuses inside an agent's tool either way.
+    /// Adding hooks where there were none, or raising their timeouts, only makes hookjudge
+    /// stricter, so a script may do it. Replacing hookjudge's entries already there (another
+    /// binary, lower timeouts, another pre-push hook) may weaken them: `init` then lists them
+    /// and asks on your terminal, and refuses without one. It refuses inside an agent's tool
+    /// either way.
     Init(InitArgs),
     /// Remove exactly what `init` installed (settings entries and the git hook)
     ///

@@ -268,7 +268,7 @@ fn replacements(plan: &Plan, t: &Target) -> Vec<String> {
     replaced.extend(
         plan.files
             .iter()
-            .filter(|p| p.has_ours_before && !p.unchanged())
+            .filter(|p| p.has_ours_before && !p.unchanged() && !p.only_stricter)
             .map(|p| format!("  replace  {}  (hookjudge's entries already there)", p.name)),
     );
     replaced

@@ -50,6 +50,10 @@ pub struct Planned {
     pub created_members: Vec<String>,
     /// The file held entries of ours before (so changing them needs a person's yes).
     pub has_ours_before: bool,
+    /// Every change to our entries already there only makes them stricter: a missing event
+    /// added, a timeout raised. Anyone may make that change (`doctor`'s fix for a too-low
+    /// timeout runs without a terminal).
+    pub only_stricter: bool,
 }
 
 impl Planned {
@@ -69,6 +73,7 @@ impl Planned {
             record: true,
             created_members: Vec::new(),
             has_ours_before: false,
+            only_stricter: false,
         }
     }
 }
@@ -260,9 +265,16 @@ fn plan_settings(
             c
         }
     };
-    let has_ours_before = old
+    let before = old
         .as_deref()
-        .is_some_and(|raw| !settings::installed(agent, &Encoding::decode(raw).1).is_empty());
+        .map(|raw| settings::installed(agent, &Encoding::decode(raw).1))
+        .unwrap_or_default();
+    let has_ours_before = !before.is_empty();
+    let only_stricter = has_ours_before
+        && only_stricter(
+            &before,
+            &settings::installed(agent, &Encoding::decode(&new).1),
+        );
     Ok((
         Planned {
             name,
@@ -273,9 +285,44 @@ fn plan_settings(
             record: true,
             created_members,
             has_ours_before,
+            only_stricter,
         },
         merged.notes,
     ))
+}
+
+/// Whether `after` keeps every entry of `before` as it was (the same event, program and
+/// subcommand) with a timeout no lower: then the change only adds or raises.
+fn only_stricter(before: &[settings::Installed], after: &[settings::Installed]) -> bool {
+    // `--hook-timeout N` follows the settings timeout; the timeout is compared on its own.
+    let words = |e: &settings::Installed| -> Vec<String> {
+        let mut words = Vec::new();
+        let mut args = e.args.iter();
+        while let Some(arg) = args.next() {
+            if arg == "--hook-timeout" {
+                args.next();
+            } else {
+                words.push(arg.clone());
+            }
+        }
+        words
+    };
+    let mut unmatched: Vec<&settings::Installed> = after.iter().collect();
+    before.iter().all(|old| {
+        let same = unmatched.iter().position(|new| {
+            new.event == old.event
+                && new.program == old.program
+                && words(new) == words(old)
+                && match (old.timeout_s, new.timeout_s) {
+                    (Some(o), Some(n)) => n >= o,
+                    (Some(_), None) => false,
+                    (None, None) => true,
+                    // The agent's default may be longer than what is set now.
+                    (None, Some(_)) => false,
+                }
+        });
+        same.map(|i| unmatched.remove(i)).is_some()
+    })
 }
 
 /// The git hook, found through a dry install.
