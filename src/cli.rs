@@ -350,6 +350,11 @@ pub struct CheckArgs {
     /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
+    /// Run the project's tests first (COMMAND, or the one its files name: `cargo test`,
+    /// `npm test`, `go test ./...`, `pytest`, `make test`); a passing run writes
+    /// `.hookjudge/verified`, which counts as evidence until the next change
+    #[arg(long, value_name = "COMMAND", num_args = 0..=1, default_missing_value = "")]
+    pub run_tests: Option<String>,
     /// Run as git's pre-push hook: read the refs being pushed from stdin
     #[arg(long, hide = true)]
     pub pre_push: bool,

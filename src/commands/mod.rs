@@ -15,6 +15,7 @@ mod log;
 mod redact;
 mod replay;
 mod repo_filter;
+mod run_tests;
 mod stats;
 mod stop;
 mod trust;
