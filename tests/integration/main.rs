@@ -2,6 +2,7 @@
 //! fresh process per call) in an isolated home, and check stdout, stderr, exit codes and the
 //! decision log.
 
+mod approval_channel;
 mod check;
 mod cli;
 mod completions;
