@@ -27,19 +27,6 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Stop-hook entry: judge the agent's last response and block it or let the turn end
-    ///
-    /// Reads the hook JSON of Claude Code (`Stop`, `SubagentStop`), Codex CLI (`Stop`) or Gemini
-    /// CLI (`AfterAgent`) on stdin. Always exits 0: any failure lets the turn end (fail-open)
-    /// and is logged.
-    Stop(StopArgs),
-    /// PreToolUse/BeforeTool entry: check a shell command before it runs
-    ///
-    /// Reads the hook JSON of Claude Code or Codex CLI (`PreToolUse`, tool `Bash`) or Gemini CLI
-    /// (`BeforeTool`, tool `run_shell_command`). Silent unless the command commits, pushes,
-    /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
-    /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
-    Gate(GateArgs),
     /// Install hookjudge's hooks into this repository's agent settings
     ///
     /// Merges the Stop and gate entries (the gate also sees the file-writing tools) into the
@@ -114,6 +101,37 @@ pub enum Command {
     /// For example `hookjudge completions bash > ~/.local/share/bash-completion/completions/hookjudge`;
     /// `install/install.sh` installs them for bash, zsh and fish.
     Completions(CompletionsArgs),
+    /// Put the man pages and shell completions where `man` and the shells find them
+    ///
+    /// After `cargo install`, which installs only the binary: writes the man pages to
+    /// `PREFIX/share/man/man1` and the completions for bash, zsh and fish to
+    /// `PREFIX/share/bash-completion/completions`, `PREFIX/share/zsh/site-functions` and
+    /// `PREFIX/share/fish/vendor_completions.d`. PREFIX is `~/.local` unless `--prefix` says
+    /// otherwise; `man` finds `~/.local/share/man` when `~/.local/bin` is on PATH.
+    InstallExtras(InstallExtrasArgs),
+    /// Stop-hook entry: judge the agent's last response and block it or let the turn end
+    ///
+    /// Reads the hook JSON of Claude Code (`Stop`, `SubagentStop`), Codex CLI (`Stop`) or Gemini
+    /// CLI (`AfterAgent`) on stdin. Always exits 0: any failure lets the turn end (fail-open)
+    /// and is logged.
+    Stop(StopArgs),
+    /// PreToolUse/BeforeTool entry: check a shell command before it runs
+    ///
+    /// Reads the hook JSON of Claude Code or Codex CLI (`PreToolUse`, tool `Bash`) or Gemini CLI
+    /// (`BeforeTool`, tool `run_shell_command`). Silent unless the command commits, pushes,
+    /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
+    /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
+    Gate(GateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InstallExtrasArgs {
+    /// Install under this folder instead of `~/.local`
+    #[arg(long, value_name = "DIR")]
+    pub prefix: Option<PathBuf>,
+    /// List what would be written, and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

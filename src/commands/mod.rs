@@ -10,6 +10,7 @@ mod doctor;
 mod eval;
 mod gate;
 mod init;
+pub mod install_extras;
 mod judge;
 mod log;
 mod redact;
@@ -106,6 +107,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Redact(args) => redact::redact(&args),
         Command::Replay(args) => replay::replay(&args, config.as_deref()),
         Command::Completions(args) => completions::completions(&args),
+        Command::InstallExtras(args) => install_extras::install_extras(&args),
     };
     match result {
         Ok(status) => status,

@@ -11,6 +11,7 @@ mod config_teaches;
 mod doctor_checks;
 mod dry_run;
 mod eval;
+mod extras;
 mod fail_open;
 mod gate_corpus;
 mod gate_effects;

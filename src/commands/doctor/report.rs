@@ -53,24 +53,30 @@ pub(super) fn problems(checks: &[Check]) -> usize {
     checks.iter().filter(|c| !c.ok).count()
 }
 
-/// Prints the report, as JSON with `json`.
-pub(super) fn render(out: &mut dyn Write, checks: &[Check], json: bool) -> std::io::Result<()> {
+/// Prints the report, as JSON with `json`; the marks in colour with `colour`.
+pub(super) fn render(
+    out: &mut dyn Write,
+    checks: &[Check],
+    json: bool,
+    colour: bool,
+) -> std::io::Result<()> {
     let problems = problems(checks);
     if json {
         return writeln!(out, "{}", json!({"ok": problems == 0, "checks": checks}));
     }
     for c in checks {
-        let mark = match (c.ok, c.info) {
-            (false, _) => "!! ",
-            (true, true) => "-- ",
-            (true, false) => "ok ",
+        let (mark, code) = match (c.ok, c.info) {
+            (false, _) => ("!! ", "31"),
+            (true, true) => ("-- ", "2"),
+            (true, false) => ("ok ", "32"),
         };
         let head = format!("{mark} {:<24} ", c.name);
         let lines = wrap(
             &c.detail,
             WIDTH.saturating_sub(head.len().max(DETAIL_COLUMN)),
         );
-        writeln!(out, "{head}{}", lines[0])?;
+        let painted = format!("{} {:<24} ", crate::term::paint(mark, code, colour), c.name);
+        writeln!(out, "{painted}{}", lines[0])?;
         for line in &lines[1..] {
             writeln!(out, "{:DETAIL_COLUMN$}{line}", "")?;
         }
