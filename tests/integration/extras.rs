@@ -89,7 +89,11 @@ fn help_lists_the_persons_commands_before_the_hook_entry_points() {
 #[test]
 fn doctor_is_in_colour_on_a_terminal_only_and_fits_100_columns() {
     let home = Home::new();
-    let screen = home.cmd(&["doctor"]).env("TERM", "xterm").on_terminal("").stdout;
+    let screen = home
+        .cmd(&["doctor"])
+        .env("TERM", "xterm")
+        .on_terminal("")
+        .stdout;
     assert!(screen.contains("\u{1b}[32mok \u{1b}[0m"), "{screen:?}");
     let plain = home
         .cmd(&["doctor"])

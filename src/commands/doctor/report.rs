@@ -128,6 +128,7 @@ mod tests {
             &mut out,
             &[check("name", false, detail.trim(), Some("x ".repeat(80)))],
             false,
+            false,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
