@@ -269,7 +269,7 @@ fn replacements(plan: &Plan, t: &Target) -> Vec<String> {
         plan.files
             .iter()
             .filter(|p| p.has_ours_before && !p.unchanged() && !p.only_stricter)
-            .map(|p| format!("  replace  {}  (hookjudge's entries already there)", p.name)),
+            .map(|p| format!("  replace  {}  ({})", p.name, p.change)),
     );
     replaced
 }

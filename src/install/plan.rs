@@ -54,6 +54,8 @@ pub struct Planned {
     /// added, a timeout raised. Anyone may make that change (`doctor`'s fix for a too-low
     /// timeout runs without a terminal).
     pub only_stricter: bool,
+    /// What the change does to our entries already there, for the person's question.
+    pub change: String,
 }
 
 impl Planned {
@@ -74,6 +76,7 @@ impl Planned {
             created_members: Vec::new(),
             has_ours_before: false,
             only_stricter: false,
+            change: String::new(),
         }
     }
 }
@@ -270,11 +273,9 @@ fn plan_settings(
         .map(|raw| settings::installed(agent, &Encoding::decode(raw).1))
         .unwrap_or_default();
     let has_ours_before = !before.is_empty();
-    let only_stricter = has_ours_before
-        && only_stricter(
-            &before,
-            &settings::installed(agent, &Encoding::decode(&new).1),
-        );
+    let after = settings::installed(agent, &Encoding::decode(&new).1);
+    let only_stricter = has_ours_before && only_stricter(&before, &after);
+    let change = change(&before, &after);
     Ok((
         Planned {
             name,
@@ -286,6 +287,7 @@ fn plan_settings(
             created_members,
             has_ours_before,
             only_stricter,
+            change,
         },
         merged.notes,
     ))
@@ -323,6 +325,36 @@ fn only_stricter(before: &[settings::Installed], after: &[settings::Installed]) 
         });
         same.map(|i| unmatched.remove(i)).is_some()
     })
+}
+
+/// What replacing `before` with `after` changes, in words: another program, lower timeouts.
+fn change(before: &[settings::Installed], after: &[settings::Installed]) -> String {
+    let mut changes = Vec::new();
+    for old in before {
+        let Some(new) = after.iter().find(|n| n.event == old.event) else {
+            changes.push(format!("removes the {} entry", old.event));
+            continue;
+        };
+        if new.program != old.program {
+            changes.push(format!(
+                "{} runs `{}` instead of `{}`",
+                old.event, new.program, old.program
+            ));
+        } else if let (Some(o), Some(n)) = (old.timeout_s, new.timeout_s)
+            && n < o
+        {
+            changes.push(format!(
+                "lowers the {} timeout from {o} s to {n} s",
+                old.event
+            ));
+        }
+    }
+    changes.dedup();
+    if changes.is_empty() {
+        "changes hookjudge's entries already there".into()
+    } else {
+        changes.join("; ")
+    }
 }
 
 /// The git hook, found through a dry install.

@@ -218,6 +218,12 @@ fn a_script_may_install_where_nothing_is_installed_but_not_replace_the_hooks() {
     let person = as_person_of(&home, &other, &repo.work, &["init"]);
     assert_eq!(person.code, 0, "{}", person.stdout);
     assert!(person.stdout.contains("Replace them?"), "{}", person.stdout);
+    // The question says what changes.
+    assert!(
+        person.stdout.contains(&format!("Stop runs `{}` instead of `", other.display())),
+        "{}",
+        person.stdout
+    );
     assert_ne!(read(&settings), raised);
 }
 
