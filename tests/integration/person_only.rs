@@ -220,7 +220,9 @@ fn a_script_may_install_where_nothing_is_installed_but_not_replace_the_hooks() {
     assert!(person.stdout.contains("Replace them?"), "{}", person.stdout);
     // The question says what changes.
     assert!(
-        person.stdout.contains(&format!("Stop runs `{}` instead of `", other.display())),
+        person
+            .stdout
+            .contains(&format!("Stop runs `{}` instead of `", other.display())),
         "{}",
         person.stdout
     );
