@@ -191,7 +191,7 @@ fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
     match (agent, scope) {
         (_, Scope::User) | (Agent::Claude, _) => None,
         (Agent::Codex, _) => Some(
-            "Codex CLI runs a repository's `.codex/hooks.json` only in a project you trust, and only once you trust its hooks: open `/hooks` in Codex and trust the hookjudge entries",
+            "Codex CLI reads a repository's `.codex/hooks.json` only in a project you trust (it asks when you first open one)",
         ),
         (Agent::Gemini, _) => Some(
             "Gemini CLI runs a repository's `.gemini/settings.json` hooks after warning about new ones; accept them when it asks",
