@@ -102,6 +102,13 @@ fn dry_run_diffs_apply_with_patch() {
     // `uninstall --dry-run` applies too, and gives back the files as they were.
     let undo = in_dir(&home, &real.work, &["uninstall", "--dry-run"]);
     assert!(undo.stdout.contains("+++ /dev/null"), "{}", undo.stdout);
+    // What has no diff (the git hook) is named in a comment line, which `patch` skips.
+    assert!(
+        undo.stdout
+            .contains("# would be removed    .git/hooks/pre-push"),
+        "{}",
+        undo.stdout
+    );
     patch(&real.work, &undo.stdout);
     let after = contents(&real.work);
     // `.hookjudge.json` stays; the pre-push hook is named in a line, not diffed.
