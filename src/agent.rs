@@ -94,6 +94,8 @@ pub struct HookInput {
     pub tool_input: Option<Value>,
     /// The id of the tool call a PreToolUse hook is asked about.
     pub tool_use_id: Option<String>,
+    /// Claude Code and Codex: the session's permission mode (`default`, `bypassPermissions`, …).
+    pub permission_mode: Option<String>,
 }
 
 impl HookInput {
@@ -234,6 +236,9 @@ impl Agent {
             GateOutcome::Silent => None,
             GateOutcome::Deny(reason) => Some(gate_output(self, true, reason)),
             GateOutcome::Ask(reason) => Some(gate_output(self, false, reason)),
+            GateOutcome::Confined { input, ask } => {
+                Some(confined_output(self, input, ask.as_deref()))
+            }
         }
     }
 }
@@ -271,6 +276,28 @@ pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
                 answer["systemMessage"] = json!(crate::approval::TELL_THE_PERSON);
             }
             answer
+        }
+    }
+}
+
+/// The gate's rewrite to run a command inside the boundary, in `agent`'s shape. Only Claude
+/// Code can show a rewrite and still ask; where Codex or Gemini CLI would have to ask, the
+/// command is held back as any ask is (see [`gate_output`]) and runs confined once approved.
+pub fn confined_output(agent: Agent, input: &Value, ask: Option<&str>) -> Value {
+    match (agent, ask) {
+        (Agent::Claude, ask) => {
+            let decision = if ask.is_some() { "ask" } else { "allow" };
+            let reason = ask.unwrap_or("hookjudge runs this command inside its boundary");
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
+                "permissionDecisionReason": reason, "updatedInput": input}})
+        }
+        (_, Some(reason)) => gate_output(agent, false, reason),
+        (Agent::Codex, None) => {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": input}})
+        }
+        // No decision: Gemini CLI merges the input and its own confirmation rules still apply.
+        (Agent::Gemini, None) => {
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input}})
         }
     }
 }

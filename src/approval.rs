@@ -52,6 +52,9 @@ pub struct Request {
     /// When the user approved it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved_ms: Option<i64>,
+    /// The approval's seal ([`crate::seal`]): an approval without a good one counts for nothing.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub seal: String,
 }
 
 impl Request {
@@ -59,6 +62,27 @@ impl Request {
         !self.command_hash.is_empty()
             && self.command_hash == command_hash(command)
             && self.repo == repo
+    }
+
+    /// What the seal covers: the command, where it runs, and when it was approved.
+    fn sealed_parts(&self, approved_ms: i64) -> [String; 5] {
+        [
+            "approve".to_owned(),
+            self.id.clone(),
+            self.command_hash.clone(),
+            self.repo.display().to_string(),
+            approved_ms.to_string(),
+        ]
+    }
+
+    /// Approved by a person's `hookjudge approve`: a time written into the file by anything
+    /// else carries no good seal.
+    fn approved(&self) -> bool {
+        self.approved_ms.is_some_and(|at| {
+            let parts = self.sealed_parts(at);
+            let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+            crate::seal::verify(&parts, &self.seal)
+        })
     }
 
     fn live(&self, now: i64) -> bool {
@@ -82,6 +106,8 @@ pub enum Error {
     NoSuchRequest(String),
     /// The store cannot be written.
     Store(crate::statefile::Error),
+    /// The seal key cannot be made or read.
+    Seal(std::io::Error),
 }
 
 impl std::fmt::Display for Error {
@@ -91,6 +117,11 @@ impl std::fmt::Display for Error {
                 write!(f, "no command waits for approval under the id `{id}`")
             }
             Error::Store(e) => write!(f, "cannot record the approval: {e}"),
+            Error::Seal(e) => write!(
+                f,
+                "cannot seal the approval with the key in `{}`: {e}",
+                crate::seal::key_dir().display()
+            ),
         }
     }
 }
@@ -139,7 +170,7 @@ pub fn request(
         if store
             .requests
             .iter()
-            .any(|r| r.matches(command, repo) && r.approved_ms.is_some())
+            .any(|r| r.matches(command, repo) && r.approved())
         {
             return (true, ());
         }
@@ -158,6 +189,7 @@ pub fn request(
             reason: crate::redact::redact(reason).text,
             requested_ms: now,
             approved_ms: None,
+            seal: String::new(),
         });
         (true, ())
     })
@@ -168,7 +200,7 @@ pub fn is_approved(command: &str, repo: &Path, now: i64) -> bool {
     load()
         .requests
         .iter()
-        .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now))
+        .any(|r| r.matches(command, repo) && r.approved() && r.live(now))
 }
 
 /// Uses up the approval of `command` in `repo`. Returns whether there was a good one: of
@@ -179,10 +211,10 @@ pub fn take(command: &str, repo: &Path, now: i64) -> bool {
         let found = store
             .requests
             .iter()
-            .any(|r| r.matches(command, repo) && r.approved_ms.is_some() && r.live(now));
+            .any(|r| r.matches(command, repo) && r.approved() && r.live(now));
         store
             .requests
-            .retain(|r| r.live(now) && !(r.matches(command, repo) && r.approved_ms.is_some()));
+            .retain(|r| r.live(now) && !(r.matches(command, repo) && r.approved()));
         (found || store.requests.len() != before, found)
     })
     // A store that cannot be locked or written cannot prove the approval is used up once.
@@ -208,14 +240,21 @@ pub fn approve(id: &str, now: i64) -> Result<Request, Error> {
             .find(|r| r.id == id && r.approved_ms.is_none())
         {
             Some(request) => {
-                request.approved_ms = Some(now);
-                (true, Some(request.clone()))
+                let parts = request.sealed_parts(now);
+                let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+                match crate::seal::seal_or_make_key(&parts) {
+                    Ok(seal) => {
+                        request.approved_ms = Some(now);
+                        request.seal = seal;
+                        (true, Ok(request.clone()))
+                    }
+                    Err(e) => (false, Err(Error::Seal(e))),
+                }
             }
-            None => (false, None),
+            None => (false, Err(Error::NoSuchRequest(id.to_owned()))),
         }
     })
     .map_err(Error::Store)?
-    .ok_or_else(|| Error::NoSuchRequest(id.to_owned()))
 }
 
 /// The repository an approval is bound to for a command run in `cwd`.

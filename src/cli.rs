@@ -122,6 +122,14 @@ pub enum Command {
     /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
     /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
     Gate(GateArgs),
+    /// Run a command inside hookjudge's boundary, where it cannot write hookjudge's own files
+    ///
+    /// The gate rewrites the agent's shell commands to this when `boundary.mode` is
+    /// `landlock`. Linux only: a user and mount namespace with hookjudge's anchors read-only,
+    /// locked by Landlock. Exits with the command's status, or 126 when the boundary cannot be
+    /// set up (nothing is run).
+    #[command(hide = true)]
+    RunConfined(RunConfinedArgs),
 }
 
 #[derive(Debug, Args)]
@@ -396,6 +404,11 @@ pub struct JudgeArgs {
     /// as it does in the Stop hook with the prompt that started the turn
     #[arg(long, value_name = "FILE")]
     pub request: Option<PathBuf>,
+    /// An agent's session file (Claude Code transcript, Codex rollout, Gemini session) whose
+    /// last turn the text ends: claims that tests or a build pass are checked against it, as
+    /// the Stop hook does (even with `--no-llm`)
+    #[arg(long, value_name = "FILE")]
+    pub transcript: Option<PathBuf>,
     /// The text to judge; `-` or nothing reads stdin
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
@@ -484,4 +497,22 @@ mod tests {
         assert_eq!(all.agents(), Agent::ALL);
         assert_eq!(AgentChoice::value_variants().len(), Agent::ALL.len() + 1);
     }
+}
+
+#[derive(Debug, Args)]
+pub struct RunConfinedArgs {
+    /// List what the boundary protects for this directory (and run COMMAND, if given)
+    #[arg(long)]
+    pub explain: bool,
+    /// Leave publishing credentials (SSH keys and agent, git credential stores, `gh`, npm,
+    /// cargo, PyPI, docker, kube and cloud credentials) visible; by default they are hidden
+    #[arg(long)]
+    pub with_credentials: bool,
+    /// The command and its arguments
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<std::ffi::OsString>,
 }

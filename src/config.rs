@@ -44,6 +44,19 @@ pub struct ConfigFile {
     /// Judges by name: changes to built-ins, or new judges.
     pub judges: Option<IndexMap<String, JudgeSpec>>,
     pub speech: Option<SpeechFile>,
+    pub boundary: Option<BoundaryFile>,
+}
+
+/// The `boundary` section: how the agent's commands are kept off hookjudge's own files.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundaryFile {
+    /// `off`, `landlock` (hookjudge runs each shell command confined) or `agent` (the
+    /// agent's own sandbox). By default, `off`.
+    pub mode: Option<crate::boundary::Mode>,
+    /// Whether confined commands the gate did not let through as a push, publish or deploy
+    /// see no publishing credentials. By default, `true`.
+    pub hide_credentials: Option<bool>,
 }
 
 /// Additions to the speech view that Layer 1 triggers read (see [`crate::judge::speech`]).
@@ -127,6 +140,10 @@ pub struct Settings {
     pub judge_layers: Vec<(String, JudgeSpec)>,
     /// The user's speech-view rules, every layer's appended in layer order.
     pub speech: SpeechSettings,
+    /// `boundary.mode`.
+    pub boundary: crate::boundary::Mode,
+    /// `boundary.hide_credentials`.
+    pub boundary_hide_credentials: bool,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
     /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
@@ -150,6 +167,8 @@ impl Settings {
             gate: GateSettings::default(),
             judge_layers: Vec::new(),
             speech: SpeechSettings::default(),
+            boundary: crate::boundary::Mode::default(),
+            boundary_hide_credentials: true,
             files: Vec::new(),
             repo_report: None,
             sources: Sources::default(),
@@ -490,7 +509,8 @@ mod tests {
                 "scope-check",
                 "scope-change",
                 "shallow-bugfix",
-                "bugfix-without-reproduction"
+                "bugfix-without-reproduction",
+                "unverified-claim"
             ]
         );
         assert!(

@@ -55,6 +55,9 @@ fn judge_kind() -> Value {
 fn field_map() -> Value {
     json!({"type": "object", "additionalProperties": {"type": "string"}})
 }
+fn boundary_mode() -> Value {
+    json!({"enum": ["off", "landlock", "agent"]})
+}
 fn object() -> Value {
     json!({"type": "object"})
 }
@@ -66,6 +69,16 @@ const POLICY: &str = "what the gate does with this class: allow (stay silent), v
 
 /// Every key of a config file outside `judges`, in the order the schema lists them.
 const KEYS: &[Key] = &[
+    key(
+        "boundary.mode",
+        boundary_mode,
+        "how the agent's commands are kept off hookjudge's own files: off (only the gate reads the command line), landlock (each shell command runs under `hookjudge run-confined`, Linux), agent (the agent's own sandbox; `hookjudge doctor` prints Claude Code's settings for it)",
+    ),
+    key(
+        "boundary.hide_credentials",
+        boolean,
+        "with `landlock`: confined commands that the gate did not let through as a push, publish or deploy (or a person approved) see no publishing credentials (SSH keys and agent, git credential stores, gh, npm, cargo, PyPI, docker, kube, cloud)",
+    ),
     key(
         "$schema",
         string,
@@ -270,6 +283,10 @@ const JUDGE_KEYS: &[Key] = &[
 
 /// What each section holds.
 const SECTIONS: &[(&str, &str)] = &[
+    (
+        "boundary",
+        "the operating-system boundary that keeps the agent's commands off hookjudge's files",
+    ),
     ("stop", "the Stop hook's loop breaker"),
     ("log", "the decision log"),
     ("transcript", "how much of a session transcript is read"),

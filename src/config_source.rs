@@ -215,6 +215,14 @@ impl Settings {
             }
             m.set("gate.timeout_ms", &mut g.timeout_ms, gate.timeout_ms);
         }
+        if let Some(boundary) = file.boundary {
+            m.set("boundary.mode", &mut self.boundary, boundary.mode);
+            m.set(
+                "boundary.hide_credentials",
+                &mut self.boundary_hide_credentials,
+                boundary.hide_credentials,
+            );
+        }
         if let Some(speech) = file.speech {
             let s = &mut self.speech;
             if let Some(more) = speech.add_masks {
@@ -287,6 +295,7 @@ pub fn effective(s: &Settings) -> Value {
         "gate": gate,
         "judges": judges,
         "speech": {"add_masks": s.speech.masks, "add_shown_headings": s.speech.shown_headings},
+        "boundary": {"mode": s.boundary, "hide_credentials": s.boundary_hide_credentials},
     })
 }
 

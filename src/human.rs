@@ -44,6 +44,11 @@ pub fn inside_agent() -> Option<String> {
             ));
         }
     }
+    // Set by `hookjudge run-confined` for the command it runs. A command can unset it, but
+    // inside the boundary the state dir is read-only and the seal key hidden anyway.
+    if std::env::var_os("HOOKJUDGE_CONFINED").is_some_and(|v| !v.is_empty()) {
+        return Some("it runs inside hookjudge's boundary, where an agent's commands run".into());
+    }
     agent_ancestor()
 }
 

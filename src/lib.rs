@@ -12,6 +12,7 @@
 
 pub mod agent;
 pub mod approval;
+pub mod boundary;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -30,6 +31,7 @@ pub mod llm;
 pub mod log;
 pub mod outcome;
 pub mod redact;
+pub mod seal;
 pub mod statefile;
 pub mod suggest;
 pub mod term;

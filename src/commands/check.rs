@@ -78,6 +78,7 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
         let ctx = Context {
             settings: &settings.gate,
             cwd: &cwd,
+            line: "",
             transcript: None,
             judge: None,
             approved: false,

@@ -7,11 +7,13 @@
 //! a deny telling the agent to ask the user). It never answers an explicit `allow`.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 use super::ExitStatus;
 use crate::agent::Agent;
 use crate::approval;
+use crate::boundary::{self, Mode};
 use crate::cli::GateArgs;
 use crate::config::{self, Settings, dirs};
 use crate::gate::policy::{self, Context, Decision, Ruling};
@@ -67,7 +69,8 @@ impl hook::Entry for GateHook<'_> {
         let Kind::Tool(tool) = &event.kind else {
             return Ok(silent(event.agent));
         };
-        run(event, tool, self.hook_timeout, self.config, started)
+        let ran = run(event, tool, self.hook_timeout, self.config, started)?;
+        Ok(confine(event, tool, ran))
     }
 
     fn fail(&self, event: Option<&Event>, failed: Failed) -> GateRan {
@@ -76,6 +79,60 @@ impl hook::Entry for GateHook<'_> {
 
     fn render(agent: Agent, outcome: &GateOutcome) -> Option<serde_json::Value> {
         agent.gate_answer(outcome)
+    }
+}
+
+/// `boundary.mode` of the settings [`run`] loaded: one hook call per process, so set once.
+static BOUNDARY: OnceLock<Mode> = OnceLock::new();
+/// `boundary.hide_credentials` of the same settings.
+static HIDE_CREDENTIALS: OnceLock<bool> = OnceLock::new();
+
+/// With `boundary.mode` `landlock`, a shell command the gate lets run (or asks about) runs
+/// inside the boundary: the answer carries the rewritten command. A rewrite never approves
+/// what the person would have been asked about (see [`crate::boundary::permissions`]).
+fn confine(event: &Event, tool: &Tool, ran: GateRan) -> GateRan {
+    if BOUNDARY.get() != Some(&Mode::Landlock) {
+        return ran;
+    }
+    let Some(command) = tool.command() else {
+        return ran;
+    };
+    let ask = match &ran.outcome {
+        GateOutcome::Silent => None,
+        GateOutcome::Ask(reason) => Some(reason.clone()),
+        _ => return ran,
+    };
+    if boundary::is_confined_command(command) {
+        return ran;
+    }
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("hookjudge"));
+    let mut input = tool
+        .input
+        .tool_input
+        .clone()
+        .filter(serde_json::Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({}));
+    // A command the gate looked at as a push, publish or deploy and let through (or a person
+    // approved) keeps the credentials; nothing else reaches them.
+    let with_credentials = ran.log.is_some() || !HIDE_CREDENTIALS.get().copied().unwrap_or(true);
+    input["command"] =
+        serde_json::json!(boundary::confined_command(&exe, command, with_credentials));
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let ask = ask.or_else(|| {
+        let asked = event.agent == Agent::Claude
+            && !boundary::permissions::runs_without_asking(
+                tool.input.permission_mode.as_deref(),
+                home.as_deref(),
+                &event.origin.project_dir(),
+                command,
+            );
+        asked.then(|| {
+            "hookjudge runs this command inside its boundary; your permission rules would have asked about it".to_owned()
+        })
+    });
+    Ran {
+        outcome: GateOutcome::Confined { input, ask },
+        ..ran
     }
 }
 
@@ -158,6 +215,12 @@ fn run(
     }
     // Read once: the faked-evidence check and every path below need it.
     let loaded = Settings::load(&project, config);
+    let _ = BOUNDARY.set(loaded.as_ref().map(|s| s.boundary).unwrap_or_default());
+    let _ = HIDE_CREDENTIALS.set(
+        loaded
+            .as_ref()
+            .map_or(true, |s| s.boundary_hide_credentials),
+    );
     let faked = protect::faked_evidence(&command, &cwd, || {
         loaded
             .as_ref()
@@ -167,7 +230,10 @@ fn run(
             })
             .unwrap_or_default()
     });
-    let settings = if faked.is_some() || classify::may_be_gated(&command, &[]) {
+    let settings = if faked.is_some()
+        || classify::may_be_gated(&command, &[])
+        || crate::gate::overwrite::may_overwrite(&command, &cwd)
+    {
         loaded?
     } else {
         // The quiet path: no built-in gated word, so no repository and no log. Only a
@@ -251,6 +317,7 @@ fn run(
         let ctx = Context {
             settings: gate_settings,
             cwd: &cwd,
+            line: &command,
             transcript: transcript.as_ref(),
             judge: gate_judge
                 .as_ref()

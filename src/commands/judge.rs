@@ -9,6 +9,8 @@ use super::{ExitStatus, UserError};
 use crate::cli::JudgeArgs;
 use crate::config::Settings;
 use crate::config::dirs;
+use crate::gate::evidence::facts;
+use crate::judge::claims::Grounded;
 use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
@@ -28,7 +30,23 @@ pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatu
     let llm = LlmJudge::new(&settings.llm, dirs::state_dir(), std::time::Instant::now())
         .with_request(request.as_deref());
     let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
-    let evaluation = evaluate(&text, &panel, layer2);
+    let facts = match &args.transcript {
+        Some(path) => Some(
+            facts::of_file(
+                path,
+                settings.transcript,
+                &settings.gate.test_commands,
+                &super::current_dir(),
+            )
+            .map_err(|e| {
+                UserError::new(format!("cannot read the session file `{}`: {e}", path.display()))
+                    .hint("`--transcript` names an agent's session file (a Claude Code transcript, a Codex rollout or a Gemini session); drop it to judge the text alone")
+            })?,
+        ),
+        None => None,
+    };
+    let grounded = Grounded::new(layer2, Box::new(move || facts.clone()));
+    let evaluation = evaluate(&text, &panel, &grounded);
     if let Some(resolution) = llm.resolved().filter(|_| !args.json) {
         let _ = writeln!(io::stderr(), "llm: {}", resolution.why);
     }

@@ -16,6 +16,7 @@ mod log;
 mod redact;
 mod replay;
 mod repo_filter;
+mod run_confined;
 mod run_tests;
 mod stats;
 mod stop;
@@ -108,6 +109,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Replay(args) => replay::replay(&args, config.as_deref()),
         Command::Completions(args) => completions::completions(&args),
         Command::InstallExtras(args) => install_extras::install_extras(&args),
+        Command::RunConfined(args) => run_confined::run_confined(&args),
     };
     match result {
         Ok(status) => status,

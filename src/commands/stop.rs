@@ -12,9 +12,11 @@ use super::ExitStatus;
 use crate::agent::Agent;
 use crate::cli::StopArgs;
 use crate::config::{self, Settings, dirs};
+use crate::gate::evidence::facts;
 use crate::hook::event::{Event, Kind, Response};
 use crate::hook::stop_record;
 use crate::hook::{self, Failed, InputError, Ran, StopOutcome, verdict};
+use crate::judge::claims::Grounded;
 use crate::judge::evaluate::{Panel, evaluate};
 use crate::ledger::Limits;
 use crate::llm::LlmJudge;
@@ -179,7 +181,19 @@ impl StopHook<'_> {
         let outcome = if text.trim().is_empty() {
             StopOutcome::Allow
         } else {
-            self.run_judges(&text, request, &panel, &settings, started, &mut record);
+            let session = Session {
+                file: stop.session_file.as_deref(),
+                cwd: event.origin.cwd.as_deref().map(Path::new),
+            };
+            self.run_judges(
+                &text,
+                request,
+                session,
+                &panel,
+                &settings,
+                started,
+                &mut record,
+            );
             let limits = Limits {
                 per_judge: settings.max_blocks_per_judge,
                 per_prompt: settings.max_blocks_per_prompt,
@@ -210,10 +224,12 @@ impl StopHook<'_> {
 
     /// Runs the judges on `text` (Layer 1, then the LLM for those that woke, with the user's
     /// `request` as context) into `record`.
+    #[allow(clippy::too_many_arguments)]
     fn run_judges(
         &self,
         text: &str,
         request: Request,
+        session: Session,
         panel: &Panel,
         settings: &Settings,
         started: Instant,
@@ -233,7 +249,22 @@ impl StopHook<'_> {
                 }))
             }
         };
-        let evaluation = evaluate(text, panel, &layer2);
+        // The session's facts settle claims without an LLM where they can; read only when a
+        // judge that uses them wakes.
+        let grounded = Grounded::new(
+            &layer2,
+            Box::new(move || {
+                let cwd = session.cwd.unwrap_or(Path::new("/"));
+                facts::of_file(
+                    session.file?,
+                    settings.transcript,
+                    &settings.gate.test_commands,
+                    cwd,
+                )
+                .ok()
+            }),
+        );
+        let evaluation = evaluate(text, panel, &grounded);
         if let Some(e) = layer2.request_error() {
             record.errors.push(format!(
                 "cannot read the user's request from the rollout: {e}"
@@ -321,6 +352,14 @@ fn response_text(
             }
         }
     }
+}
+
+/// Where the turn's facts are read: the agent's session file, and the directory its shell
+/// runs in.
+#[derive(Clone, Copy)]
+struct Session<'a> {
+    file: Option<&'a Path>,
+    cwd: Option<&'a Path>,
 }
 
 /// The user's request that started the turn: known from the hook input or the transcript

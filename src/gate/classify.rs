@@ -56,6 +56,10 @@ impl Class {
     ];
 }
 
+/// What `git commit` does: the one commit that takes the uncommitted changes (with nothing
+/// to commit, git refuses it).
+pub const COMMITS_THE_CHANGES: &str = "creates a commit";
+
 /// Which destructive git operation, for computing what it would lose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "op")]
@@ -185,7 +189,8 @@ fn is_protected_state(path: &str) -> bool {
 }
 
 /// Classifies one simple command.
-pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
+/// A git command that stashes the current changes marks `known` for the commands after it.
+pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
     let gated = |class: Class, what: String| Gated {
         class,
@@ -223,27 +228,31 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
             "writes state hookjudge reads as evidence (`.hookjudge/verified` or a remote-tracking ref)".into(),
         ));
     }
+    // A configured command adds its class and the built-in reading still follows: a prefix
+    // (from a repository file nobody trusted, say `git`) may add gating, never relabel a force
+    // push or `rm -rf .git` as a deploy and hide what it does.
     for (prefixes, class, kind) in [
         (known.deploy_commands, Class::Deploy, "deploy"),
         (known.publish_commands, Class::Publish, "publish"),
     ] {
-        for prefix in prefixes {
-            if !prefix.is_empty()
+        let matched = prefixes.iter().find(|prefix| {
+            !prefix.is_empty()
                 && words.len() >= prefix.len()
                 && prefix.iter().zip(&words).enumerate().all(|(i, (p, w))| {
                     p == w || (i == 0 && w.rsplit('/').next() == Some(p.as_str()))
                 })
-            {
-                out.push(gated(
-                    class,
-                    format!("is a configured {kind} command (`{}`)", prefix.join(" ")),
-                ));
-                return Classified::Gated(out);
-            }
+        });
+        if let Some(prefix) = matched {
+            out.push(gated(
+                class,
+                format!("is a configured {kind} command (`{}`)", prefix.join(" ")),
+            ));
         }
     }
     if git::is_git(cmd) {
-        return match git::classify(cmd, &known.aliases, known.repos, known.stashed) {
+        let git = git::classify(cmd, &known.aliases, known.repos, known.stashed);
+        known.stashed |= git.stashes;
+        return match git.found {
             git::Found::Gated(found) => {
                 out.extend(found);
                 Classified::Gated(out)
@@ -264,6 +273,11 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
         }
         delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
+    }
+    if let Some((what, op)) = delete::git_state_loss(cmd) {
+        let mut g = gated(Class::Destructive, what);
+        g.destructive = Some(op);
+        out.push(g);
     }
     if let Some(loss) = delete::file_loss(cmd)
         && let Some(root) = cmd.cwd.as_deref().and_then(delete::repo_root)
@@ -290,17 +304,15 @@ pub fn classify(cmd: &SimpleCommand, known: &Known) -> Classified {
     let Some(program) = cmd.program() else {
         return Classified::Gated(out);
     };
-    if let Some(tool) = tools::tool(program) {
-        let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
-        match tools::find_verb(tool, &rest) {
-            tools::Match::Gated(verb) => out.push(gated(verb.class, verb.what.to_owned())),
-            tools::Match::ComputedVerb(_) if out.is_empty() => {
-                return Classified::Unreadable(format!(
-                    "the `{program}` command is computed at run time"
-                ));
-            }
-            _ => {}
+    let rest: Vec<Option<&str>> = cmd.argv[1..].iter().map(Word::literal).collect();
+    match tools::command(program, &rest) {
+        tools::Match::Gated { class, what } => out.push(gated(class, what.to_owned())),
+        tools::Match::ComputedVerb(_) if out.is_empty() => {
+            return Classified::Unreadable(format!(
+                "the `{program}` command is computed at run time"
+            ));
         }
+        _ => {}
     }
     Classified::Gated(out)
 }
@@ -312,6 +324,9 @@ pub fn may_be_gated(text: &str, extra: &[Vec<String>]) -> bool {
     let lower = text.to_ascii_lowercase();
     if lower.contains("$'") {
         return true; // ANSI-C quoting can spell any word
+    }
+    if text.contains("IFS=") {
+        return true; // a custom IFS splits `git_push` into a command
     }
     let any_word = |plain: &str| {
         plain
@@ -450,14 +465,16 @@ mod tests {
             deploy: &prefixes,
             publish: &[],
         };
-        let n = crate::gate::find(
+        let configured = crate::gate::find(
             "./scripts/deploy.sh prod && make deploy",
             Path::new("/w"),
             user,
             &Repos::default(),
         )
-        .len();
-        assert_eq!(n, 2);
+        .into_iter()
+        .filter(|g| g.class == Class::Deploy && g.what.contains("configured"))
+        .count();
+        assert_eq!(configured, 2);
     }
 
     #[test]

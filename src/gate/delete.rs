@@ -15,14 +15,123 @@ pub enum Verdict {
     Fine,
 }
 
-/// Checks `rm` and `find` commands.
+/// Checks `rm`, `find`, `rsync`, `mv` and `tar --remove-files` commands.
 pub fn check(cmd: &SimpleCommand) -> Verdict {
     match cmd.program() {
-        Some("rm") => rm(cmd),
+        Some("rm") => match git_store(cmd) {
+            Verdict::Fine => rm(cmd),
+            v => v,
+        },
         Some("find") => find(cmd),
         Some("rsync") => rsync(cmd),
+        Some("mv") => moved_away(cmd),
+        Some("tar") => tar_removes(cmd),
         _ => Verdict::Fine,
     }
+}
+
+/// Parts of a git directory whose loss loses the history itself (`rm -rf .git/objects`).
+const GIT_STORE: [&str; 3] = ["objects", "refs", "HEAD"];
+
+/// `rm -rf .git/objects`: the object store, every ref, or `HEAD` of a repository.
+fn git_store(cmd: &SimpleCommand) -> Verdict {
+    for path in operand_paths(cmd, &[]) {
+        if let Some(parent) = path.parent()
+            && parent.file_name().is_some_and(|n| n == ".git")
+            && path
+                .file_name()
+                .is_some_and(|n| GIT_STORE.iter().any(|s| n == *s))
+            && path.exists()
+        {
+            return Verdict::Catastrophic(format!("`{}` of the repository", path.display()));
+        }
+    }
+    Verdict::Fine
+}
+
+/// `mv .git x`, `mv repo /tmp`: moving a git directory or a repository out of the way loses it
+/// as surely as deleting it (what runs next in the line works on the moved copy).
+fn moved_away(cmd: &SimpleCommand) -> Verdict {
+    let paths = operand_paths(cmd, &["-t", "-S", "--target-directory", "--suffix"]);
+    let Some((_, sources)) = paths.split_last() else {
+        return Verdict::Fine;
+    };
+    let words: Vec<Word> = sources
+        .iter()
+        .map(|p| Word::Literal(p.to_string_lossy().into_owned()))
+        .collect();
+    judge_targets(cmd, &words.iter().collect::<Vec<_>>())
+}
+
+/// `tar --remove-files -cf a.tar DIR`: the archived files are deleted.
+fn tar_removes(cmd: &SimpleCommand) -> Verdict {
+    if !cmd
+        .argv
+        .iter()
+        .any(|w| w.literal() == Some("--remove-files"))
+    {
+        return Verdict::Fine;
+    }
+    let paths = operand_paths(cmd, &["-f", "-C", "--file", "--directory"]);
+    let words: Vec<Word> = paths
+        .iter()
+        .skip(usize::from(
+            !cmd.argv.iter().any(|w| w.literal() == Some("-f")),
+        ))
+        .map(|p| Word::Literal(p.to_string_lossy().into_owned()))
+        .collect();
+    judge_targets(cmd, &words.iter().collect::<Vec<_>>())
+}
+
+/// The literal operands of a command as absolute paths, less the values of `valued` options.
+fn operand_paths(cmd: &SimpleCommand, valued: &[&str]) -> Vec<PathBuf> {
+    let Some(cwd) = cmd.cwd.as_deref() else {
+        return Vec::new();
+    };
+    let words: Vec<&str> = cmd.argv[1..].iter().filter_map(Word::literal).collect();
+    words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            let value_of_option = *i > 0 && valued.contains(&words[i - 1]);
+            !w.starts_with('-') && !value_of_option
+        })
+        .map(|(_, w)| normalize(&cwd.join(w)))
+        .collect()
+}
+
+/// Git state kept as plain files that a file tool can delete: a branch's ref file, the stash
+/// ref or its log. `(what, operation)` for the repository's facts to weigh.
+pub fn git_state_loss(cmd: &SimpleCommand) -> Option<(String, super::classify::Destructive)> {
+    use super::classify::Destructive;
+    if !matches!(cmd.program()?, "rm" | "unlink" | "shred" | "mv") {
+        return None;
+    }
+    let mut paths = operand_paths(cmd, &["-t", "-S", "--target-directory", "--suffix"]);
+    if cmd.program() == Some("mv") {
+        paths.pop(); // the destination
+    }
+    for path in paths {
+        let text = path.to_string_lossy();
+        let Some((_, inside)) = text.split_once("/.git/") else {
+            continue;
+        };
+        if matches!(inside, "refs/stash" | "logs/refs/stash") {
+            return Some((
+                "deletes the stash ref".into(),
+                Destructive::StashClear { after_stash: false },
+            ));
+        }
+        if let Some(branch) = inside.strip_prefix("refs/heads/") {
+            return Some((
+                "deletes a branch's ref file".into(),
+                Destructive::BranchDelete {
+                    branches: vec![branch.to_owned()],
+                },
+            ));
+        }
+    }
+    None
 }
 
 /// `rsync --delete SRC… DEST`: DEST ends up holding only what the sources hold.
@@ -40,16 +149,10 @@ fn rsync(cmd: &SimpleCommand) -> Verdict {
     }
 }
 
-/// Programs that remove or overwrite the files named in their operands, and which operands
-/// (all of them, or only the last: the destination of `mv`/`cp`).
-const FILE_LOSERS: [(&str, bool); 6] = [
-    ("rm", false),
-    ("unlink", false),
-    ("shred", false),
-    ("mv", true),
-    ("cp", true),
-    ("truncate", false),
-];
+/// Programs that remove or truncate the files named in their operands. What `cp`, `mv` and
+/// other writers put over a file is read by [`super::overwrite`], which knows their
+/// destination directories.
+const FILE_LOSERS: [&str; 4] = ["rm", "unlink", "shred", "truncate"];
 
 /// Files a plain file tool would remove or overwrite: absolute paths (directories cover what
 /// is below them) and, for `find`, the `-name` patterns that select among them. Whether
@@ -69,9 +172,7 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
             || words.windows(2).any(|p| {
                 matches!(p[0].literal(), Some("-exec" | "-execdir"))
                     && p[1].literal().is_some_and(|r| {
-                        FILE_LOSERS
-                            .iter()
-                            .any(|(l, _)| r.rsplit('/').next() == Some(l))
+                        FILE_LOSERS.iter().any(|l| r.rsplit('/').next() == Some(l))
                     })
             });
         if !deletes {
@@ -98,30 +199,63 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
             names,
         });
     }
-    let &(_, last_only) = FILE_LOSERS.iter().find(|(p, _)| *p == program)?;
-    let mut operands: Vec<&str> = Vec::new();
+    if !FILE_LOSERS.contains(&program) {
+        return None;
+    }
+    let mut operands: Vec<String> = Vec::new();
     let mut only = false;
     for w in &cmd.argv[1..] {
-        let t = w.literal()?;
+        let t = match w {
+            Word::Literal(t) => t.as_str(),
+            // `… | xargs rm`, `rm $(git ls-files -m)`: names another program prints, which
+            // may be any file below the working directory.
+            Word::Dynamic(src) if src.contains("$(") || src.contains('`') => ".",
+            Word::Dynamic(_) => return None,
+        };
         match t {
             "--" if !only => only = true,
             a if !only && a.starts_with('-') && a.len() > 1 => {}
-            a => operands.push(a),
+            a => operands.extend(expand_glob(a, cwd)),
         }
     }
-    let targets: Vec<&str> = if last_only {
-        if operands.len() < 2 {
-            return None;
-        }
-        operands.last().copied().into_iter().collect()
-    } else {
-        operands
-    };
-    let paths: Vec<PathBuf> = targets.into_iter().map(absolute).collect();
+    let paths: Vec<PathBuf> = operands.iter().map(|t| absolute(t)).collect();
     (!paths.is_empty()).then_some(FileLoss {
         paths,
         names: Vec::new(),
     })
+}
+
+/// A word as the shell passes it: a pattern in its last part (`s[r]c`, `*.py`) becomes the
+/// names it matches now; anything else, or a pattern matching nothing, stays as written.
+fn expand_glob(word: &str, cwd: &Path) -> Vec<String> {
+    let (parent, last) = match word.rsplit_once('/') {
+        Some((p, l)) => (Some(p), l),
+        None => (None, word),
+    };
+    if !last.contains(['*', '?', '[']) || parent.is_some_and(|p| p.contains(['*', '?', '['])) {
+        return vec![word.to_owned()];
+    }
+    let dir = match parent {
+        Some("") => PathBuf::from("/"),
+        Some(p) => cwd.join(p),
+        None => cwd.to_path_buf(),
+    };
+    let mut found: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| (last.starts_with('.') || !n.starts_with('.')) && super::glob::matches(last, n))
+        .take(4096)
+        .map(|n| match parent {
+            Some(p) => format!("{p}/{n}"),
+            None => n,
+        })
+        .collect();
+    if found.is_empty() {
+        found.push(word.to_owned());
+    }
+    found
 }
 
 fn rm(cmd: &SimpleCommand) -> Verdict {

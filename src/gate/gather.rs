@@ -96,6 +96,9 @@ pub struct DestructiveFacts {
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move leaves on no ref.
     pub lost_by_move: Option<Result<Commits, facts::Error>>,
+    /// Untracked paths (as in `changes`) that are the session's own scratch
+    /// ([`super::scratch`]): removing them loses nothing of the user's.
+    pub session_scratch: Vec<String>,
 }
 
 impl Default for PushRepoFacts {
@@ -123,6 +126,7 @@ impl Default for DestructiveFacts {
             stash_count: 0,
             only_on_branch: Vec::new(),
             lost_by_move: None,
+            session_scratch: Vec::new(),
         }
     }
 }
@@ -218,8 +222,28 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
         }
     };
     facts.repo = match gated.class {
-        Class::Destructive => RepoFacts::Destructive(destructive(repo, gated)),
-        Class::Push => RepoFacts::Push(push(repo, gated, ctx.now)),
+        Class::Destructive => {
+            let mut facts = destructive(repo, gated);
+            if let (Some(Destructive::RemoveFiles { .. }), Some(session), Some(root), Ok(changes)) = (
+                &gated.destructive,
+                ctx.transcript,
+                &facts.work_tree,
+                &facts.changes,
+            ) && !changes.untracked.is_empty()
+            {
+                let made = super::scratch::SessionMade::read(session, ctx.cwd);
+                facts.session_scratch = changes
+                    .untracked
+                    .iter()
+                    .filter(|p| made.is_scratch(&root.join(p.trim_end_matches('/'))))
+                    .cloned()
+                    .collect();
+            }
+            RepoFacts::Destructive(facts)
+        }
+        // A push by another tool (`jj git push`, `hub push`) has no refspecs to follow: it
+        // is judged like a publish, on the work it takes.
+        Class::Push if gated.push.is_some() => RepoFacts::Push(push(repo, gated, ctx.now)),
         _ => {
             let artifacts = &ctx.settings.artifacts;
             RepoFacts::Work(WorkFacts {
@@ -322,9 +346,21 @@ pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
         }
         None => Finding::None,
     };
-    let transcript = match ctx.transcript {
-        Some(transcript) if !artifacts.is_fresh() => transcript_tests(transcript, query, ctx),
-        _ => None,
+    // The session is read even when an artifact looks fresh: file times can be set at will
+    // (`touch -d`), so a change the session shows after its last passing run outweighs them,
+    // and an artifact the session wrote itself is no test run.
+    let (artifacts, transcript) = match ctx.transcript {
+        Some(transcript) => {
+            let tests = transcript_tests(transcript, query, ctx);
+            let written = match &artifacts {
+                Finding::FreshArtifact { path, .. } => {
+                    written_artifact(transcript, path, query, ctx)
+                }
+                _ => None,
+            };
+            (written.unwrap_or(artifacts), tests)
+        }
+        None => (artifacts, None),
     };
     Evidence {
         artifacts,
@@ -360,10 +396,35 @@ fn transcript_tests(
         cwd: ctx.cwd,
         commits_only: matches!(query.scope, Scope::Paths(_)),
         repos: ctx.reads.repos(),
+        root: query.work_tree.as_deref(),
     };
     // Waits briefly for a just-finished test run's result to land (agents write the session
     // asynchronously), reading only what was appended meanwhile.
     Some(transcript.tests(&reader))
+}
+
+/// [`Finding::WrittenArtifact`] when the session wrote the fresh artifact `path` itself.
+fn written_artifact(
+    transcript: &evidence::Session,
+    path: &Path,
+    query: &EvidenceQuery,
+    ctx: &Context,
+) -> Option<Finding> {
+    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let everything = |_: &str| true;
+    let reader = evidence::Reader {
+        tests: &tests,
+        relevant: &everything,
+        cwd: ctx.cwd,
+        commits_only: false,
+        repos: ctx.reads.repos(),
+        root: query.work_tree.as_deref(),
+    };
+    let by = transcript.wrote(&reader, path)?;
+    Some(Finding::WrittenArtifact {
+        path: path.to_path_buf(),
+        by,
+    })
 }
 
 /// What the gate's judge says about the session's recent activity before `gated` runs.
@@ -428,6 +489,7 @@ mod tests {
         Context {
             settings,
             cwd,
+            line: "",
             transcript: None,
             judge: None,
             approved: false,

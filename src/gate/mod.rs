@@ -2,15 +2,18 @@
 //!
 //! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
 //! `classify` names the gated ones (git through `git`, other tools through the table in
-//! `tools`, catastrophic deletes through `delete`). `policy` rules on each in two halves:
+//! `tools`, catastrophic deletes through `delete`, files written over through `overwrite`). `policy` rules on each in two halves:
 //! `gather` collects the facts once (the target repository through `facts`, proof that the
 //! code was verified since its last change through `evidence`, for which
-//! `crate::transcript` reads the session file, and the gate's judge), then `decide` turns them into silent, deny,
+//! `crate::transcript` reads the session file, and the gate's judge; a commit that runs only
+//! after passing tests on the same line is its own evidence: `chained`), then `decide` turns them into silent, deny,
 //! or ask a human, without reading anything. `settings` holds the gate's configuration.
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
-//! agents' file-writing tools. `repos` opens each repository once per hook call, for the git
+//! agents' file-writing tools. `scratch` tells the session's own new files, which deleting loses
+//! nothing of the user's. `repos` opens each repository once per hook call, for the git
 //! aliases classification reads and for the facts gathered after.
 
+pub mod chained;
 pub mod classify;
 pub mod decide;
 pub mod delete;
@@ -20,11 +23,13 @@ pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
+pub mod overwrite;
 mod packed;
 pub mod patch;
 pub mod policy;
 pub mod protect;
 pub mod repos;
+pub mod scratch;
 pub mod settings;
 pub mod shell;
 pub mod tools;
@@ -61,6 +66,7 @@ pub fn find(command: &str, cwd: &Path, user: UserCommands, repos: &Repos) -> Vec
         &mut unreadable,
         0,
     );
+    found.extend(overwrite::stray_redirects(command, &script.commands));
     let line_mentions_gated = classify::may_be_gated(command, user.deploy)
         || classify::may_be_gated(command, user.publish);
     if script.had_errors && line_mentions_gated && found.is_empty() {
@@ -93,7 +99,7 @@ fn collect(
         stashed: false,
     };
     for cmd in &script.commands {
-        match classify::classify(cmd, &known) {
+        match classify::classify(cmd, &mut known) {
             Classified::Gated(gated) => found.extend(gated),
             Classified::Unreadable(why) => unreadable.push(part(line, &cmd.source, &why)),
             Classified::Script(text, gated) if alias_depth < MAX_ALIAS_SCRIPTS => {
@@ -116,11 +122,10 @@ fn collect(
                 unreadable.push("git aliases nested too deep".into());
             }
         }
+        // Work written over (`: > f`, `dd of=f`, `cp -t dir f`): judged by its effect.
+        found.extend(overwrite::gated(cmd, line));
         if let Some(alias) = git::defines_alias(cmd, repos) {
             known.aliases.0.push(alias);
-        }
-        if git::is_git(cmd) && stashes(cmd, repos) {
-            known.stashed = true;
         }
         // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
         // `$c` split at a custom IFS): what runs depends on word splitting at run time.
@@ -169,16 +174,6 @@ fn collect(
             ));
         }
     }
-}
-
-/// `git stash` / `git stash push` / `save`: the changes move into a stash.
-fn stashes(cmd: &shell::SimpleCommand, repos: &Repos) -> bool {
-    let inv = git::read(cmd, &git::LineAliases::default(), repos);
-    inv.verb.as_ref().and_then(Word::literal) == Some("stash")
-        && matches!(
-            inv.args.first().and_then(Word::literal),
-            None | Some("push" | "save" | "-u" | "--include-untracked" | "-a" | "--all" | "-m")
-        )
 }
 
 /// `why`, naming the part of the line it is about when that is not the whole line.

@@ -76,7 +76,12 @@ impl<const B: usize, const N: usize> Words<B, N> {
     }
 
     pub fn contains(&self, word: &str) -> bool {
-        (0..N).any(|i| self.bytes_of(i) == word.as_bytes())
+        self.position(word).is_some()
+    }
+
+    /// Where `word` first is in the list.
+    pub fn position(&self, word: &str) -> Option<usize> {
+        (0..N).find(|&i| self.bytes_of(i) == word.as_bytes())
     }
 
     /// Whether `word` is in the list, which must be sorted (a test of the table checks it).

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::classify::Gated;
+use super::classify::{Class, Gated};
 use super::decide::{self, Need, Step};
 use super::gather::{self, Reads};
 use super::settings::GateSettings;
@@ -18,6 +18,8 @@ pub struct Context<'a> {
     pub settings: &'a GateSettings,
     /// The directory the hook runs in (the agent's cwd).
     pub cwd: &'a Path,
+    /// The whole command line the action is part of (empty when there is none).
+    pub line: &'a str,
     /// The agent's session file, opened once per hook call, for evidence and the judge.
     pub transcript: Option<&'a super::evidence::Session>,
     /// The gate's judge (`gate-verification`), when enabled, and the LLM behind it.
@@ -36,7 +38,8 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
     let mut facts = gather::repository(gated, ctx);
     let mut step = decide::decide(gated, &facts, ctx.settings);
     if let Step::Needs(Need::Evidence(query)) = &step {
-        facts.evidence = Some(gather::evidence(query, ctx));
+        facts.evidence =
+            Some(tested_on_the_line(gated, ctx).unwrap_or_else(|| gather::evidence(query, ctx)));
         step = decide::decide(gated, &facts, ctx.settings);
     }
     if let Step::Needs(Need::Judge) = step {
@@ -48,6 +51,19 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
         // Every fact `decide` asks for is gathered above; should that change, a human decides.
         Step::Needs(need) => unreachable_fact(gated, &need),
     }
+}
+
+/// `pytest && git commit …`: the commit runs only after the tests passed.
+fn tested_on_the_line(gated: &Gated, ctx: &Context) -> Option<gather::Evidence> {
+    if gated.class != Class::Commit || ctx.line.is_empty() {
+        return None;
+    }
+    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let command = super::chained::tested_before(ctx.line, &gated.command, ctx.cwd, &tests)?;
+    Some(gather::Evidence {
+        artifacts: super::evidence::Finding::TestRunAfterChange { command },
+        transcript: None,
+    })
 }
 
 fn unreachable_fact(gated: &Gated, need: &Need) -> Ruling {

@@ -6,9 +6,10 @@
 use std::sync::OnceLock;
 
 use super::classify::Class;
-use super::packed::{Reader, Writer};
+use super::packed::{Reader, Words, Writer, bytes};
 
 mod deploy;
+mod http;
 mod publish;
 mod words;
 
@@ -25,6 +26,7 @@ pub struct Verb {
     /// Flags that make it harmless (besides `--help`/`-h`/`--dry-run`, which always do).
     pub harmless: &'static [&'static str],
     /// Flags one of which must be present for the verb to do it (`netlify deploy --prod`).
+    /// A flag written `*text` is any word that contains `text` (`-o type=image,push=true`).
     pub requires: &'static [&'static str],
 }
 
@@ -86,71 +88,140 @@ const fn verb_with(
 /// holds its packed form (see `packed`), decoded by [`tools`] on first use.
 const TABLES: [&[Tool]; 2] = [publish::TOOLS, deploy::TOOLS];
 
-/// Writes the table (`N = 0` counts its bytes).
-const fn pack_tools<const N: usize>() -> Writer<N> {
-    let mut w = Writer::new();
+/// The number of tools in the table.
+const TOOL_COUNT: usize = {
+    let mut n = 0;
     let mut t = 0;
     while t < TABLES.len() {
-        let tools = TABLES[t];
-        w.count(tools.len());
+        n += TABLES[t].len();
+        t += 1;
+    }
+    n
+};
+
+/// Writes one tool.
+const fn pack_tool<const N: usize>(w: &mut Writer<N>, tool: &Tool) {
+    w.strs(tool.programs);
+    w.strs(tool.value_options);
+    w.flag(tool.goals);
+    w.count(tool.verbs.len());
+    let mut j = 0;
+    while j < tool.verbs.len() {
+        let verb = &tool.verbs[j];
+        w.strs(verb.words);
+        w.byte(verb.class as u8);
+        w.str(verb.what);
+        w.strs(verb.harmless);
+        w.strs(verb.requires);
+        j += 1;
+    }
+}
+
+/// Writes the table, one tool after another (`N = 0` counts its bytes), and where each tool
+/// starts.
+const fn pack_tools<const N: usize>() -> (Writer<N>, [usize; TOOL_COUNT]) {
+    let mut w = Writer::new();
+    let mut starts = [0; TOOL_COUNT];
+    let mut k = 0;
+    let mut t = 0;
+    while t < TABLES.len() {
         let mut i = 0;
-        while i < tools.len() {
-            let tool = &tools[i];
-            w.strs(tool.programs);
-            w.strs(tool.value_options);
-            w.flag(tool.goals);
-            w.count(tool.verbs.len());
-            let mut j = 0;
-            while j < tool.verbs.len() {
-                let verb = &tool.verbs[j];
-                w.strs(verb.words);
-                w.byte(verb.class as u8);
-                w.str(verb.what);
-                w.strs(verb.harmless);
-                w.strs(verb.requires);
-                j += 1;
-            }
+        while i < TABLES[t].len() {
+            starts[k] = w.len;
+            pack_tool(&mut w, &TABLES[t][i]);
+            k += 1;
             i += 1;
         }
         t += 1;
     }
-    w
+    (w, starts)
 }
 
-const PACKED_LEN: usize = pack_tools::<0>().len;
-static PACKED: [u8; PACKED_LEN] = pack_tools::<PACKED_LEN>().finish();
+const PACKED_LEN: usize = pack_tools::<0>().0.len;
+static PACKED: [u8; PACKED_LEN] = pack_tools::<PACKED_LEN>().0.finish();
+/// Where each tool starts in `PACKED`.
+static STARTS: [usize; TOOL_COUNT] = pack_tools::<0>().1;
 
-/// Every tool the gate knows besides git, decoded from the packed table on first use.
-pub fn tools() -> &'static [Tool] {
-    static TOOLS: OnceLock<Vec<Tool>> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        let mut r = Reader::new(&PACKED);
-        let mut out = Vec::new();
-        for _ in 0..TABLES.len() {
-            for _ in 0..r.count() {
-                let programs = r.strs();
-                let value_options = r.strs();
-                let goals = r.flag();
-                let verbs: Vec<Verb> = (0..r.count())
-                    .map(|_| Verb {
-                        words: r.strs(),
-                        class: class_of(r.byte()),
-                        what: r.str(),
-                        harmless: r.strs(),
-                        requires: r.strs(),
-                    })
-                    .collect();
-                out.push(Tool {
-                    programs,
-                    value_options,
-                    goals,
-                    verbs: Vec::leak(verbs),
-                });
-            }
+/// How many programs the tools have, all together.
+const PROGRAM_COUNT: usize = {
+    let mut n = 0;
+    let mut t = 0;
+    while t < TABLES.len() {
+        let mut i = 0;
+        while i < TABLES[t].len() {
+            n += TABLES[t][i].programs.len();
+            i += 1;
         }
-        debug_assert!(r.done());
-        out
+        t += 1;
+    }
+    n
+};
+
+/// Every program of the table (`./` removed), and the tool each belongs to: a program is
+/// looked up here, and only its tool is decoded.
+const PROGRAMS: ([&str; PROGRAM_COUNT], [u8; PROGRAM_COUNT]) = {
+    let mut names = [""; PROGRAM_COUNT];
+    let mut owner = [0u8; PROGRAM_COUNT];
+    let (mut n, mut k, mut t) = (0, 0, 0);
+    while t < TABLES.len() {
+        let mut i = 0;
+        while i < TABLES[t].len() {
+            let programs = TABLES[t][i].programs;
+            let mut j = 0;
+            while j < programs.len() {
+                let name = programs[j].as_bytes();
+                names[n] = match name {
+                    [b'.', b'/', rest @ ..] => match std::str::from_utf8(rest) {
+                        Ok(s) => s,
+                        Err(_) => panic!("a program name is UTF-8"),
+                    },
+                    _ => programs[j],
+                };
+                owner[n] = k as u8;
+                n += 1;
+                j += 1;
+            }
+            k += 1;
+            i += 1;
+        }
+        t += 1;
+    }
+    assert!(k <= u8::MAX as usize, "the table holds at most 255 tools");
+    (names, owner)
+};
+
+static PROGRAM_NAMES: Words<{ bytes(&PROGRAMS.0) }, PROGRAM_COUNT> = Words::pack(&PROGRAMS.0);
+static PROGRAM_TOOL: [u8; PROGRAM_COUNT] = PROGRAMS.1;
+
+/// The tool at `index`, decoded from the packed table on first use.
+fn decoded(index: usize) -> &'static Tool {
+    static TOOLS: [OnceLock<Tool>; TOOL_COUNT] = [const { OnceLock::new() }; TOOL_COUNT];
+    TOOLS[index].get_or_init(|| {
+        let mut r = Reader::new(&PACKED[STARTS[index]..]);
+        let programs = r.strs();
+        let value_options = r.strs();
+        let goals = r.flag();
+        let verbs: Vec<Verb> = (0..r.count())
+            .map(|_| Verb {
+                words: r.strs(),
+                class: class_of(r.byte()),
+                what: r.str(),
+                harmless: r.strs(),
+                requires: r.strs(),
+            })
+            .collect();
+        Tool {
+            programs,
+            value_options,
+            goals,
+            verbs: Vec::leak(verbs),
+        }
     })
+}
+
+/// Every tool the gate knows besides git.
+pub fn tools() -> impl Iterator<Item = &'static Tool> {
+    (0..TOOL_COUNT).map(decoded)
 }
 
 fn class_of(byte: u8) -> Class {
@@ -162,21 +233,36 @@ fn class_of(byte: u8) -> Class {
 
 /// Whether `program` is a tool of the table (or git).
 pub fn is_gated_program(program: &str) -> bool {
-    program == "git" || tool(program).is_some()
+    program == "git" || PROGRAM_NAMES.position(program).is_some()
 }
 
 /// The tool `program` belongs to.
 pub fn tool(program: &str) -> Option<&'static Tool> {
-    tools().iter().find(|t| {
-        t.programs
-            .iter()
-            .any(|p| *p == program || p.trim_start_matches("./") == program)
-    })
+    let at = PROGRAM_NAMES.position(program)?;
+    Some(decoded(PROGRAM_TOOL[at] as usize))
+}
+
+/// What `program` with `args` (`None` for a computed word) does, by the table or, for the
+/// clients of forges' HTTP APIs, by its method and data (see `http`).
+pub fn command(program: &str, args: &[Option<&str>]) -> Match {
+    if let Some(write) = http::api_write(program, args) {
+        return Match::Gated {
+            class: write.class,
+            what: write.what,
+        };
+    }
+    match tool(program) {
+        Some(tool) => find_verb(tool, args),
+        None => Match::None,
+    }
 }
 
 /// The match of a command against a tool's verbs.
 pub enum Match {
-    Gated(&'static Verb),
+    Gated {
+        class: Class,
+        what: &'static str,
+    },
     /// The verb position holds a word computed at run time.
     ComputedVerb(String),
     None,
@@ -190,7 +276,11 @@ pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
         let mut on = false;
         for w in words.iter().flatten() {
             for n in names {
-                if *w == *n {
+                if n.len() > 1
+                    && let Some(part) = n.strip_prefix('*')
+                {
+                    on |= w.contains(part);
+                } else if *w == *n {
                     on = true;
                 } else if let Some(value) = n
                     .starts_with("--")
@@ -211,7 +301,7 @@ pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
     for verb in tool.verbs {
         if verb.words.is_empty() {
             if !flag_present(verb.harmless) {
-                return Match::Gated(verb);
+                return gated(verb);
             }
             continue;
         }
@@ -220,13 +310,20 @@ pub fn find_verb(tool: &Tool, words: &[Option<&str>]) -> Match {
                 if (verb.requires.is_empty() || flag_present(verb.requires))
                     && !flag_present(verb.harmless) =>
             {
-                return Match::Gated(verb);
+                return gated(verb);
             }
             VerbAt::Computed(src) => return Match::ComputedVerb(src),
             _ => {}
         }
     }
     Match::None
+}
+
+fn gated(verb: &'static Verb) -> Match {
+    Match::Gated {
+        class: verb.class,
+        what: verb.what,
+    }
 }
 
 enum VerbAt {
@@ -299,8 +396,8 @@ mod tests {
 
     fn class(program: &str, args: &[&str]) -> Option<Class> {
         let words: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
-        match find_verb(tool(program)?, &words) {
-            Match::Gated(v) => Some(v.class),
+        match command(program, &words) {
+            Match::Gated { class, .. } => Some(class),
             _ => None,
         }
     }
@@ -361,9 +458,7 @@ mod tests {
         }
         assert!(is_gated_verb("publish") && is_gated_verb("push") && !is_gated_verb("build"));
         for verb in DYNAMIC_VERBS {
-            let in_table = tools()
-                .iter()
-                .any(|t| t.verbs.iter().any(|v| v.words.first() == Some(&verb)));
+            let in_table = tools().any(|t| t.verbs.iter().any(|v| v.words.first() == Some(&verb)));
             assert!(
                 in_table || super::super::git_options::GATED_VERBS.contains(&verb),
                 "{verb} is no verb of the table"
@@ -374,13 +469,19 @@ mod tests {
     #[test]
     fn the_packed_table_reads_back_as_written() {
         let written: Vec<&Tool> = TABLES.iter().flat_map(|t| t.iter()).collect();
-        let read: Vec<&Tool> = tools().iter().collect();
+        let read: Vec<&Tool> = tools().collect();
         assert_eq!(read, written);
     }
 
     #[test]
     fn each_program_belongs_to_one_tool() {
-        let mut programs: Vec<&str> = tools().iter().flat_map(|t| t.programs.to_vec()).collect();
+        for t in tools() {
+            for p in t.programs {
+                let found = tool(p.trim_start_matches("./")).expect("every program is found");
+                assert!(std::ptr::eq(found, t), "{p} finds another tool");
+            }
+        }
+        let mut programs: Vec<&str> = tools().flat_map(|t| t.programs.to_vec()).collect();
         let all = programs.len();
         programs.sort_unstable();
         programs.dedup();

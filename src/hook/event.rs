@@ -65,6 +65,9 @@ pub struct Stop {
     /// The agent is already continuing because of a Stop hook.
     pub stop_hook_active: bool,
     pub response: Response,
+    /// The agent's session file (Claude Code's transcript, the subagent's own for
+    /// `SubagentStop`; Codex's rollout; Gemini's session), where the turn's facts are read.
+    pub session_file: Option<PathBuf>,
 }
 
 /// Where the text of the response is, per agent.
@@ -162,6 +165,7 @@ impl Stop {
         Stop {
             prompt: input.prompt_key(),
             stop_hook_active: input.stop_hook_active.unwrap_or(false),
+            session_file: input.stop_transcript(),
             response: match agent {
                 Agent::Claude => Response::Transcript {
                     path: input.stop_transcript(),

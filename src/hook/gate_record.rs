@@ -139,9 +139,13 @@ impl Counts {
             Finding::FreshArtifact { path, .. }
             | Finding::FailedArtifact { path, .. }
             | Finding::StaleArtifact { path, .. } => self.path(path),
-            Finding::TestRunAfterChange { command } | Finding::TestRunPending { command } => {
-                self.text(command)
+            Finding::WrittenArtifact { path, by } => {
+                self.path(path);
+                self.text(by);
             }
+            Finding::TestRunAfterChange { command }
+            | Finding::TestRunPending { command }
+            | Finding::SessionWritten { command } => self.text(command),
             Finding::ChangeAfterTests { tool, last_test } => {
                 self.text(tool);
                 self.optional(last_test);

@@ -43,6 +43,14 @@ pub enum GateOutcome {
     Deny(String),
     /// A human decides (see [`crate::agent::Agent::gate_answer`] for agents that cannot ask).
     Ask(String),
+    /// The command runs inside the boundary (`boundary.mode` `landlock`): `input` is the tool
+    /// input with the command rewritten. `ask` is `Some(reason)` when a human must still
+    /// decide (the gate asks, or the agent would have asked); `None` only where the agent would
+    /// have run the command without asking anyway.
+    Confined {
+        input: serde_json::Value,
+        ask: Option<String>,
+    },
 }
 
 #[cfg(test)]

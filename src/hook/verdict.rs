@@ -68,7 +68,7 @@ pub fn conclude(
             record.decision = Decision::Block;
             record.action = StopAction::Block;
             outcome = StopOutcome::Block {
-                reason: block_reason(&admission.admitted, judges),
+                reason: block_reason(&admission.admitted, judges, &session_evidence(record)),
                 notice: None,
             };
         }
@@ -98,12 +98,36 @@ fn without_ledger(blocking: &[&str], stop_hook_active: bool) -> Admission {
     }
 }
 
-/// What the agent is told: each admitted judge's reason, and how to answer a wrong block.
-pub fn block_reason(admitted: &[String], judges: &[Judge]) -> String {
+/// The evidence of each judge the session's facts decided: (judge, what the session shows).
+fn session_evidence(record: &StopRecord) -> Vec<(String, String)> {
+    record
+        .judges
+        .iter()
+        .filter(|o| {
+            o.layer2.as_ref().and_then(|l| l.call.provider.as_deref())
+                == Some(crate::judge::claims::FACTS_PROVIDER)
+        })
+        .filter_map(|o| Some((o.judge.clone(), o.reason.clone()?)))
+        .collect()
+}
+
+/// What the agent is told: each admitted judge's reason (with what the session shows, when
+/// its facts decided), and how to answer a wrong block.
+pub fn block_reason(
+    admitted: &[String],
+    judges: &[Judge],
+    evidence: &[(String, String)],
+) -> String {
     let reasons: Vec<String> = admitted
         .iter()
         .filter_map(|name| judges.iter().find(|j| j.name == *name))
-        .map(|j| format!("hookjudge [{}]: {}", j.name, j.reason))
+        .map(|j| match evidence.iter().find(|(n, _)| *n == j.name) {
+            Some((_, shown)) => format!(
+                "hookjudge [{}]: {} The session shows: {shown}.",
+                j.name, j.reason
+            ),
+            None => format!("hookjudge [{}]: {}", j.name, j.reason),
+        })
         .collect();
     format!(
         "{}\nIf this does not apply to your response, say why in one sentence; you will not be blocked for it again on this prompt.",

@@ -309,6 +309,14 @@ mod tests {
 
     /// One allow sample per built-in bypass: each triggers its judge and matches that bypass.
     const BYPASS_SAMPLES: &[(&str, &str)] = &[
+        (
+            "unverified-claim",
+            "You said the tests pass on your machine, so I left the parser alone.",
+        ),
+        (
+            "unverified-claim",
+            "I'll commit once the unit tests pass, not before.",
+        ),
         ("commit", "All 42 tests passed. Shall I push to main?"),
         ("commit", "12 passed, 0 failed. Shall I push?"),
         ("commit", "test result: ok. Shall I commit?"),

@@ -10,6 +10,7 @@
 //! `eval`, `replay`); the `gate` judge reads the session's recent activity when the gate meets a
 //! commit, push or deploy, and needs no Layer 1 patterns.
 
+pub mod claims;
 pub mod compile;
 pub mod evaluate;
 pub mod layer1;
@@ -430,6 +431,7 @@ mod tests {
                 "scope-change",
                 "shallow-bugfix",
                 "bugfix-without-reproduction",
+                "unverified-claim",
                 GATE_JUDGE
             ]
         );

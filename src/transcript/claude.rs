@@ -8,8 +8,8 @@ use std::io::Read;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-use super::text::{Head, LooseStr, Text, TextOr};
-use super::{Event, Line, is_human_prompt};
+use super::text::{Head, LooseStr, Output, Text, TextOr};
+use super::{Event, Line, RESULT_TAIL_BYTES, code_after, is_human_prompt, tail};
 
 /// Markers of user text that Claude Code writes itself (local commands' output).
 const MARKERS: [&str; 3] = [
@@ -126,6 +126,29 @@ struct Block<T> {
     input: Option<ToolInput>,
     tool_use_id: Option<String>,
     is_error: Option<bool>,
+    /// A tool result's output: a string, or text blocks.
+    content: Option<TextOr<Output, ResultText>>,
+}
+
+/// A text block of a tool result's output.
+#[derive(Debug, Deserialize)]
+struct ResultText {
+    text: Option<Output>,
+}
+
+impl<T> Block<T> {
+    /// A tool result's output text (its two ends when long).
+    fn output(&self) -> String {
+        match &self.content {
+            Some(TextOr::Text(Output(text))) => text.clone(),
+            Some(TextOr::Items(parts)) => parts
+                .iter()
+                .filter_map(|p| p.text.as_ref().map(|t| t.0.as_str()))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            None => String::new(),
+        }
+    }
 }
 
 /// A tool call's input: its command and the files it names (the rest is skipped unread).
@@ -202,9 +225,20 @@ impl<T: Text> Entry<T> {
                     let interrupted = self.tool_use_result.as_ref().is_some_and(|r| r.interrupted);
                     for block in blocks {
                         if block.kind.as_deref() == Some("tool_result") {
+                            let output = block.output();
+                            let failed = flag(block.is_error) || interrupted;
+                            // A failed Bash call's output starts `Exit code N`; a call that
+                            // was refused or interrupted shows no status.
+                            let exit = match (failed, interrupted) {
+                                (false, _) => Some(0),
+                                (true, false) => code_after(&output, "Exit code "),
+                                (true, true) => None,
+                            };
                             events.push(Event::ToolResult {
                                 id: block.tool_use_id.clone().unwrap_or_default(),
-                                failed: flag(block.is_error) || interrupted,
+                                failed,
+                                exit,
+                                output: tail(&output, RESULT_TAIL_BYTES).to_owned(),
                             });
                         }
                     }
@@ -365,23 +399,41 @@ mod tests {
             result(false, json!({"stdout": "ok"})),
             [Event::ToolResult {
                 id: "t1".into(),
-                failed: false
+                failed: false,
+                exit: Some(0),
+                output: "out".into()
             }]
         );
         assert_eq!(
             result(true, json!("Error: exit 1")),
             [Event::ToolResult {
                 id: "t1".into(),
-                failed: true
+                failed: true,
+                exit: None,
+                output: "out".into()
             }]
         );
         assert_eq!(
             result(false, json!({"interrupted": true})),
             [Event::ToolResult {
                 id: "t1".into(),
-                failed: true
+                failed: true,
+                exit: None,
+                output: "out".into()
             }]
         );
+        // A failed Bash call: its status is the first line of its output, in a string or in
+        // text blocks.
+        for content in [
+            json!("Exit code 101\ntest result: FAILED. 1 passed; 1 failed"),
+            json!([{"type": "text", "text": "Exit code 101\ntest result: FAILED. 1 passed; 1 failed"}]),
+        ] {
+            let line = json!({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "t1", "is_error": true, "content": content}]}, "toolUseResult": "Error: Exit code 101"});
+            assert!(
+                matches!(&events(line).1[..], [Event::ToolResult { exit: Some(101), output, .. }] if output.ends_with("1 failed")),
+                "{content}"
+            );
+        }
     }
 
     #[test]

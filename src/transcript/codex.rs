@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::text::{Head, LooseStr, Output, Text};
-use super::{Event, Line, is_human_prompt};
+use super::{Event, Line, RESULT_TAIL_BYTES, code_after, is_human_prompt, tail};
 
 /// User messages Codex writes itself start with a tag (`<environment_context>`, …).
 const MARKERS: [&str; 1] = ["<"];
@@ -66,9 +66,14 @@ impl<T: Text> Rollout<T> {
             match p.kind.as_deref() {
                 Some("function_call" | "custom_tool_call") => events.push(call(&p)),
                 Some("function_call_output" | "custom_tool_call_output") => {
+                    let output = &p.output.0;
+                    let exit = code_after(output, "Process exited with code ")
+                        .or_else(|| json_exit_code(output));
                     events.push(Event::ToolResult {
                         id: p.call_id.unwrap_or_default(),
-                        failed: !EXIT_0.iter().any(|m| p.output.0.contains(m)),
+                        failed: !EXIT_0.iter().any(|m| output.contains(m)),
+                        exit,
+                        output: tail(output, RESULT_TAIL_BYTES).to_owned(),
                     })
                 }
                 Some("message") if p.role.as_deref() == Some("assistant") => {
@@ -101,6 +106,17 @@ impl<T: Text> Rollout<T> {
         }
         Line::events(None, events)
     }
+}
+
+/// The `exit_code` of the older shell tool's JSON output (`{"output":…,"metadata":{"exit_code":1}}`).
+fn json_exit_code(output: &str) -> Option<i32> {
+    let at = output.rfind("\"exit_code\":")? + "\"exit_code\":".len();
+    let digits: String = output[at..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '-')
+        .collect();
+    digits.parse().ok()
 }
 
 /// A function call or custom tool call.
@@ -200,30 +216,32 @@ mod tests {
         assert!(
             matches!(&events(patch)[..], [Event::ToolCall { tool, files, .. }] if tool == "apply_patch" && files == &["src/a.rs", "b.rs"])
         );
-        for (output, failed) in [
+        for (output, failed, exit) in [
             (
                 json!("Chunk ID: 1\nProcess exited with code 0\nOutput:\nok"),
                 false,
+                Some(0),
             ),
-            (json!("Process exited with code 2\nOutput:\nboom"), true),
+            (
+                json!("Process exited with code 2\nOutput:\nboom"),
+                true,
+                Some(2),
+            ),
             (
                 json!(format!(
                     "{{\"output\":\"{}\",\"metadata\":{{\"exit_code\":0}}}}",
                     "x".repeat(20_000)
                 )),
                 false,
+                Some(0),
             ),
-            (json!({"content": "not text"}), true),
+            (json!({"content": "not text"}), true, None),
         ] {
             let out = item(
                 json!({"type": "function_call_output", "call_id": "c1", "output": output.clone()}),
             );
-            assert_eq!(
-                events(out),
-                [Event::ToolResult {
-                    id: "c1".into(),
-                    failed
-                }],
+            assert!(
+                matches!(&events(out)[..], [Event::ToolResult { id, failed: f, exit: e, .. }] if id == "c1" && *f == failed && *e == exit),
                 "{output}"
             );
         }

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 
 use super::text::{Head, LooseStr, Output, Text, TextOr};
-use super::{Event, Line, is_human_prompt};
+use super::{Event, Line, RESULT_TAIL_BYTES, code_after, is_human_prompt, tail};
 
 /// Gemini's tool names, as the names the events use (Claude Code's).
 const TOOL_NAMES: [(&str, &str); 3] = [
@@ -228,13 +228,24 @@ impl<T: Text> Record<T> {
                     .into_iter()
                     .collect(),
             });
+            let output = result_output(call.result.as_deref());
             let failed = match call.status.as_deref() {
                 Some("success") => tool == "Bash" && !shell_succeeded(call.result.as_deref()),
                 Some("error" | "cancelled") => true,
                 // Still scheduled or running: no result yet.
                 _ => continue,
             };
-            out.push(Event::ToolResult { id, failed });
+            let exit = match (failed, tool == "Bash") {
+                (false, _) => Some(0),
+                (true, true) => code_after(output, "Exit Code: "),
+                (true, false) => None,
+            };
+            out.push(Event::ToolResult {
+                id,
+                failed,
+                exit,
+                output: tail(output, RESULT_TAIL_BYTES).to_owned(),
+            });
         }
         out
     }
@@ -249,6 +260,17 @@ impl<T: Text> Record<T> {
             None => String::new(),
         }
     }
+}
+
+/// A finished call's output text (empty when it has none).
+fn result_output(result: Option<&[ResultPart]>) -> &str {
+    result
+        .into_iter()
+        .flatten()
+        .find_map(|p| p.function_response.as_ref())
+        .and_then(|f| f.response.as_ref())
+        .and_then(|r| r.output.as_ref())
+        .map_or("", |o| o.0.as_str())
 }
 
 /// Whether a finished shell call's result shows a command that exited 0: its output text
@@ -388,12 +410,19 @@ mod tests {
                 call("w", "Write", None, &["a.py"]),
                 Event::ToolResult {
                     id: "w".into(),
-                    failed: false
+                    failed: false,
+                    exit: Some(0),
+                    output: String::new()
                 },
                 call("t", "Bash", Some("make test"), &[]),
                 Event::ToolResult {
                     id: "t".into(),
-                    failed: false
+                    failed: false,
+                    exit: Some(0),
+                    output: shell_result("Output: ok\nProcess Group PGID: 1")[0]["functionResponse"]["response"]["output"]
+                        .as_str()
+                        .unwrap()
+                        .into()
                 },
                 call("r", "Bash", Some("make lint"), &[]),
             ]

@@ -68,8 +68,15 @@ pub enum Event {
         command: Option<String>,
         files: Vec<String>,
     },
-    /// A tool call's result: whether it failed.
-    ToolResult { id: String, failed: bool },
+    /// A tool call's result: whether it failed, the exit status of a shell command when the
+    /// result shows it (`None`: not shown, killed, or not a command), and the last
+    /// [`RESULT_TAIL_BYTES`] of its output (where test runners print their summary).
+    ToolResult {
+        id: String,
+        failed: bool,
+        exit: Option<i32>,
+        output: String,
+    },
     /// A prompt the human wrote: where the current turn starts. `text` is cut to its first
     /// bytes on giant lines.
     UserTurn { text: String },
@@ -127,6 +134,26 @@ impl Line {
             Line::RewindTo(_) | Line::Bad => {}
         }
     }
+}
+
+/// Bytes of a tool result's output kept in its event: the end, where runners print their
+/// summary (`3 passed`, `no tests ran`, `test result: ok. 0 passed`).
+pub const RESULT_TAIL_BYTES: usize = 1024;
+
+/// The number after `marker` at the start of a line of `text` (`Exit code 2`, `Process exited
+/// with code 0`, `Exit Code: 1`), the last such line winning.
+fn code_after(text: &str, marker: &str) -> Option<i32> {
+    text.lines()
+        .rev()
+        .filter_map(|l| l.trim_start().strip_prefix(marker))
+        .find_map(|rest| {
+            let digits: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '-')
+                .collect();
+            digits.parse().ok()
+        })
 }
 
 /// User text that the harness or hookjudge wrote, not the human, in every agent's files: the
@@ -213,6 +240,29 @@ mod tests {
         ));
         assert!(is_human_prompt("hookjudge stops my push, why?", &[]));
         assert!(is_human_prompt("Fix the Stop hook feedback text", &[]));
+    }
+
+    #[test]
+    fn exit_codes_are_read_from_status_lines_only() {
+        assert_eq!(code_after("Exit code 101\nboom", "Exit code "), Some(101));
+        assert_eq!(
+            code_after(
+                "Output: 3 passed\nExit Code: 2\nProcess Group PGID: 7",
+                "Exit Code: "
+            ),
+            Some(2)
+        );
+        assert_eq!(
+            code_after("Output: the Exit Code: 2 was expected", "Exit Code: "),
+            None
+        );
+        assert_eq!(
+            code_after(
+                "Chunk ID: 1\nProcess exited with code 0\n",
+                "Process exited with code "
+            ),
+            Some(0)
+        );
     }
 
     #[test]

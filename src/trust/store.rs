@@ -24,6 +24,20 @@ pub struct Entry {
     pub hash: String,
     /// When it was trusted (RFC 3339).
     pub trusted_at: String,
+    /// The record's seal ([`crate::seal`]): a record without a good one trusts nothing.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub seal: String,
+}
+
+impl Entry {
+    fn sealed_parts(&self) -> [&str; 3] {
+        ["trust", self.path.to_str().unwrap_or(""), &self.hash]
+    }
+
+    /// Whether a person's `trust` (or `init`) made this record, not a copied-in file.
+    pub fn is_sealed(&self) -> bool {
+        crate::seal::verify(&self.sealed_parts(), &self.seal)
+    }
 }
 
 /// The trust records, as stored in `trust.json`.
@@ -51,6 +65,8 @@ pub enum ErrorKind {
     Read(std::io::Error),
     /// The trust records cannot be written.
     Store(crate::statefile::Error),
+    /// The seal key cannot be made or read.
+    Seal(std::io::Error),
 }
 
 impl std::fmt::Display for Error {
@@ -63,6 +79,11 @@ impl std::fmt::Display for Error {
             ),
             ErrorKind::Read(e) => write!(f, "cannot read `{path}`: {e}"),
             ErrorKind::Store(e) => write!(f, "cannot record trust: {e}"),
+            ErrorKind::Seal(e) => write!(
+                f,
+                "cannot seal the trust record with the key in `{}`: {e}",
+                crate::seal::key_dir().display()
+            ),
         }
     }
 }
@@ -100,7 +121,9 @@ impl Store {
 
     pub fn is_trusted(&self, path: &Path, hash: &str) -> bool {
         let path = canonical(path);
-        self.files.iter().any(|e| e.path == path && e.hash == hash)
+        self.files
+            .iter()
+            .any(|e| e.path == path && e.hash == hash && e.is_sealed())
     }
 
     /// Whether `path` was trusted with any content.
@@ -149,11 +172,16 @@ pub fn trust_content(path: &Path, content: &[u8]) -> Result<Entry, Error> {
             kind: ErrorKind::Symlink,
         });
     }
-    let entry = Entry {
+    let mut entry = Entry {
         path: canonical(path),
         hash: content_hash(content),
         trusted_at: crate::time::Timestamp::now().rfc3339(),
+        seal: String::new(),
     };
+    entry.seal = crate::seal::seal_or_make_key(&entry.sealed_parts()).map_err(|e| Error {
+        path: path.to_path_buf(),
+        kind: ErrorKind::Seal(e),
+    })?;
     Store::update(|store| {
         store.files.retain(|e| e.path != entry.path);
         store.files.push(entry.clone());

@@ -24,7 +24,8 @@ pub fn strictness(policy: Policy) -> u8 {
 }
 
 /// Top-level keys an untrusted file may not set, and why.
-const IGNORED_SECTIONS: [(&str, &str); 5] = [
+const IGNORED_SECTIONS: [(&str, &str); 6] = [
+    ("boundary", "changes how the agent's commands run"),
     (
         "llm",
         "runs a program or sends the session to another endpoint",
@@ -53,7 +54,8 @@ pub fn stricter_only(file: ConfigFile, below: &Settings) -> Filtered {
         },
         ..Filtered::default()
     };
-    let set: [(&str, bool); 5] = [
+    let set: [(&str, bool); 6] = [
+        ("boundary", file.boundary.is_some()),
         ("llm", file.llm.is_some()),
         ("log", file.log.is_some()),
         ("stop", file.stop.is_some()),
@@ -156,13 +158,18 @@ fn stricter_gate(
 ) -> crate::config::GateFile {
     let current = &below.gate;
     let mut keep = crate::config::GateFile::default();
-    let classes: [(Class, Option<Policy>, &mut Option<Policy>); 7] = [
+    let classes: [(Class, Option<Policy>, &mut Option<Policy>); 8] = [
         (Class::Commit, gate.commit, &mut keep.commit),
         (Class::Push, gate.push, &mut keep.push),
         (Class::Publish, gate.publish, &mut keep.publish),
         (Class::Deploy, gate.deploy, &mut keep.deploy),
         (Class::HookBypass, gate.hook_bypass, &mut keep.hook_bypass),
         (Class::Destructive, gate.destructive, &mut keep.destructive),
+        (
+            Class::Catastrophic,
+            gate.catastrophic,
+            &mut keep.catastrophic,
+        ),
         (Class::Unparsed, gate.unparsed, &mut keep.unparsed),
     ];
     for (class, wanted, slot) in classes {
@@ -207,9 +214,15 @@ fn stricter_gate(
         }
         keep.protected_branches = Some(union);
     }
+    // A configured command only adds a class to what it matches (the classifier keeps its own
+    // reading), so these may come from an untrusted file.
     if let Some(deploy) = gate.deploy_commands.filter(|d| !d.is_empty()) {
         applied.push("`gate.deploy_commands`".into());
         keep.deploy_commands = Some(deploy);
+    }
+    if let Some(publish) = gate.publish_commands.filter(|d| !d.is_empty()) {
+        applied.push("`gate.publish_commands`".into());
+        keep.publish_commands = Some(publish);
     }
     let evidence = [
         ("artifacts", gate.artifacts.is_some()),
@@ -267,6 +280,16 @@ mod tests {
         assert_eq!(gate.destructive, None, "guard to verify is not stricter");
         assert_eq!(f.ignored.len(), 3, "{:?}", f.ignored);
         assert!(f.ignored.iter().any(|i| i.contains("`gate.push`")));
+        let f = filtered(r#"{"gate": {"catastrophic": "ask", "publish_commands": ["make ship"]}}"#);
+        assert!(
+            f.ignored[0].contains("`gate.catastrophic`"),
+            "{:?}",
+            f.ignored
+        );
+        assert_eq!(
+            f.file.gate.unwrap().publish_commands.unwrap(),
+            ["make ship"]
+        );
     }
 
     #[test]

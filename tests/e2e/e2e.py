@@ -245,6 +245,8 @@ def make_judge(mode, recorder):
             fields = {"new_proposal": proposes, "retraction_or_quote": False}
             if commit:
                 fields.update(verification_reported=verified, direction_query=False, future_step_description=False)
+            if '"claims_success"' in user:  # the claim judge, when the session leaves it open
+                fields = {"claims_success": bool(re.search(r"\bpass", text, re.I)), "backed": verified}
             if '"verified_after_last_change"' in user:  # the gate's judge
                 fields = {"verified_after_last_change": verified, "last_check_failed": False, "no_code_changed": False}
             content = json.dumps(dict(fields, reason="scripted judge"))
@@ -657,7 +659,37 @@ def check_gemini_loop(r):
     assert r["rc"] == 0, r["rc"]
 
 
+def claim_check(agent, evidence):
+    """The claim at the end of the turn is blocked with `evidence` in the reason (`None`: allowed)."""
+    def check(r):
+        s = stops(r)
+        assert s and s[0]["agent"] == agent, s
+        claim = [j for j in s[0]["judges"] if j["judge"] == "unverified-claim"]
+        assert claim and claim[0]["layer1"] == "trigger", s[0]["judges"]
+        if evidence is None:
+            # (The scripted judge has no fields for the other judges the words wake.)
+            assert s[0]["action"] != "block" and claim[0]["verdict"] == "allow", s[0]
+            assert claim[0]["layer2"]["provider"] == "session facts", claim[0]
+            return
+        assert s[0]["action"] == "block" and claim[0]["verdict"] == "violation", s[0]
+        assert evidence in (claim[0].get("reason") or ""), claim[0]
+        # The agent reads the reason, with the evidence, as its next instruction.
+        sent = json.dumps([q["body"] for q in r["model_requests"]])
+        assert "hookjudge [unverified-claim]" in sent and evidence in sent, "the block reason reaches the model"
+        assert r["rc"] == 0, r["rc"]
+    return check
+
+
 PUSH_NOW = {"text": "All done. I'll commit and push now."}
+CLAIM = {"text": "All tests pass now."}
+EDIT = {"bash": "echo 'x = 2' > loader.py"}
+BREAK_TESTS = {"bash": "printf 'test:\\n\\t@echo 1 failed; exit 1\\n' > Makefile"}
+CLAIM_SCENARIOS = [
+    ("after-failure", [BREAK_TESTS, {"bash": "make test"}, CLAIM], "`make test`, after the edit of Makefile, exited 2"),
+    ("after-later-edit", [{"bash": "make test"}, EDIT, CLAIM], "was edited after it"),
+    ("no-run", [EDIT, CLAIM], "no test run in this turn after the edit of loader.py"),
+    ("backed", [EDIT, {"bash": "make test"}, CLAIM], None),
+]
 NOTE = {"bash": "echo 'checked the loader' >> notes.txt"}
 VERIFIED = {"text": "Tests: 42 passed, 0 failed (make test). Shall I push?"}
 
@@ -686,7 +718,8 @@ SCENARIOS = [
     Scenario("gemini-loop-breaker", "gemini", [], default=PUSH_NOW, timeout=60),
     Scenario("gemini-provider-500", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500", timeout=60),
     Scenario("gemini-provider-hang", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="hang", timeout=60),
-]
+] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
+     for client in ("claude", "codex", "gemini") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
@@ -696,6 +729,8 @@ CHECKS = {
     "gemini-stop-block": check_gemini_block, "gemini-project-scope": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
     "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
 }
+CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
+               for client in ("claude", "codex", "gemini") for name, _, evidence in CLAIM_SCENARIOS})
 
 # ---------------------------------------------------------------- installing the clients
 

@@ -17,7 +17,7 @@ fn judge_exit_codes_and_json_shape() {
     assert_eq!(out.code, 0);
     let v = out.json();
     assert_eq!(v["decision"], "allow");
-    assert_eq!(v["judges"].as_array().unwrap().len(), 5);
+    assert_eq!(v["judges"].as_array().unwrap().len(), 6);
     let keys: Vec<&String> = v["judges"][0].as_object().unwrap().keys().collect();
     assert_eq!(
         keys,

@@ -3,7 +3,9 @@
 //! decision log.
 
 mod approval_channel;
+mod boundary;
 mod check;
+mod claims;
 mod cli;
 mod completions;
 mod config_files;
@@ -13,13 +15,18 @@ mod dry_run;
 mod eval;
 mod extras;
 mod fail_open;
+mod gate_computed;
 mod gate_corpus;
 mod gate_effects;
+mod gate_everyday;
 mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;
+mod gate_passing_runs;
 mod gate_repo;
+mod gate_scripts;
 mod gate_table;
+mod gate_table_rows;
 mod harness;
 mod hook_plumbing;
 mod install;

@@ -33,7 +33,7 @@ fn without_an_llm_unchanged_layer1_is_no_change() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stdout
-            .contains("replayed 3 logged responses with 5 judge(s) (no LLM: Layer 1 only); 0 outcome(s) changed"),
+            .contains("replayed 3 logged responses with 6 judge(s) (no LLM: Layer 1 only); 0 outcome(s) changed"),
         "{}",
         out.stdout
     );

@@ -14,7 +14,7 @@ use crate::gate_repo::{GitFixture, pre_tool_use};
 use crate::harness::{BIN, Home, Outcome};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Agent {
+pub enum Agent {
     Claude,
     Codex,
     Gemini,
@@ -22,7 +22,7 @@ enum Agent {
 
 const AGENTS: [Agent; 3] = [Agent::Claude, Agent::Codex, Agent::Gemini];
 
-fn shell_input(agent: Agent, cwd: &Path, command: &str) -> String {
+pub fn shell_input(agent: Agent, cwd: &Path, command: &str) -> String {
     match agent {
         Agent::Claude => pre_tool_use(cwd, command, false, None),
         Agent::Codex => pre_tool_use(cwd, command, true, None),
@@ -46,7 +46,7 @@ fn tool_input(agent: Agent, cwd: &Path, tool: &str, input: Value) -> String {
 }
 
 /// The gate's decision (`silent`, `deny`, `ask`) and reason.
-fn run_gate(home: &Home, input: String) -> (String, String) {
+pub fn run_gate(home: &Home, input: String) -> (String, String) {
     let out = home.cmd(&["gate"]).stdin(input).output();
     assert_eq!(out.code, 0, "{}", out.stderr);
     if out.stdout.trim().is_empty() {
@@ -67,7 +67,7 @@ fn run_gate(home: &Home, input: String) -> (String, String) {
     )
 }
 
-fn setup() -> (Home, GitFixture) {
+pub fn setup() -> (Home, GitFixture) {
     let home = Home::new();
     home.user_config(r#"{"llm": {"provider": "none"}}"#);
     let repo = GitFixture::new(home.path(), "repo");
@@ -75,7 +75,7 @@ fn setup() -> (Home, GitFixture) {
     (home, repo)
 }
 
-fn state_dir(home: &Home) -> PathBuf {
+pub fn state_dir(home: &Home) -> PathBuf {
     home.path().join("state/hookjudge")
 }
 
@@ -341,7 +341,7 @@ pub fn without_terminal(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
     run.output()
 }
 
-fn approve_on_a_terminal(home: &Home, answer: &str) -> Outcome {
+pub fn approve_on_a_terminal(home: &Home, answer: &str) -> Outcome {
     // `script` gives `hookjudge approve` a controlling terminal fed from our stdin: a person.
     let line = format!("{} approve", shell_words::quote(BIN));
     let mut run = home.cmd(&[]);
@@ -1062,7 +1062,8 @@ fn a_script_that_forges_an_approval_is_stopped_where_it_is_written_and_where_it_
         }
     }
 
-    // What the gate stopped is a real forgery: run unguarded, it approves a held-back push.
+    // What the gate stopped would be a forgery; run unguarded, it still approves nothing, as
+    // the approval it writes carries no seal (it did approve the push before seals).
     let push = "git push origin main";
     assert_eq!(
         run_gate(&home, shell_input(Agent::Codex, &repo.work, push)).0,
@@ -1077,7 +1078,7 @@ fn a_script_that_forges_an_approval_is_stopped_where_it_is_written_and_where_it_
     assert!(ran.success());
     assert_eq!(
         run_gate(&home, shell_input(Agent::Codex, &repo.work, push)).0,
-        "silent",
+        "deny",
         "the unguarded script forged the approval"
     );
 }

@@ -13,11 +13,11 @@ use crate::harness::{Home, Outcome, claude_stop};
 
 /// A clone of an origin whose history holds `config` as `.hookjudge.json`, with one local
 /// commit not yet pushed (unverified work, so a push is gated).
-struct Clone {
-    work: PathBuf,
+pub struct Clone {
+    pub work: PathBuf,
 }
 
-fn clone_with(home: &Home, name: &str, config: &str) -> Clone {
+pub fn clone_with(home: &Home, name: &str, config: &str) -> Clone {
     let author = GitFixture::new(home.path(), &format!("{name}-author"));
     std::fs::write(author.work.join(".hookjudge.json"), config).unwrap();
     git(&author.work, &["add", "."]);
@@ -58,7 +58,7 @@ fn in_dir(home: &Home, dir: &Path, args: &[&str]) -> Outcome {
 
 /// `hookjudge trust --yes` as a person runs it: on a controlling terminal (`script` gives it
 /// one fed from our stdin), answering yes.
-fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
+pub fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
     let line = format!("{} trust --yes", shell_words::quote(crate::harness::BIN));
     let mut run = home.cmd(&[]);
     run.command = std::process::Command::new("script");
@@ -74,7 +74,7 @@ fn trust_on_a_terminal(home: &Home, dir: &Path) -> Outcome {
     run.stdin("y\n").output()
 }
 
-fn gate(home: &Home, cwd: &Path, command: &str) -> String {
+pub fn gate(home: &Home, cwd: &Path, command: &str) -> String {
     let out = home
         .cmd(&["gate"])
         .stdin(pre_tool_use(cwd, command, false, None))
@@ -464,4 +464,43 @@ fn doctor_reports_hooks_switched_off_in_settings_it_does_not_manage() {
         "{}",
         out.stdout
     );
+}
+
+/// Issue 23, item 4: an untrusted file naming `git` (or `rm`) a deploy command once turned a
+/// force push, `--no-verify`, `reset --hard` and `rm -rf .git` from deny into an ask that only
+/// said "is a configured deploy command". Its addition now adds gating and hides nothing.
+#[test]
+fn an_untrusted_deploy_command_cannot_relabel_what_a_command_does() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = clone_with(
+        &home,
+        "relabel",
+        r#"{"gate": {"deploy_commands": ["git", "rm"], "publish_commands": ["git push"]}}"#,
+    );
+    for command in [
+        "git push --force origin main",
+        "git commit --no-verify -m x",
+        "rm -rf .git",
+    ] {
+        let out = home
+            .cmd(&["gate"])
+            .stdin(pre_tool_use(&repo.work, command, false, None))
+            .output();
+        let v = out.json();
+        assert_eq!(
+            v["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{command}: {v}"
+        );
+    }
+    // `reset --hard` over uncommitted work is still denied as the loss it is.
+    std::fs::write(repo.work.join("b.txt"), "uncommitted\n").unwrap();
+    let out = home
+        .cmd(&["gate"])
+        .stdin(pre_tool_use(&repo.work, "git reset --hard", false, None))
+        .output();
+    let v = out.json();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny", "{v}");
+    // What it adds still applies: a command nothing else gates is now a deploy to ask about.
+    assert_eq!(gate(&home, &repo.work, "git status"), "ask");
 }

@@ -3,6 +3,7 @@
 //! One module per group of checks ([`installs`], [`config`], [`environment`], [`llm`]); the
 //! [`report`] prints them.
 
+mod boundary;
 mod config;
 mod environment;
 mod installs;
@@ -48,6 +49,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     ));
     checks.extend(llm::llm_checks(&settings, args.online));
     checks.extend(environment::writable_dirs(&settings));
+    checks.extend(boundary::boundary_checks(&root, &home, &binary, &settings));
 
     report::render(
         &mut io::stdout().lock(),

@@ -109,7 +109,12 @@ pub(super) fn guard(
             let lost = changes
                 .modified
                 .iter()
-                .chain(&changes.untracked)
+                .chain(
+                    changes
+                        .untracked
+                        .iter()
+                        .filter(|u| !repo.session_scratch.contains(u)),
+                )
                 .filter(|f| paths.iter().any(|p| path_covers(p, f)))
                 .filter(|f| {
                     let name = f.trim_end_matches('/').rsplit('/').next().unwrap_or(f);

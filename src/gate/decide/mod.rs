@@ -199,7 +199,10 @@ fn work(mut ruling: Ruling, facts: &Facts, repo: &WorkFacts, gated: &Gated, what
     if let Err(e) = &repo.changes {
         ruling.facts["error"] = json!(e);
     }
+    // Only `git commit` commits the uncommitted changes; a merge, a cherry-pick or
+    // `npm version` commits on a clean tree.
     if gated.class == Class::Commit
+        && gated.what == super::classify::COMMITS_THE_CHANGES
         && changes.is_some_and(|c| c.is_empty())
         && !gated.command.contains("--amend")
         && !gated.command.contains("--allow-empty")
@@ -239,8 +242,11 @@ fn verify(
         }));
     };
     let mut finding = evidence.artifacts.clone();
+    // An artifact the session wrote itself yields only to a passing run the session shows.
+    let forged = matches!(finding, Finding::WrittenArtifact { .. });
     if let Some(from_transcript) = &evidence.transcript
         && (*from_transcript != Finding::None || finding == Finding::None)
+        && (!forged || from_transcript.is_fresh())
     {
         finding = from_transcript.clone();
     }
@@ -255,6 +261,8 @@ fn verify(
         finding,
         Finding::StaleArtifact { .. }
             | Finding::FailedArtifact { .. }
+            | Finding::WrittenArtifact { .. }
+            | Finding::SessionWritten { .. }
             | Finding::ChangeAfterTests {
                 last_test: Some(_),
                 ..

@@ -198,14 +198,25 @@ fn a_commit_with_nothing_to_take_is_left_to_git() {
         repo: work(Changes::default()),
         ..Facts::default()
     };
+    let commit = |command: &str| Gated {
+        what: crate::gate::classify::COMMITS_THE_CHANGES.into(),
+        ..gated(Class::Commit, command)
+    };
     let r = expect(
-        decide(&gated(Class::Commit, "git commit"), &empty, &s),
+        decide(&commit("git commit"), &empty, &s),
         Decision::Silent,
         DecidedBy::Facts,
         "",
     );
     assert_eq!(r.repo, Some(PathBuf::from("/r")));
     for command in ["git commit --amend", "git commit --allow-empty"] {
+        assert!(matches!(
+            decide(&commit(command), &empty, &s),
+            Step::Needs(Need::Evidence(_))
+        ));
+    }
+    // A merge, a cherry-pick or `npm version` commits on a clean tree.
+    for command in ["git merge --no-ff topic", "npm version patch"] {
         assert!(matches!(
             decide(&gated(Class::Commit, command), &empty, &s),
             Step::Needs(Need::Evidence(_))

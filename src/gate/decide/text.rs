@@ -46,6 +46,13 @@ pub(super) fn describe(finding: &Finding) -> String {
             tool,
             last_test: None,
         } => format!("files changed ({tool}) and no test run followed"),
+        Finding::WrittenArtifact { path, by } => format!(
+            "the test results `{}` were written by the session itself ({by}), not by a test run",
+            path.display()
+        ),
+        Finding::SessionWritten { command } => format!(
+            "the session file was written by the agent's own command (`{command}`), so the test runs it shows are no evidence"
+        ),
         Finding::None => "no test artifacts and no test run in the session".into(),
         Finding::TestRunPending { command } => {
             format!("the result of `{command}` is not in the session yet")

@@ -1,10 +1,13 @@
 //! What a Bash call in a session did, as far as its text shows: whether it really ran the tests
 //! (the shell would run the test command and its status decides the call's exit code: not inside
-//! `echo` or a comment, not `… || true`, not `--no-run`/`--collect-only`), whether it made
-//! commits, and which files it wrote (redirections, `sed -i`, `tee`, `mv`, `cp`, `git apply`,
-//! `patch`, …).
+//! `echo` or a comment, not `… || true`, `…; true`, `… & wait`, `(…); exit 0`, not
+//! `--no-run`/`--collect-only`, and in this repository, not `--manifest-path /elsewhere/…` or
+//! after `cd /other`), whether it ran a build or lint, made commits or pushed, which files it
+//! wrote (redirections, `sed -i`, `tee`, `mv`, `cp`, `git apply`, `patch`, …), and whether it
+//! wrote an agent's session file (whose lines are then no evidence).
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 use regex::Regex;
 
@@ -31,32 +34,240 @@ const FILE_WRITERS: [&str; 16] = [
     "tar", "chmod", "mkdir", "rmdir",
 ];
 
+/// Flags of test runners and build tools that name the project (or a directory in it) to run.
+const PROJECT_FLAGS: [&str; 7] = [
+    "--manifest-path",
+    "--prefix",
+    "-C",
+    "--cwd",
+    "--dir",
+    "--rootdir",
+    "--project",
+];
+
+/// Where the agents keep their session files: a command that writes there (or runs interpreter
+/// code that names them) may forge the lines the evidence reads.
+const SESSION_DIRS: [&str; 3] = [".claude/projects", ".codex/sessions", ".gemini/tmp"];
+
+/// Programs that run code given on their command line (`python3 -c`, `node -e`, …), whose
+/// writes the line does not show.
+const INTERPRETERS: [&str; 10] = [
+    "python", "python3", "node", "perl", "ruby", "php", "deno", "bun", "sh", "bash",
+];
+
+/// Build, lint and type-check commands, as a regex over one simple command: a claim that the
+/// build or a check passes is compared with the last of these.
+pub const DEFAULT_CHECK_COMMANDS: &str = r"^(?:cargo (?:build|check|clippy|b|c)|(?:npm|pnpm|yarn|bun)(?: run)? (?:build|lint|typecheck|check|tsc)|npx (?:tsc|eslint)|tsc|eslint|ruff|mypy|pyright|flake8|go (?:build|vet)|make(?: (?:all|build|lint|check))?|mvn(?: \S+)* (?:compile|package)|(?:\./)?gradlew?(?: \S+)* build|dotnet build|swift build|zig build|cmake --build|ninja)(?:\s|$)";
+
 /// What a Bash call did, as far as its text shows.
-pub(super) struct ShellCall {
-    /// A real test run, whose status is the call's exit status.
-    pub(super) test: Option<String>,
+#[derive(Debug, Default)]
+pub(crate) struct ShellCall {
+    /// A real test run of this repository, whose status is the call's exit status.
+    pub(crate) test: Option<String>,
+    /// A test run that is no evidence whatever the call's status: why (`the status of
+    /// \`…; true\` is not the test's`, another project's tests).
+    pub(crate) unproven_test: Option<&'static str>,
+    /// The command line of that run.
+    pub(crate) unproven_test_command: Option<String>,
+    /// A build, lint or type check whose status is the call's.
+    pub(crate) check: bool,
     /// It makes commits (`git commit`, `merge`, `cherry-pick`, …).
-    pub(super) commits: bool,
+    pub(crate) commits: bool,
+    /// It pushes (`git push`).
+    pub(crate) pushes: bool,
     /// Files it writes (`None` in the list: a write whose target cannot be read).
-    pub(super) writes: Vec<Option<String>>,
+    pub(crate) writes: Vec<Option<String>>,
+    /// It writes an agent's session file, or runs interpreter code that names one.
+    pub(crate) writes_session: bool,
+    /// It runs code given on its command line (`python3 -c`, `node -e`), whose writes the
+    /// line does not show.
+    pub(crate) interpreted: bool,
 }
 
-/// Reads one Bash command line.
-pub(super) fn read(command: &str, cwd: &Path, tests: &Regex, repos: &Repos) -> ShellCall {
+/// Reads one Bash command line run in `cwd`; `root` is the repository whose tests count.
+pub(crate) fn read(
+    command: &str,
+    cwd: &Path,
+    root: Option<&Path>,
+    tests: &Regex,
+    repos: &Repos,
+) -> ShellCall {
     let script = shell::parse(command, cwd);
-    let mut call = ShellCall {
-        test: None,
-        commits: false,
-        writes: Vec::new(),
-    };
+    let mut call = ShellCall::default();
+    let mut interpreted = false;
     for cmd in &script.commands {
         call.writes.extend(writes_of(cmd));
         call.commits |= makes_commits(cmd, repos);
-        if call.test.is_none() && !cmd.status_ignored && is_test_run(cmd, tests) {
-            call.test = Some(command.to_owned());
+        call.pushes |= git_verb(cmd, repos).is_some_and(|v| v == "push");
+        interpreted |= cmd.program().is_some_and(|p| {
+            INTERPRETERS.contains(&p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'))
+                || INTERPRETERS.contains(&p)
+        });
+        if cmd.status_ignored {
+            continue;
+        }
+        if call.test.is_none() && is_test_run(cmd, tests) {
+            if status_hidden(command, cmd) {
+                call.unproven_test = Some("its exit status is not the test run's");
+                call.unproven_test_command = Some(command.to_owned());
+            } else if root.is_some_and(|root| runs_elsewhere(cmd, root)) {
+                call.unproven_test = Some("it ran another project's tests");
+                call.unproven_test_command = Some(command.to_owned());
+            } else {
+                call.test = Some(command.to_owned());
+            }
+        } else if !call.check && is_check_run(cmd) && !status_hidden(command, cmd) {
+            call.check = true;
         }
     }
+    let names_session =
+        SESSION_DIRS.iter().any(|d| command.contains(d)) && command.contains("jsonl");
+    call.writes_session = names_session && (interpreted || !call.writes.is_empty());
+    call.interpreted = interpreted;
+    if call.test.is_some() {
+        call.unproven_test = None;
+        call.unproven_test_command = None;
+    }
     call
+}
+
+/// Whether the line's status may not be `cmd`'s: a command runs after it unconditionally (`;`,
+/// a newline, `&`, `||`), unless `set -e` stops the line at a failure first.
+fn status_hidden(line: &str, cmd: &SimpleCommand) -> bool {
+    let Some(at) = line.find(cmd.source.as_str()) else {
+        return false;
+    };
+    let rest = &line[at + cmd.source.len()..];
+    let errexit = {
+        static SET_E: OnceLock<Regex> = OnceLock::new();
+        SET_E
+            .get_or_init(|| Regex::new(r"\bset\s+(-[a-zA-Z]*e|-o\s+errexit)").expect("valid"))
+            .is_match(&line[..at])
+    };
+    let bytes = rest.as_bytes();
+    let (mut single, mut double) = (false, false);
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let next = bytes.get(i + 1).copied();
+        let prev = if i > 0 { bytes[i - 1] } else { b' ' };
+        match c {
+            b'\\' if !single => i += 1,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            _ if single || double => {}
+            b'|' if next == Some(b'|') => return true,
+            b'&' if next == Some(b'&') => i += 1,
+            b'&' if prev == b'>' || prev == b'<' || next == Some(b'>') => {}
+            b'&' => return true,
+            b';' | b'\n'
+                if !errexit
+                    && rest[i + 1..]
+                        .trim_start()
+                        .starts_with(|c: char| c.is_alphanumeric() || "$(`{.".contains(c)) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether a test command runs a project outside `root`: after a `cd` elsewhere, or with a
+/// flag or path operand that names another directory.
+fn runs_elsewhere(cmd: &SimpleCommand, root: &Path) -> bool {
+    let base = cmd.cwd.clone().unwrap_or_else(|| root.to_path_buf());
+    let outside = |p: &str| !normalize(&base.join(p)).starts_with(normalize(root));
+    if cmd
+        .cwd
+        .as_ref()
+        .is_some_and(|c| !normalize(c).starts_with(normalize(root)))
+    {
+        return true;
+    }
+    let args: Vec<&str> = cmd.argv.iter().filter_map(Word::literal).collect();
+    let mut i = 1;
+    while i < args.len() {
+        let arg = args[i];
+        if let Some((flag, value)) = arg.split_once('=')
+            && PROJECT_FLAGS.contains(&flag)
+            && outside(value)
+        {
+            return true;
+        }
+        if PROJECT_FLAGS.contains(&arg)
+            && let Some(value) = args.get(i + 1)
+        {
+            if outside(value) {
+                return true;
+            }
+            i += 1;
+        } else if (arg.starts_with('/') || arg.starts_with("../")) && outside(arg) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// `path` with `.` and `..` resolved lexically.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn is_check_run(cmd: &SimpleCommand) -> bool {
+    static CHECKS: OnceLock<Regex> = OnceLock::new();
+    let checks = CHECKS.get_or_init(|| Regex::new(DEFAULT_CHECK_COMMANDS).expect("valid"));
+    let Some(program) = cmd.program() else {
+        return false;
+    };
+    let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
+    if words.iter().any(|w| NOT_A_RUN.contains(w)) {
+        return false;
+    }
+    let line = std::iter::once(program)
+        .chain(words[1..].iter().copied())
+        .collect::<Vec<_>>()
+        .join(" ");
+    checks.is_match(&line)
+}
+
+/// Summaries of test runners that ran no test (a filter that matched nothing, an empty
+/// selection): such a run exits 0 for some runners and proves nothing.
+const RAN_NO_TEST: [&str; 8] = [
+    r"\bno tests ran\b",
+    r"\bcollected 0 items\b",
+    r"\b0 passed\b[^\n]*\b[1-9]\d* (?:filtered out|deselected)\b",
+    r"(?i)\bno tests? (?:files? )?found\b",
+    r"\bno tests to run\b",
+    r"\bRan 0 tests\b",
+    r"\b0 examples, 0 failures\b",
+    r"\bTests:\s+0 total\b",
+];
+
+/// Whether a test run's output says it ran no test: a summary of [`RAN_NO_TEST`] and no count
+/// of tests that passed.
+pub(crate) fn ran_no_test(output: &str) -> bool {
+    static NONE: OnceLock<regex::RegexSet> = OnceLock::new();
+    static SOME: OnceLock<Regex> = OnceLock::new();
+    let none = NONE.get_or_init(|| regex::RegexSet::new(RAN_NO_TEST).expect("valid"));
+    let some = SOME.get_or_init(|| {
+        Regex::new(r"\b[1-9]\d* (?:passed|tests? passed|examples?)\b|\bRan [1-9]|\bok\s+\S+\s+[0-9.]+s\s*$")
+            .expect("valid")
+    });
+    none.is_match(output) && !some.is_match(output)
 }
 
 fn is_test_run(cmd: &SimpleCommand, tests: &Regex) -> bool {
@@ -77,14 +288,19 @@ fn is_test_run(cmd: &SimpleCommand, tests: &Regex) -> bool {
         .is_some_and(|m| line[..m.start()].trim().is_empty())
 }
 
-/// Whether a simple command makes commits.
-fn makes_commits(cmd: &SimpleCommand, repos: &Repos) -> bool {
+/// The git verb of a simple command, when it is a git command with a literal verb.
+fn git_verb(cmd: &SimpleCommand, repos: &Repos) -> Option<String> {
     if !super::super::git::is_git(cmd) {
-        return false;
+        return None;
     }
     let inv = super::super::git::read(cmd, &Default::default(), repos);
+    inv.verb.as_ref().and_then(Word::literal).map(str::to_owned)
+}
+
+/// Whether a simple command makes commits.
+fn makes_commits(cmd: &SimpleCommand, repos: &Repos) -> bool {
     matches!(
-        inv.verb.as_ref().and_then(Word::literal),
+        git_verb(cmd, repos).as_deref(),
         Some(
             "commit"
                 | "merge"
@@ -98,7 +314,7 @@ fn makes_commits(cmd: &SimpleCommand, repos: &Repos) -> bool {
     )
 }
 
-pub(super) fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one.chars().count() > 60 {
         format!("{}…", one.chars().take(59).collect::<String>())

@@ -10,7 +10,9 @@
 //! decides, `recent_activity` gives the judge a short account of what happened last.
 
 mod bash;
+pub use bash::DEFAULT_CHECK_COMMANDS;
 pub(crate) use bash::NOT_A_RUN;
+pub mod facts;
 mod session;
 
 use std::path::{Path, PathBuf};
@@ -67,6 +69,12 @@ pub enum Finding {
     /// The latest test run has no result in the transcript yet (the agent may not have flushed
     /// it): inconclusive for now.
     TestRunPending { command: String },
+    /// The session wrote the artifact itself (an edit tool, a redirection, interpreter code that
+    /// names it): its content says nothing of a test run.
+    WrittenArtifact { path: PathBuf, by: String },
+    /// A command of the session wrote an agent's session file: the test runs the file shows
+    /// are no evidence.
+    SessionWritten { command: String },
     /// Nothing to go on.
     None,
 }
@@ -83,11 +91,20 @@ impl Finding {
 /// The newest artifact matching `globs` under `root`, compared with `newest_change` (all times
 /// in ms since the epoch).
 pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) -> Finding {
-    let newest = globs
+    let found: Vec<(PathBuf, i64)> = globs
         .iter()
         .flat_map(|g| super::glob::find(root, g))
         .filter_map(|p| mtime_ms(&p).map(|t| (p, t)))
-        .max_by_key(|(_, t)| *t);
+        .collect();
+    // pytest keeps the tests that failed in `lastfailed` until they pass: entries there are
+    // failures, whatever the other files of the same run say.
+    if let Some((path, failed)) = found
+        .iter()
+        .find_map(|(p, _)| pytest_failures(p).map(|n| (p.clone(), n)))
+    {
+        return Finding::FailedArtifact { path, failed };
+    }
+    let newest = found.into_iter().max_by_key(|(_, t)| *t);
     match newest {
         Some((path, _)) if let Some(failed) = junit_failures(&path) => {
             Finding::FailedArtifact { path, failed }
@@ -102,6 +119,18 @@ pub fn artifacts(root: &Path, globs: &[String], newest_change: i64, now: i64) ->
         },
         None => Finding::None,
     }
+}
+
+/// The tests a pytest `lastfailed` cache lists as failed, when it lists any.
+fn pytest_failures(path: &Path) -> Option<usize> {
+    if path.file_name().is_none_or(|n| n != "lastfailed") {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let failed = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&text)
+        .ok()?
+        .len();
+    (failed > 0).then_some(failed)
 }
 
 /// The failures and errors a JUnit XML report lists, when it lists any (`None` for other files
@@ -345,6 +374,7 @@ mod tests {
             cwd: Path::new("/w"),
             commits_only: false,
             repos: &Repos::default(),
+            root: None,
         };
         assert!(
             reader
@@ -476,7 +506,8 @@ mod tests {
                 command: "make test".into()
             }
         );
-        // Before the last run: the failed run (its status says `success`) is no evidence.
+        // Before the last run: the failed run (its status says `success`) is no evidence; its
+        // exit status may not be the test run's, but it shows no pass either.
         let before_last_run =
             session_prefix(r#""id":"run_shell_command__run_shell_command_1796117456948_0"#);
         assert_eq!(
@@ -565,6 +596,7 @@ mod tests {
             ));
             lines.push(result(&format!("r{i}"), false));
         }
+        lines.push(prompt("run the tests"));
         lines.push(tool_use("t", "Bash", json!({"command": "cargo test"})));
         let f = write_transcript(&lines);
         let session = Session::open(f.path(), Options::default()).unwrap();
@@ -576,6 +608,7 @@ mod tests {
             cwd: Path::new("/"),
             commits_only: false,
             repos: &Repos::default(),
+            root: None,
         };
         assert!(matches!(
             session.tests(&reader),
@@ -599,7 +632,9 @@ mod tests {
             after.scanned_bytes - before.scanned_bytes,
             appended.len() as u64
         );
-        assert_eq!(after.parsed_lines - before.parsed_lines, 1);
+        // The appended result, and the turn's prompt, which the check for a command that wrote
+        // the session file reads back to.
+        assert_eq!(after.parsed_lines - before.parsed_lines, 2);
         // The account for the judge reads from the lines already read, too.
         let account = session.recent_activity(4000);
         assert!(

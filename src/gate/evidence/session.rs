@@ -19,7 +19,8 @@ use crate::gate::repos::Repos;
 use crate::transcript::{self, Event, Options, Transcript};
 
 /// Tools whose use changes files.
-const CHANGE_TOOLS: [&str; 5] = ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
+pub(super) const CHANGE_TOOLS: [&str; 5] =
+    ["Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch"];
 
 /// The `tool` of a change seen but not named (no tool call changed files after the last run).
 pub const NO_CHANGE_SEEN: &str = "none seen";
@@ -93,9 +94,57 @@ impl Session {
         finding
     }
 
+    /// The call of the session that wrote `artifact` itself, when one did: an edit tool naming
+    /// it, a shell write to it, or interpreter code on a command line that names its file.
+    pub fn wrote(&self, reader: &Reader, artifact: &Path) -> Option<String> {
+        let name = artifact.file_name()?.to_string_lossy().into_owned();
+        let is_it = |p: &str| {
+            let p = Path::new(p);
+            let p = if p.is_relative() {
+                reader.cwd.join(p)
+            } else {
+                p.to_path_buf()
+            };
+            p == artifact
+                || p.ends_with(
+                    artifact
+                        .strip_prefix(reader.root.unwrap_or(Path::new("/")))
+                        .unwrap_or(artifact),
+                )
+        };
+        let mut by = None;
+        let _ = self.transcript.borrow_mut().visit_backwards(|event| {
+            let Event::ToolCall {
+                tool,
+                command,
+                files,
+                ..
+            } = event
+            else {
+                return true;
+            };
+            if CHANGE_TOOLS.contains(&tool.as_str()) && files.iter().any(|f| is_it(f)) {
+                by = Some(tool.clone());
+            } else if let Some(command) = command.as_deref().filter(|_| tool == "Bash") {
+                let call = reader.read(command);
+                let writes = call.writes.iter().flatten().any(|w| is_it(w));
+                if writes || (call.interpreted && command.contains(name.as_str())) {
+                    by = Some(format!("Bash `{}`", short(command)));
+                }
+            }
+            by.is_none()
+        });
+        by
+    }
+
     /// What reading the file cost so far.
     pub fn stats(&self) -> transcript::Stats {
         self.transcript.borrow().stats()
+    }
+
+    /// Every event of the session, newest first, until `visit` returns false.
+    pub fn visit_backwards(&self, visit: impl FnMut(&Event) -> bool) {
+        let _ = self.transcript.borrow_mut().visit_backwards(visit);
     }
 
     /// [`activity_in`] of this session.
@@ -154,6 +203,8 @@ pub struct Reader<'a> {
     pub commits_only: bool,
     /// The repositories of this hook call, for the git aliases in the session's commands.
     pub repos: &'a Repos,
+    /// The repository whose tests count: a run of another project's tests is no evidence.
+    pub root: Option<&'a Path>,
 }
 
 impl Reader<'_> {
@@ -167,10 +218,16 @@ impl Reader<'_> {
     }
 
     /// [`Reader::transcript_tests`] over a transcript already open.
+    ///
+    /// A run counts only when the session shows it exiting 0 after running tests (a summary
+    /// such as "no tests ran" is no run). A passing run found, the scan goes on to the start of
+    /// its turn (at most [`FORGERY_LOOKBACK`] events): lines appended to the session file by a
+    /// command of the session come after that command's call, so a command older than the run
+    /// that wrote the session file makes the run no evidence.
     pub fn tests_in(&self, transcript: &mut Transcript) -> Finding {
-        // Call id -> failed, from results seen so far (results come after their calls; the
+        // Call id -> how it ended, from results seen so far (results come after their calls; the
         // newest result of an id is the one kept).
-        let mut results: HashMap<String, bool> = HashMap::new();
+        let mut results: HashMap<String, RunResult> = HashMap::new();
         let mut last_failed_test: Option<String> = None;
         let mut finding = Finding::None;
         // Newest first. For commits, a change seen before (newer than) a commit call is not in
@@ -178,10 +235,38 @@ impl Reader<'_> {
         // test run or the start (then it counts, as no commit is known to have left it out).
         let mut commit_seen = !self.commits_only;
         let mut held: Option<Finding> = None;
+        // Once a passing run is found: events left to check for a command that wrote the
+        // session file.
+        let mut checking: Option<usize> = None;
         let _ = transcript.visit_backwards(|event| {
+            if let Some(left) = checking.as_mut() {
+                if let Event::ToolCall {
+                    tool,
+                    command: Some(command),
+                    ..
+                } = event
+                    && tool == "Bash"
+                    && self.read(command).writes_session
+                {
+                    finding = Finding::SessionWritten {
+                        command: short(command),
+                    };
+                    return false;
+                }
+                *left = left.saturating_sub(1);
+                return *left > 0 && !matches!(event, Event::UserTurn { .. });
+            }
             let change = match event {
-                Event::ToolResult { id, failed } => {
-                    results.entry(id.clone()).or_insert(*failed);
+                Event::ToolResult {
+                    id,
+                    failed,
+                    exit,
+                    output,
+                } => {
+                    results.entry(id.clone()).or_insert(RunResult {
+                        passed: !failed && exit.is_none_or(|c| c == 0),
+                        ran_no_test: bash::ran_no_test(output),
+                    });
                     None
                 }
                 Event::ToolCall { tool, files, .. } if CHANGE_TOOLS.contains(&tool.as_str()) => {
@@ -194,7 +279,7 @@ impl Reader<'_> {
                     command: Some(command),
                     ..
                 } if tool == "Bash" => {
-                    let call = bash::read(command, self.cwd, self.tests, self.repos);
+                    let call = self.read(command);
                     if call.commits && !commit_seen {
                         commit_seen = true;
                         held = None;
@@ -205,18 +290,24 @@ impl Reader<'_> {
                             return false;
                         }
                         match results.get(id) {
+                            Some(r) if r.passed && r.ran_no_test => {
+                                last_failed_test = last_failed_test
+                                    .clone()
+                                    .or(Some(format!("`{}` ran no test", short(&test))));
+                            }
                             // The newest run decides: an older pass says nothing of code
                             // that failed since.
-                            Some(false) if last_failed_test.is_some() => {
+                            Some(r) if r.passed && last_failed_test.is_some() => {
                                 finding = Finding::ChangeAfterTests {
                                     tool: NO_CHANGE_SEEN.into(),
                                     last_test: last_failed_test.clone(),
                                 };
                                 return false;
                             }
-                            Some(false) => {
+                            Some(r) if r.passed => {
                                 finding = Finding::TestRunAfterChange { command: test };
-                                return false;
+                                checking = Some(FORGERY_LOOKBACK);
+                                return true;
                             }
                             None if last_failed_test.is_none() => {
                                 finding = Finding::TestRunPending { command: test };
@@ -230,6 +321,15 @@ impl Reader<'_> {
                         }
                         None
                     } else {
+                        // A run whose status the line hides proves nothing when the line
+                        // passed; when the line failed, no pass is shown, as for a failed run.
+                        if let Some(test) = call.unproven_test_command.as_deref()
+                            && results.get(id).is_some_and(|r| !r.passed)
+                        {
+                            last_failed_test = last_failed_test
+                                .clone()
+                                .or(Some(format!("`{}` failed", short(test))));
+                        }
                         call.writes
                             .iter()
                             .any(|w| match w {
@@ -254,6 +354,9 @@ impl Reader<'_> {
             }
             true
         });
+        if checking.is_some() {
+            return finding;
+        }
         if let Some(h) = held {
             return h;
         }
@@ -265,7 +368,23 @@ impl Reader<'_> {
         }
         finding
     }
+
+    fn read(&self, command: &str) -> bash::ShellCall {
+        bash::read(command, self.cwd, self.root, self.tests, self.repos)
+    }
 }
+
+/// How a call ended, as far as the evidence cares.
+#[derive(Debug, Clone, Copy)]
+struct RunResult {
+    /// It exited 0 (or, for a tool without an exit status, did not fail).
+    passed: bool,
+    /// Its output says that no test ran.
+    ran_no_test: bool,
+}
+
+/// Events read past a passing test run for a command that wrote the session file.
+const FORGERY_LOOKBACK: usize = 2000;
 
 /// Looks through a session file, newest first, for a successful test run after the last file
 /// change.
@@ -277,6 +396,7 @@ pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding
         cwd: Path::new("/"),
         commits_only: false,
         repos: &Repos::default(),
+        root: None,
     }
     .transcript_tests(path, options)
 }
@@ -297,7 +417,7 @@ pub fn activity_in(transcript: &mut Transcript, max_bytes: usize) -> String {
     let mut used = 0;
     let _ = transcript.visit_backwards(|event| {
         let entry = match event {
-            Event::ToolResult { id, failed } => {
+            Event::ToolResult { id, failed, .. } => {
                 results.entry(id.clone()).or_insert(*failed);
                 None
             }

@@ -4,9 +4,11 @@
 //! command line, from `git config alias.…` earlier in the same line, and from the repository's
 //! and the user's git config), and each subcommand's options with git's abbreviation rule.
 //!
-//! `read` reads the global part and expands aliases; `verbs` names what each subcommand does
-//! to shared state.
+//! `read` reads the global part and expands aliases, once per command; `verbs` names what each
+//! subcommand does to shared state, from its table of subcommands,
+//! with `loss` for the forms that lose branches, stashes or changes.
 
+mod loss;
 mod read;
 mod verbs;
 
@@ -71,25 +73,30 @@ fn program_config(inv: &Invocation) -> Option<String> {
     })
 }
 
+/// A git command, read once: what it does, and whether it stashes the current changes (for
+/// the commands after it on the line).
+pub struct GitCommand {
+    pub found: Found,
+    pub stashes: bool,
+}
+
 /// Names the gated actions of a git command.
 pub fn classify(
     cmd: &SimpleCommand,
     line: &LineAliases,
     repos: &Repos,
     earlier_stash: bool,
-) -> Found {
-    let found = verbs::classify_verb(cmd, line, repos, earlier_stash);
+) -> GitCommand {
+    let inv = read(cmd, line, repos);
+    let found = verbs::classify_verb(cmd, &inv, earlier_stash);
     // `-c core.fsmonitor='git push #' status`: the program runs besides the command itself.
-    let has_config = cmd.argv.iter().any(|w| {
-        w.literal()
-            .is_some_and(|a| a == "-c" || a.starts_with("--config-env"))
-    }) || cmd.env.iter().any(|(k, _)| k.starts_with("GIT_CONFIG"));
-    match (found, has_config) {
-        (Found::Gated(gated), true) => match program_config(&read(cmd, line, repos)) {
-            Some(program) => Found::GatedAndProgram(gated, program),
-            None => Found::Gated(gated),
-        },
+    let found = match (found, program_config(&inv)) {
+        (Found::Gated(gated), Some(program)) => Found::GatedAndProgram(gated, program),
         (found, _) => found,
+    };
+    GitCommand {
+        found,
+        stashes: verbs::stashes(&inv),
     }
 }
 

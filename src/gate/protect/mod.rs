@@ -12,13 +12,14 @@
 //!
 //! The parts: `places` (what is protected, and a command word as the paths it names),
 //! `running` (command lines that run hookjudge), `file_tools` (the agents' file-writing
-//! tools and patches), `scripts` (script files, heredocs and written scripts, read before
+//! tools and patches), `find` (whether `find` and `git` remove what they name), `scripts` (script files, heredocs and written scripts, read before
 //! they run), [`env_files`] (the env files the agents load), `faked` (artifacts written
 //! without a test run).
 
 pub mod env_files;
 mod faked;
 mod file_tools;
+mod find;
 mod places;
 mod running;
 mod scripts;
@@ -308,7 +309,14 @@ fn one_command(
     // Writes to protected files: any argument that is a protected path, unless the program
     // only reads.
     if !read_only(cmd, &words) {
-        let removes = REMOVERS.contains(&program);
+        // `find .` lists and `git fetch .` reads: only a form that removes puts its
+        // directories at risk.
+        let removes = REMOVERS.contains(&program)
+            && match program {
+                "find" => find::find_may_remove(&words[1..], protected),
+                "git" => find::git_may_remove(&words[1..]),
+                _ => true,
+            };
         for target in &words[1..] {
             if let Some(what) = written_target(protected, target, cmd.cwd.as_deref()) {
                 return Some(what);

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::computed::{ScriptText, script_file};
 use super::stdin::Stdin;
 use super::{MAX_SCRIPT_FILE_BYTES, Script, SimpleCommand, Word, parse_body};
 use crate::gate::wrappers;
@@ -32,9 +33,9 @@ pub(super) fn shell_body(
                 bodies.push(t.clone())
             }
             (Some(Word::Literal(f)), _) if !f.is_empty() => {
-                match read_script(cmd.cwd.as_deref(), f) {
-                    Some(body) => bodies.push(body),
-                    None => script
+                match script_file(script, cmd.cwd.as_deref(), f) {
+                    ScriptText::Text(body) => bodies.push(body),
+                    _ => script
                         .unknowable
                         .push(format!("the shell first runs `{f}` (`{name}`)")),
                 }
@@ -99,9 +100,10 @@ pub(super) fn shell_body(
             .incomplete
             .push(format!("dynamic script body `{src}`")),
         (true, None) => {}
-        (false, Some(Word::Literal(file))) => match read_script(cmd.cwd.as_deref(), file) {
-            Some(body) => bodies.push(body),
-            None => script.incomplete.push(format!(
+        (false, Some(Word::Literal(file))) => match script_file(script, cmd.cwd.as_deref(), file) {
+            ScriptText::Text(body) => bodies.push(body),
+            ScriptText::WrittenUnknown(why) => script.unknowable.push(why),
+            ScriptText::Unreadable => script.incomplete.push(format!(
                 "runs the script `{file}`, which cannot be read now"
             )),
         },
@@ -209,11 +211,68 @@ pub(super) fn interpreter_code(
             "`{program}` runs code that names a gated action: `{}`",
             c.chars().take(80).collect::<String>()
         ));
+    } else if let Some(c) = code.iter().find(|c| {
+        runs_programs(c)
+            && (builds_strings(c)
+                || (reads_arguments(c)
+                    && args.iter().filter_map(Word::literal).any(|a| {
+                        crate::gate::tools::is_gated_program(a)
+                            || crate::gate::tools::is_gated_verb(a)
+                    })))
+    }) {
+        script.incomplete.push(format!(
+            "`{program}` runs a program named by a string it builds or is given at run time: `{}`",
+            c.chars().take(80).collect::<String>()
+        ));
     } else if let Some(src) = unreadable {
         script.incomplete.push(format!(
             "`{program}` runs code from {src}, which cannot be read"
         ));
     }
+}
+
+fn runs_programs(code: &str) -> bool {
+    wrappers::RUNS_PROGRAMS.iter().any(|r| code.contains(r))
+}
+
+/// Ways code builds a string at run time: concatenation, joins, character codes, escapes,
+/// reversal and decoding (`'g'+'it p'+'ush'`, `chr(103)`, `[::-1]`, `b64decode`).
+const BUILDS_STRINGS: [&str; 16] = [
+    "'+'",
+    "\"+\"",
+    "' +",
+    "\" +",
+    "+ '",
+    "+ \"",
+    ".join(",
+    "chr(",
+    "fromCharCode",
+    "\\x",
+    "[::-1]",
+    "reverse",
+    "decode(",
+    "b64decode",
+    "concat(",
+    "pack(",
+];
+
+fn builds_strings(code: &str) -> bool {
+    BUILDS_STRINGS.iter().any(|b| code.contains(b))
+}
+
+/// Code that runs the words it is given (`exec @ARGV`, `subprocess.run(sys.argv[1:])`).
+fn reads_arguments(code: &str) -> bool {
+    [
+        "@ARGV",
+        "$ARGV",
+        "sys.argv",
+        "process.argv",
+        "ARGV",
+        "$argv",
+        "args",
+    ]
+    .iter()
+    .any(|a| code.contains(a))
 }
 
 /// Calls of interpreters' standard libraries that remove files or trees.
@@ -233,6 +292,29 @@ fn deletes_files(code: &str) -> bool {
     DELETE_CALLS.iter().any(|c| code.contains(c))
         || code.contains("unlink ")
         || code.contains("unlink(")
+}
+
+/// Verbs that, in code that runs programs and names a gated program, make it a gated action
+/// (`subprocess.run(['git', 'push'])`; a fixture's `git init` or `git commit` in a scratch
+/// repository is not publishing).
+const PUBLISHING_VERBS: [&str; 7] = [
+    "push",
+    "send-pack",
+    "publish",
+    "unpublish",
+    "deploy",
+    "upload",
+    "yank",
+];
+
+/// Whether code in another language runs a gated action: it runs programs, names a gated
+/// program and a publishing verb.
+pub(super) fn code_runs_gated(code: &str) -> bool {
+    names_gated_program(code)
+        && wrappers::RUNS_PROGRAMS.iter().any(|r| code.contains(r))
+        && code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+            .any(|w| PUBLISHING_VERBS.contains(&w))
 }
 
 fn names_gated_program(code: &str) -> bool {

@@ -5,6 +5,10 @@
 use std::path::PathBuf;
 
 use super::bodies::{interpreter_code, is_shell, read_script, shell_body};
+use super::computed::{
+    ScriptText, computed_command_word, note_filled_variables, record_writes, script_file,
+};
+use super::runners;
 use super::stdin::Stdin;
 use super::unwrap::unwrap_wrappers;
 use super::{Scope, Script, SimpleCommand, Word, parse_into};
@@ -31,6 +35,15 @@ pub(super) fn expand(
         })
         .flatten();
     unwrap_wrappers(&mut cmd, &mut bodies);
+    note_filled_variables(&cmd, scope, script);
+    if let Some(why) = computed_command_word(&cmd, script) {
+        script.unknowable.push(why);
+    }
+    // What the command writes, when a later command runs that file (kept before `stdin` is
+    // handed on).
+    let fed = (!cmd.writes.is_empty() || cmd.program() == Some("tee"))
+        .then(|| stdin.clone())
+        .flatten();
     if let Some(verb) = exec_name
         && cmd.program() == Some("git")
     {
@@ -140,8 +153,10 @@ pub(super) fn expand(
                 bodies.push(t.clone())
             }
             (Some(Word::Literal(f)), _) if f != "/dev/stdin" => {
-                if let Some(body) = read_script(cmd.cwd.as_deref(), f) {
-                    bodies.push(body);
+                match script_file(script, cmd.cwd.as_deref(), f) {
+                    ScriptText::Text(body) => bodies.push(body),
+                    ScriptText::WrittenUnknown(why) => script.unknowable.push(why),
+                    ScriptText::Unreadable => {}
                 }
             }
             (Some(w), _) => script
@@ -290,13 +305,58 @@ pub(super) fn expand(
                 }
             }
         }
-        Some(p) => interpreter_code(p, &cmd, stdin, script),
+        Some(p) => {
+            path_program(&cmd, script);
+            interpreter_code(p, &cmd, stdin, script)
+        }
         _ => {}
     }
     for body in bodies {
         parse_into(&body, Scope::at(cmd.cwd.clone()), cmd.depth + 1, script);
     }
+    for (body, dir) in runners::recipes(&cmd, script) {
+        parse_into(&body, Scope::at(dir), cmd.depth + 1, script);
+    }
+    record_writes(&cmd, fed.as_ref(), script);
     script.commands.push(cmd);
+}
+
+/// `./ship.sh push`: a program named by a path runs that file. A shell script (or one without
+/// a `#!` line) is read like the line, with its arguments as `$1`…; code in another language
+/// only for a gated action. Notes inside the file (a computed word it cannot follow) are not
+/// the line's: only what it runs and what is unknowable count.
+fn path_program(cmd: &SimpleCommand, script: &mut Script) {
+    let Some(Word::Literal(path)) = cmd.argv.first() else {
+        return;
+    };
+    if !path.contains('/') {
+        return;
+    }
+    let text = match script_file(script, cmd.cwd.as_deref(), path) {
+        ScriptText::Text(text) => text,
+        ScriptText::WrittenUnknown(why) => return script.unknowable.push(why),
+        ScriptText::Unreadable => return,
+    };
+    let first = text.lines().next().unwrap_or("");
+    let shell =
+        !first.starts_with("#!") || first.split(['/', ' ']).any(|part| is_shell(part.trim()));
+    if !shell {
+        if super::bodies::code_runs_gated(&text) {
+            script
+                .unknowable
+                .push(format!("runs `{path}`, code that runs a gated command"));
+        }
+        return;
+    }
+    let mut scope = Scope::at(cmd.cwd.clone());
+    scope.positional = cmd.argv[1..]
+        .iter()
+        .map(|w| w.literal().map(str::to_owned))
+        .collect();
+    let mut inner = Script::default();
+    parse_into(&text, scope, cmd.depth + 1, &mut inner);
+    script.commands.extend(inner.commands);
+    script.unknowable.extend(inner.unknowable);
 }
 
 /// The replace string of `xargs -I R` / `-i[R]` / `--replace[=R]`, read from xargs' own options.

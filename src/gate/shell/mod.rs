@@ -16,10 +16,16 @@
 //! order, keeping each scope's directory and variables; `stdin` finds what a command reads on
 //! its standard input; `words` turns word nodes into values; `expand` applies what a found
 //! command does to the walk (`cd`, functions, aliases, `eval`, `trap`, `find -exec`, …);
-//! `unwrap` removes wrapper programs; `bodies` reads the scripts shells and interpreters run.
+//! `unwrap` removes wrapper programs; `bodies` reads the scripts shells and interpreters run;
+//! `runners` reads the recipes task runners run (Makefile targets, package.json scripts,
+//! `just` and `task` recipes) and the hook files a test runner loads; `computed` notes command
+//! words the line only knows at run time (`read`, `printf -v`, `mapfile`) and the files it
+//! writes before running them.
 
 mod bodies;
+mod computed;
 mod expand;
+mod runners;
 mod stdin;
 mod unwrap;
 mod walk;
@@ -71,6 +77,9 @@ pub struct SimpleCommand {
     pub argv: Vec<Word>,
     /// Files its redirections write (`> f`, `>> f`, `&> f`).
     pub writes: Vec<Word>,
+    /// Of [`writes`](Self::writes), the files opened for appending (`>> f`, `&>> f`): they
+    /// are written to but not over.
+    pub appends: Vec<Word>,
     /// The directory it runs in, when known (after `cd`s in the same scope).
     pub cwd: Option<PathBuf>,
     /// How many script bodies deep it was found (0 = the command line itself).
@@ -126,6 +135,12 @@ pub struct Script {
     aliases: Vec<(String, String)>,
     /// Trap actions for user signals (`trap … USR2`): they run if the line sends the signal.
     signal_traps: Vec<String>,
+    /// Variables the line fills from data at run time (`read`, `printf -v`, `mapfile`): a
+    /// command word taken from one is computed.
+    computed_vars: Vec<String>,
+    /// Files earlier commands of the line write, with what they write when the line shows it
+    /// (`echo 'git push' > x.sh`): a later `source x.sh` runs that, not what is on disk now.
+    written: Vec<(PathBuf, Option<String>)>,
 }
 
 /// Parses `text`, run in `cwd`.

@@ -1,10 +1,12 @@
 //! What a command reads on its standard input, when the line shows it: a heredoc, a
-//! here-string, or the known output of `echo`/`printf`/`cat <<EOF` piped in.
+//! here-string, the known output of `echo`/`printf`/`cat <<EOF` piped in or fed through a
+//! process substitution (`bash < <(echo …)`), or, for a shell, the file it is fed (`sh < f`).
 
 use tree_sitter::Node;
 
+use super::bodies::is_shell;
 use super::words::{resolve, words};
-use super::{Scope, Word};
+use super::{Scope, Script, Word};
 
 /// What a command reads on its standard input, when the line shows it.
 #[derive(Debug, Clone)]
@@ -16,7 +18,7 @@ pub(super) enum Stdin {
 }
 
 /// The input of `node`: its own heredoc or here-string, or the output of the command piped in.
-pub(super) fn stdin_of(node: Node, text: &str, scope: &Scope) -> Option<Stdin> {
+pub(super) fn stdin_of(node: Node, text: &str, scope: &Scope, script: &Script) -> Option<Stdin> {
     // `bash <<< 'git push'`: the here-string belongs to the command itself.
     let mut own = node.walk();
     for redirect in node.children(&mut own) {
@@ -48,6 +50,11 @@ pub(super) fn stdin_of(node: Node, text: &str, scope: &Scope) -> Option<Stdin> {
                         Some(s) => Stdin::Text(s),
                         None => Stdin::Program(text[value.byte_range()].to_owned()),
                     });
+                }
+                "file_redirect" if text[redirect.byte_range()].starts_with('<') => {
+                    if let Some(input) = file_input(node, redirect, text, scope, script) {
+                        return Some(input);
+                    }
                 }
                 _ => {}
             }
@@ -82,6 +89,37 @@ pub(super) fn stdin_of(node: Node, text: &str, scope: &Scope) -> Option<Stdin> {
         };
     }
     None
+}
+
+/// `< <(echo git push)`: the output of the substitution; `< file` for a shell or `source`:
+/// the file's text (what an earlier command of the line wrote there, or what is on disk).
+fn file_input(
+    node: Node,
+    redirect: Node,
+    text: &str,
+    scope: &Scope,
+    script: &Script,
+) -> Option<Stdin> {
+    let target = redirect.child_by_field_name("destination")?;
+    if target.kind() == "process_substitution" {
+        let inner = target.named_child(0)?;
+        return Some(output_of(inner, text, scope));
+    }
+    let name = node.child_by_field_name("name")?;
+    let program = text[name.byte_range()].rsplit('/').next().unwrap_or("");
+    if !(is_shell(program) || matches!(program, "source" | ".")) {
+        return None;
+    }
+    let file = match resolve(target, text, scope) {
+        Some(f) => f,
+        None => return Some(Stdin::Program(text[target.byte_range()].to_owned())),
+    };
+    Some(
+        match super::computed::script_text(script, scope.cwd.as_deref(), &file) {
+            Ok(body) => Stdin::Text(body),
+            Err(why) => Stdin::Program(why),
+        },
+    )
 }
 
 fn is_cat(node: Node, text: &str) -> bool {
@@ -155,15 +193,75 @@ fn output_of_command(node: Node, text: &str, scope: &Scope) -> Option<String> {
                 .collect();
             Some(rest.join(" ").replace("\\n", "\n"))
         }
-        Some((&"printf", [format, args @ ..])) => {
-            let mut out = format.replace("\\n", "\n").replace("\\t", "\t");
-            for a in args {
-                out = out.replacen("%s", a, 1);
-            }
-            Some(out)
+        Some((&"printf", [format, args @ ..])) if !format.starts_with('-') => {
+            Some(printf_output(format, args))
         }
         _ => None,
     }
+}
+
+/// What `printf FORMAT ARGS…` prints, for the escapes and the `%s`/`%b` conversions a line
+/// uses to spell a command (`printf '\x67it push'`).
+pub(super) fn printf_output(format: &str, args: &[&str]) -> String {
+    let mut out = unescape_printf(format);
+    for a in args {
+        let at = [out.find("%s"), out.find("%b")].into_iter().flatten().min();
+        match at {
+            Some(i) => out.replace_range(i..i + 2, &unescape_printf(a)),
+            None => break,
+        }
+    }
+    out
+}
+
+/// `\n`, `\t`, `\\`, `\xHH`, `\NNN` (octal) and `\uHHHH`, as printf reads them.
+fn unescape_printf(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let digits = |chars: &mut std::iter::Peekable<std::str::Chars>, radix: u32, max: usize| {
+            let mut value = 0u32;
+            let mut n = 0;
+            while n < max
+                && let Some(d) = chars.peek().and_then(|c| c.to_digit(radix))
+            {
+                value = value * radix + d;
+                chars.next();
+                n += 1;
+            }
+            (n > 0).then(|| char::from_u32(value)).flatten()
+        };
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some('x') => out.extend(digits(&mut chars, 16, 2)),
+            Some('u') => out.extend(digits(&mut chars, 16, 4)),
+            Some(d @ '0'..='7') => {
+                let mut value = d.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(v) => {
+                            value = value * 8 + v;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.extend(char::from_u32(value));
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub(super) fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: 
         }
         match node.kind() {
             "command" => {
-                let stdin = stdin_of(node, text, &scopes[scope]);
+                let stdin = stdin_of(node, text, &scopes[scope], script);
                 command(node, text, stdin, &mut scopes[scope], depth, script);
                 // Substitutions inside the words run too, in their own scopes.
                 push_children(node, child_scope, &mut stack, |n| {
@@ -72,13 +72,23 @@ pub(super) fn walk(tree: &Tree, text: &str, scope: Scope, depth: usize, script: 
                     .split_whitespace()
                     .next()
                     .unwrap_or("");
-                let exported = keyword == "export"
-                    || text[node.byte_range()]
+                let flags = |letter: char| {
+                    text[node.byte_range()]
                         .split_whitespace()
-                        .any(|w| w.starts_with('-') && w.contains('x'));
+                        .any(|w| w.starts_with('-') && w.contains(letter))
+                };
+                let exported = keyword == "export" || flags('x');
+                // `declare -n r=x`: `$r` is whatever `x` holds when it is expanded.
+                let nameref = flags('n');
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
                     match child.kind() {
+                        "variable_assignment" if nameref => {
+                            if let Some(name) = child.child_by_field_name("name") {
+                                let name = text[name.byte_range()].to_owned();
+                                scopes[scope].vars.push((name, Value::Unknown));
+                            }
+                        }
                         "variable_assignment" => assign(child, text, &mut scopes[scope], exported),
                         "variable_name" | "word" if exported => {
                             let name = &text[child.byte_range()];
@@ -239,6 +249,15 @@ fn command(
     let mut env = scope.exported.clone();
     let mut argv = Vec::new();
     let mut writes = Vec::new();
+    let mut appends = Vec::new();
+    let mut redirect = |r: Node| {
+        if let Some((target, appending)) = write_target(r, text, scope) {
+            if appending {
+                appends.push(target.clone());
+            }
+            writes.push(target);
+        }
+    };
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
@@ -262,7 +281,7 @@ fn command(
                     .map(|w| words(w, text, scope))
                     .unwrap_or_else(|| vec![Word::Dynamic(String::new())]),
             ),
-            "file_redirect" => writes.extend(write_target(child, text, scope)),
+            "file_redirect" => redirect(child),
             k if k.ends_with("redirect") => {}
             _ if child.is_named() && child.kind() != "comment" => {
                 argv.extend(words(child, text, scope))
@@ -275,7 +294,7 @@ fn command(
         let mut c = parent.walk();
         for r in parent.children(&mut c) {
             if r.kind() == "file_redirect" {
-                writes.extend(write_target(r, text, scope));
+                redirect(r);
             }
         }
     }
@@ -284,6 +303,7 @@ fn command(
         env,
         argv,
         writes,
+        appends,
         cwd: scope.cwd.clone(),
         depth,
         source,
@@ -333,7 +353,8 @@ fn status_ignored(node: Node, text: &str) -> bool {
     false
 }
 
-fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<Word> {
+/// The file a redirection writes, and whether it appends.
+fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<(Word, bool)> {
     let mut cursor = redirect.walk();
     let op = redirect
         .children(&mut cursor)
@@ -347,7 +368,9 @@ fn write_target(redirect: Node, text: &str, scope: &Scope) -> Option<Word> {
         return None; // `2>&1`
     }
     let w = words(dest, text, scope);
-    w.into_iter().next()
+    w.into_iter()
+        .next()
+        .map(|w| (w, matches!(op, ">>" | "&>>")))
 }
 
 #[cfg(test)]

@@ -21,8 +21,18 @@ pub(super) fn words(node: Node, text: &str, scope: &Scope) -> Vec<Word> {
         Some(value) => {
             let unquoted_expansion = matches!(node.kind(), "simple_expansion" | "expansion");
             if unquoted_expansion {
+                // Split at `IFS` as the line set it (`IFS=_; c=git_push; $c` runs `git push`).
+                let ifs = match scope.var("IFS") {
+                    None => " \t\n".to_owned(),
+                    Some(Value::Scalar(ifs)) => ifs.clone(),
+                    Some(_) => return vec![Word::Dynamic(source.to_owned())],
+                };
+                if ifs.is_empty() {
+                    return vec![Word::Literal(value)];
+                }
                 return value
-                    .split_whitespace()
+                    .split(|c: char| ifs.contains(c))
+                    .filter(|w| !w.is_empty())
                     .map(|w| Word::Literal(w.to_owned()))
                     .collect();
             }

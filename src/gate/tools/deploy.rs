@@ -7,7 +7,7 @@ use crate::gate::classify::Class::{Deploy, Publish};
 /// The tools that change running systems.
 pub(super) const TOOLS: &[Tool] = &[
     Tool {
-        programs: &["kubectl", "oc", "k"],
+        programs: &["kubectl", "oc", "k", "kubecolor"],
         value_options: &[
             "-n",
             "--namespace",
@@ -66,6 +66,91 @@ pub(super) const TOOLS: &[Tool] = &[
         ],
     },
     Tool {
+        programs: &["helmfile"],
+        value_options: &[
+            "-f",
+            "--file",
+            "-e",
+            "--environment",
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "-l",
+            "--selector",
+            "--state-values-file",
+        ],
+        goals: false,
+        verbs: &[
+            verb(&["apply"], Deploy, "changes a cluster"),
+            verb(&["sync"], Deploy, "changes a cluster"),
+            verb(&["destroy"], Deploy, "changes a cluster"),
+            verb(&["delete"], Deploy, "changes a cluster"),
+        ],
+    },
+    Tool {
+        programs: &["argocd"],
+        value_options: &["--server", "--auth-token", "--config", "--context"],
+        goals: false,
+        verbs: &[
+            verb(&["app", "sync"], Deploy, "deploys an application"),
+            verb(&["app", "create"], Deploy, "deploys an application"),
+            verb(&["app", "set"], Deploy, "changes an application"),
+            verb(&["app", "patch"], Deploy, "changes an application"),
+            verb(&["app", "rollback"], Deploy, "rolls back an application"),
+            verb(&["app", "delete"], Deploy, "deletes an application"),
+        ],
+    },
+    Tool {
+        programs: &["flux"],
+        value_options: &["-n", "--namespace", "--context", "--kubeconfig"],
+        goals: false,
+        verbs: &[
+            verb(&["reconcile"], Deploy, "deploys to a cluster"),
+            verb(&["bootstrap"], Deploy, "deploys to a cluster"),
+            verb(&["create"], Deploy, "changes a cluster"),
+            verb(&["delete"], Deploy, "changes a cluster"),
+            verb(&["resume"], Deploy, "changes a cluster"),
+            verb(&["suspend"], Deploy, "changes a cluster"),
+        ],
+    },
+    Tool {
+        programs: &["kapp"],
+        value_options: &["-a", "--app", "-n", "--namespace", "--kubeconfig-context"],
+        goals: false,
+        verbs: &[
+            verb_unless(&["deploy"], Deploy, "deploys to a cluster", &["--diff-run"]),
+            verb(&["delete"], Deploy, "deletes from a cluster"),
+        ],
+    },
+    Tool {
+        programs: &["kamal"],
+        value_options: &["-d", "--destination", "-c", "--config-file"],
+        goals: false,
+        verbs: &[
+            verb(&["deploy"], Deploy, "deploys"),
+            verb(&["redeploy"], Deploy, "deploys"),
+            verb(&["rollback"], Deploy, "rolls back a deploy"),
+            verb(&["setup"], Deploy, "sets up servers and deploys"),
+            verb(
+                &["remove"],
+                Deploy,
+                "removes the application from its servers",
+            ),
+        ],
+    },
+    Tool {
+        // Capistrano: `cap production deploy`, the stage first.
+        programs: &["cap"],
+        value_options: &["-f", "--rakefile"],
+        goals: true,
+        verbs: &[verb_unless(
+            &["deploy*"],
+            Deploy,
+            "deploys",
+            &["-n", "--dry-run", "-T", "--tasks"],
+        )],
+    },
+    Tool {
         programs: &["kustomize", "skaffold", "tilt"],
         value_options: &[],
         goals: false,
@@ -116,6 +201,7 @@ pub(super) const TOOLS: &[Tool] = &[
             "copilot",
             "amplify",
             "sst",
+            "cdktf",
         ],
         value_options: &["--profile", "--region", "-c", "--context", "--stage", "-s"],
         goals: false,
@@ -137,6 +223,21 @@ pub(super) const TOOLS: &[Tool] = &[
                 Deploy,
                 "deletes a stack",
             ),
+            verb(
+                &["cloudformation", "create-stack"],
+                Deploy,
+                "creates a stack",
+            ),
+            verb(
+                &["cloudformation", "update-stack"],
+                Deploy,
+                "updates a stack",
+            ),
+            verb(
+                &["cloudformation", "execute-change-set"],
+                Deploy,
+                "updates a stack",
+            ),
             verb(&["s3", "sync"], Deploy, "uploads to S3"),
             verb(&["s3", "cp"], Deploy, "uploads to S3"),
             verb(&["s3", "rm"], Deploy, "deletes from S3"),
@@ -155,6 +256,22 @@ pub(super) const TOOLS: &[Tool] = &[
         verbs: &[
             verb(&["app", "deploy"], Deploy, "deploys to App Engine"),
             verb(&["run", "deploy"], Deploy, "deploys to Cloud Run"),
+            verb(
+                &["run", "services", "replace"],
+                Deploy,
+                "deploys to Cloud Run",
+            ),
+            verb(
+                &["run", "services", "update"],
+                Deploy,
+                "changes a Cloud Run service",
+            ),
+            verb(
+                &["run", "services", "delete"],
+                Deploy,
+                "deletes a Cloud Run service",
+            ),
+            verb(&["run", "jobs", "deploy"], Deploy, "deploys to Cloud Run"),
             verb(&["functions", "deploy"], Deploy, "deploys a function"),
             verb(&["builds", "submit"], Deploy, "starts a cloud build"),
         ],
@@ -172,6 +289,18 @@ pub(super) const TOOLS: &[Tool] = &[
                 Deploy,
                 "deploys resources",
             ),
+            verb(
+                &["deployment", "sub", "create"],
+                Deploy,
+                "deploys resources",
+            ),
+            verb(&["deployment", "mg", "create"], Deploy, "deploys resources"),
+            verb(
+                &["deployment", "tenant", "create"],
+                Deploy,
+                "deploys resources",
+            ),
+            verb(&["deployment", "create"], Deploy, "deploys resources"),
         ],
     },
     Tool {
@@ -238,6 +367,34 @@ pub(super) const TOOLS: &[Tool] = &[
             verb(&["rollback"], Deploy, "rolls back a release"),
             verb(&["apps", "create-deployment"], Deploy, "deploys"),
         ],
+    },
+    Tool {
+        // Ad-hoc runs: a module that only reads (or `--check`) is harmless; the default
+        // module, `command`, runs whatever `-a` says.
+        programs: &["ansible"],
+        value_options: &[],
+        goals: false,
+        verbs: &[verb_unless(
+            &[],
+            Deploy,
+            "runs a module against hosts",
+            &[
+                "--check",
+                "-C",
+                "--list-hosts",
+                "--version",
+                "ping",
+                "setup",
+                "debug",
+                "gather_facts",
+                "stat",
+                "ansible.builtin.ping",
+                "ansible.builtin.setup",
+                "ansible.builtin.debug",
+                "ansible.builtin.gather_facts",
+                "ansible.builtin.stat",
+            ],
+        )],
     },
     Tool {
         programs: &["ansible-playbook"],

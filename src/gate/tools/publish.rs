@@ -2,7 +2,10 @@
 //! registries and release tools (the table's rows; `tools` holds the types and the matching).
 
 use super::{Tool, verb, verb_unless, verb_with};
-use crate::gate::classify::Class::{Deploy, Publish};
+use crate::gate::classify::Class::{Commit, Deploy, Publish, Push};
+
+/// What `npm version patch` and its kind do.
+const NEW_VERSION: &str = "bumps the version, commits and tags";
 
 /// The tools that publish packages, images or releases.
 pub(super) const TOOLS: &[Tool] = &[
@@ -10,7 +13,35 @@ pub(super) const TOOLS: &[Tool] = &[
         programs: &["cargo"],
         value_options: &["--config", "-Z", "--color", "--manifest-path", "-C"],
         goals: false,
-        verbs: &[verb(&["publish"], Publish, "publishes a crate")],
+        verbs: &[
+            verb(&["publish"], Publish, "publishes a crate"),
+            // cargo-release (older versions run without `--execute`), cargo-workspaces.
+            verb(
+                &["release"],
+                Publish,
+                "releases crates (version, tag, publish, push)",
+            ),
+            verb(
+                &["ws", "publish"],
+                Publish,
+                "publishes the workspace's crates",
+            ),
+            verb(
+                &["workspaces", "publish"],
+                Publish,
+                "publishes the workspace's crates",
+            ),
+            verb(
+                &["ws", "version"],
+                Push,
+                "bumps versions, commits, tags and pushes",
+            ),
+            verb(
+                &["workspaces", "version"],
+                Push,
+                "bumps versions, commits, tags and pushes",
+            ),
+        ],
     },
     Tool {
         programs: &["npm", "pnpm", "bun"],
@@ -36,6 +67,13 @@ pub(super) const TOOLS: &[Tool] = &[
             verb(&["pu*"], Publish, "publishes a package"),
             verb(&["unp*"], Publish, "removes a published package"),
             verb(&["dist-tag", "add"], Publish, "moves a published tag"),
+            // `npm version patch` commits and tags (alone, `npm version` prints versions).
+            verb_unless(
+                &["version", "*"],
+                Commit,
+                NEW_VERSION,
+                &["--no-git-tag-version", "--json"],
+            ),
             verb(
                 &["run", "publish*"],
                 Publish,
@@ -96,6 +134,7 @@ pub(super) const TOOLS: &[Tool] = &[
                 "runs the package's deploy script",
             ),
             verb(&["deploy*"], Deploy, "runs the package's deploy script"),
+            verb_unless(&["version"], Commit, NEW_VERSION, &["--no-git-tag-version"]),
         ],
     },
     Tool {
@@ -214,11 +253,40 @@ pub(super) const TOOLS: &[Tool] = &[
             "-D",
         ],
         goals: true,
+        verbs: &[
+            verb_unless(
+                &["publish*"],
+                Publish,
+                "publishes artifacts",
+                &["--dry-run", "-m"],
+            ),
+            verb_unless(
+                &["uploadArchives"],
+                Publish,
+                "uploads artifacts",
+                &["--dry-run", "-m"],
+            ),
+        ],
+    },
+    Tool {
+        programs: &["rake"],
+        value_options: &["-f", "--rakefile", "-C", "--directory", "-I", "-R"],
+        goals: true,
+        // Bundler's gem tasks: `release` tags, pushes and publishes the gem.
         verbs: &[verb_unless(
-            &["publish*"],
+            &["release*"],
             Publish,
-            "publishes artifacts",
-            &["--dry-run", "-m"],
+            "tags, pushes and publishes a gem",
+            &[
+                "-n",
+                "--dry-run",
+                "-T",
+                "--tasks",
+                "-P",
+                "--prereqs",
+                "-W",
+                "--where",
+            ],
         )],
     },
     Tool {
@@ -241,19 +309,15 @@ pub(super) const TOOLS: &[Tool] = &[
                 &["buildx", "build"],
                 Publish,
                 "builds and pushes an image",
-                &[
-                    "--push",
-                    "--output=type=registry",
-                    "type=registry",
-                    "-o=type=registry",
-                ],
+                &["--push", "*type=registry", "*push=true"],
             ),
             verb_with(
                 &["build"],
                 Publish,
                 "builds and pushes an image",
-                &["--push"],
+                &["--push", "*type=registry", "*push=true"],
             ),
+            verb(&["compose", "push"], Publish, "pushes the services' images"),
             verb_with(
                 &["buildx", "bake"],
                 Publish,
@@ -267,6 +331,48 @@ pub(super) const TOOLS: &[Tool] = &[
             ),
             verb(&["stack", "deploy"], Deploy, "deploys a stack"),
             verb(&["service", "update"], Deploy, "updates a service"),
+        ],
+    },
+    Tool {
+        programs: &["docker-compose"],
+        value_options: &["-f", "--file", "-p", "--project-name", "--env-file"],
+        goals: false,
+        verbs: &[verb(&["push"], Publish, "pushes the services' images")],
+    },
+    Tool {
+        programs: &["ko"],
+        value_options: &["--platform", "-t", "--tags", "--image-refs"],
+        goals: false,
+        // ko pushes what it builds unless told to keep it local.
+        verbs: &[
+            verb_unless(
+                &["build"],
+                Publish,
+                "builds and pushes an image",
+                &["--local", "-L", "--push=false"],
+            ),
+            verb_unless(
+                &["publish"],
+                Publish,
+                "builds and pushes an image",
+                &["--local", "-L", "--push=false"],
+            ),
+            verb_unless(
+                &["resolve"],
+                Publish,
+                "builds and pushes the images a configuration names",
+                &["--local", "-L", "--push=false"],
+            ),
+            verb(
+                &["apply"],
+                Deploy,
+                "builds, pushes and applies to a cluster",
+            ),
+            verb(
+                &["create"],
+                Deploy,
+                "builds, pushes and creates in a cluster",
+            ),
         ],
     },
     Tool {
@@ -292,25 +398,51 @@ pub(super) const TOOLS: &[Tool] = &[
             verb(&["pr", "merge"], Deploy, "merges a pull request"),
             verb(&["workflow", "run"], Deploy, "starts a workflow"),
             verb(&["repo", "delete"], Deploy, "deletes a repository"),
-            verb_with(
-                &["api"],
+            verb(
+                &["repo", "sync"],
                 Deploy,
-                "changes repository state through the GitHub API",
-                &[
-                    "PUT",
-                    "POST",
-                    "PATCH",
-                    "DELETE",
-                    "--method=PUT",
-                    "--method=POST",
-                    "--method=PATCH",
-                    "--method=DELETE",
-                    "-XPUT",
-                    "-XPOST",
-                    "-XPATCH",
-                    "-XDELETE",
-                ],
+                "moves a repository's branch to another's",
             ),
+            // `gh api` is read by its method and fields (`tools::http`).
+        ],
+    },
+    Tool {
+        programs: &["glab"],
+        value_options: &["-R", "--repo"],
+        goals: false,
+        // `glab api` is read by its method and fields (`tools::http`).
+        verbs: &[
+            verb(&["release", "create"], Publish, "creates a release"),
+            verb(&["release", "upload"], Publish, "uploads release assets"),
+            verb(&["mr", "create"], Deploy, "opens a merge request"),
+            verb(&["mr", "merge"], Deploy, "merges a merge request"),
+            verb(&["repo", "delete"], Deploy, "deletes a repository"),
+        ],
+    },
+    Tool {
+        programs: &["hub"],
+        value_options: &["-C", "-c"],
+        goals: false,
+        verbs: &[
+            verb(&["push"], Push, "pushes commits"),
+            verb(&["pull-request"], Deploy, "opens a pull request"),
+            verb(&["release", "create"], Publish, "creates a release"),
+            verb(&["commit"], Commit, "creates a commit"),
+        ],
+    },
+    Tool {
+        programs: &["jj"],
+        value_options: &["-R", "--repository", "--at-op", "--config"],
+        goals: false,
+        verbs: &[verb(&["git", "push"], Push, "pushes bookmarks")],
+    },
+    Tool {
+        programs: &["sl"],
+        value_options: &["-R", "--repository", "--cwd", "--config"],
+        goals: false,
+        verbs: &[
+            verb(&["push"], Push, "pushes commits"),
+            verb(&["pr", "submit"], Deploy, "opens pull requests"),
         ],
     },
     Tool {

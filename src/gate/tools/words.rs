@@ -8,7 +8,7 @@ use crate::gate::packed::{Words, bytes};
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
 /// (`PREFILTER_SORTED` is what the hook reads; a test derives it from these and the table.)
 #[cfg(test)]
-const EXTRA_WORDS: [&str; 34] = [
+const EXTRA_WORDS: [&str; 37] = [
     "git",
     "eval",
     "husky",
@@ -46,6 +46,11 @@ const EXTRA_WORDS: [&str; 34] = [
     "rmtree",
     "remove_tree",
     "unlinksync",
+    // HTTP clients that write through a forge's API (`tools::http`).
+    "curl",
+    "wget",
+    // A test runner that loads hook files (`conftest.py`) the session may have written.
+    "pytest",
 ];
 
 /// The prefilter's words: every program of the table, the verbs that make a computed program
@@ -54,7 +59,6 @@ const EXTRA_WORDS: [&str; 34] = [
 #[cfg(test)]
 pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
     super::tools()
-        .iter()
         .flat_map(|t| t.programs.iter().map(|p| p.trim_start_matches("./")))
         .chain(DYNAMIC_VERBS)
         .chain(crate::gate::git_options::GATED_VERBS.iter().copied())
@@ -64,10 +68,11 @@ pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
 /// what `prefilter_words` derives from the table, written out so that a hook call does not
 /// build it (a test keeps the two equal).
-pub(super) const PREFILTER_SORTED: [&str; 134] = [
+pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "amplify",
     "ansible",
     "apply",
+    "argocd",
     "at",
     "aws",
     "az",
@@ -76,16 +81,20 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "branch",
     "buildah",
     "bun",
+    "cap",
     "cargo",
     "cdk",
+    "cdktf",
     "changeset",
     "checkout",
     "clean",
     "commit",
+    "compose",
     "config",
     "copilot",
     "cp",
     "crane",
+    "curl",
     "dash",
     "deploy",
     "deployctl",
@@ -99,25 +108,34 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "find",
     "firebase",
     "flit",
+    "flux",
     "fly",
     "flyctl",
     "gcloud",
     "gem",
     "gh",
     "git",
+    "glab",
     "gmake",
     "gradle",
     "gradlew",
     "hash",
     "hatch",
     "helm",
+    "helmfile",
     "heroku",
     "hookjudge",
+    "hub",
     "husky",
     "index",
     "it",
+    "jj",
     "just",
+    "kamal",
+    "kapp",
+    "ko",
     "ksh",
+    "kubecolor",
     "kubectl",
     "kustomize",
     "lerna",
@@ -148,7 +166,9 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "publish",
     "pulumi",
     "push",
+    "pytest",
     "railway",
+    "rake",
     "read",
     "ref",
     "refs",
@@ -170,6 +190,7 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "shred",
     "skaffold",
     "skopeo",
+    "sl",
     "sls",
     "sqlite3",
     "sst",
@@ -194,6 +215,7 @@ pub(super) const PREFILTER_SORTED: [&str; 134] = [
     "vercel",
     "vi",
     "vim",
+    "wget",
     "wrangler",
     "xargs",
     "yank",

@@ -217,6 +217,8 @@ pub(super) const TABLE: &[Wrapper] = &[
     w("bunx", &["p", "package"]),
     w("pnpx", &[]),
     w("uvx", &["from", "with", "python", "p", "index-url"]),
+    // `corepack pnpm publish`: corepack runs the package manager it names.
+    w("corepack", &[]),
     w("dotenv", &["e", "c", "v", "p"]),
     with_operands("chroot", &["userspec", "groups"], 1),
     with_script(
@@ -312,6 +314,19 @@ pub(super) const TABLE: &[Wrapper] = &[
             "index-url",
             "from",
         ],
+        0,
+    ),
+    // `uv tool run twine`: the operand `run` comes before the tool it runs.
+    sub(
+        "uv",
+        "tool",
+        &["from", "with", "python", "p", "index-url"],
+        1,
+    ),
+    sub(
+        "pipx",
+        "run",
+        &["spec", "python", "index-url", "pip-args"],
         0,
     ),
     sub("poetry", "run", &["C", "directory", "P", "project"], 0),

@@ -37,7 +37,7 @@ fn walk(t: &mut Transcript) -> Vec<String> {
             Event::ToolCall { tool, command, .. } => {
                 format!("call {tool} {}", command.as_deref().unwrap_or(""))
             }
-            Event::ToolResult { id, failed } => format!("result {id} failed={failed}"),
+            Event::ToolResult { id, failed, .. } => format!("result {id} failed={failed}"),
             Event::UserTurn { text } => format!("user {text}"),
             Event::Compaction => "compaction".into(),
         });

@@ -1,0 +1,67 @@
+//! The command line the gate hands back to the agent in place of the original: the same
+//! command, run by `bash -c` under `hookjudge run-confined`.
+
+use std::path::Path;
+
+/// The subcommand that runs a command inside the boundary.
+pub const SUBCOMMAND: &str = "run-confined";
+
+/// The flag that leaves publishing credentials visible: the gate adds it to a command it let
+/// through as a push, publish or deploy (or that a person approved).
+pub const WITH_CREDENTIALS: &str = "--with-credentials";
+
+/// `command`, to be run inside the boundary by the hookjudge binary at `exe`.
+pub fn confined_command(exe: &Path, command: &str, with_credentials: bool) -> String {
+    format!(
+        "{} {SUBCOMMAND} {}-- bash -c {}",
+        shell_words::quote(&exe.to_string_lossy()),
+        if with_credentials {
+            format!("{WITH_CREDENTIALS} ")
+        } else {
+            String::new()
+        },
+        shell_words::quote(command)
+    )
+}
+
+/// Whether `command` already runs inside the boundary, credentials hidden (a rewrite the
+/// agent sent back). One that asks for the credentials is not: the agent could write that
+/// itself, so it is confined again (and the inner boundary, which cannot be set up inside
+/// another, fails closed).
+pub fn is_confined_command(command: &str) -> bool {
+    let mut words = command.split_ascii_whitespace();
+    let program = words.next().unwrap_or("");
+    let program = program.trim_matches('\'');
+    program.rsplit('/').next() == Some("hookjudge")
+        && words.next() == Some(SUBCOMMAND)
+        && !command.contains(WITH_CREDENTIALS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rewrite_runs_exactly_the_command_and_is_recognised() {
+        let exe = Path::new("/home/u/my bin/hookjudge");
+        let line = confined_command(exe, "echo 'a b' && git status", false);
+        assert_eq!(
+            line,
+            "'/home/u/my bin/hookjudge' run-confined -- bash -c 'echo '\\''a b'\\'' && git status'"
+        );
+        let words = shell_words::split(&line).unwrap();
+        assert_eq!(words.last().unwrap(), "echo 'a b' && git status");
+        assert!(is_confined_command(&confined_command(
+            Path::new("/usr/bin/hookjudge"),
+            "ls",
+            false
+        )));
+        assert!(!is_confined_command(&confined_command(
+            Path::new("/usr/bin/hookjudge"),
+            "ls",
+            true
+        )));
+        assert!(!is_confined_command("hookjudge gate"));
+        assert!(!is_confined_command("echo hookjudge run-confined"));
+    }
+}

@@ -1,0 +1,211 @@
+//! Which boundary keeps each agent's commands off hookjudge's own files: the agent's own
+//! sandbox (Claude Code's, with hookjudge's anchors in its write-deny list), hookjudge's
+//! (`boundary.mode` `landlock`), or none, and what to do to get one.
+//!
+//! "None" is reported, not counted as a problem: it is the default, and the gate's reading of
+//! command lines still protects what it can see.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::report::{Check, check};
+use crate::agent::Agent;
+use crate::boundary::{Mode, Plan};
+use crate::config::Settings;
+use crate::install::settings::{Scope, settings_path};
+
+/// One check per agent.
+pub(super) fn boundary_checks(
+    root: &Path,
+    home: &Path,
+    binary: &Path,
+    settings: &Settings,
+) -> Vec<Check> {
+    let plan = crate::boundary::plan(root, binary);
+    let landlock = settings.boundary == Mode::Landlock;
+    let landlock_works = landlock && probe(binary, root);
+    let claude_sandbox = claude_sandbox(root, home, &plan);
+    Agent::ALL
+        .iter()
+        .map(|&agent| {
+            let name = format!("boundary ({})", agent.display_name());
+            if landlock_works {
+                return check(
+                    name,
+                    true,
+                    "hookjudge's own: each shell command runs under `hookjudge run-confined`, where hookjudge's files are read-only",
+                    None,
+                );
+            }
+            if landlock {
+                return check(
+                    name,
+                    false,
+                    "`boundary.mode` is `landlock`, but `hookjudge run-confined` cannot set up the boundary here, so every shell command fails",
+                    Some(
+                        "run `hookjudge run-confined -- true` to see why; or set `boundary.mode` to `agent` or `off`"
+                            .into(),
+                    ),
+                );
+            }
+            if agent == Agent::Claude {
+                match &claude_sandbox {
+                    Sandbox::Covers => {
+                        return check(
+                            name,
+                            true,
+                            "Claude Code's sandbox, with hookjudge's files in `sandbox.filesystem.denyWrite`",
+                            None,
+                        );
+                    }
+                    Sandbox::Misses(missing) => {
+                        return check(
+                            name,
+                            false,
+                            format!(
+                                "Claude Code's sandbox is on, but its `sandbox.filesystem.denyWrite` leaves hookjudge's files writable: {}",
+                                missing.join(", ")
+                            ),
+                            Some(format!(
+                                "add to `.claude/settings.local.json`: {}",
+                                sandbox_snippet(&plan)
+                            )),
+                        );
+                    }
+                    Sandbox::Off => {}
+                }
+            }
+            let fix = match agent {
+                Agent::Claude => format!(
+                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on: add {} to `.claude/settings.local.json`",
+                    crate::config::dirs::config_file().display(),
+                    sandbox_snippet(&plan)
+                ),
+                _ => format!(
+                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
+                    crate::config::dirs::config_file().display()
+                ),
+            };
+            check(
+                name,
+                true,
+                format!(
+                    "none: only the gate's reading of command lines protects hookjudge's files; {fix}"
+                ),
+                None,
+            )
+        })
+        .collect()
+}
+
+/// Whether `hookjudge run-confined -- true` works in `dir`.
+fn probe(binary: &Path, dir: &Path) -> bool {
+    std::process::Command::new(binary)
+        .args(["run-confined", "--", "true"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+enum Sandbox {
+    Off,
+    /// On, with every anchor in the write-deny list.
+    Covers,
+    /// On, with these anchors writable.
+    Misses(Vec<String>),
+}
+
+/// Claude Code's sandbox as the project, local and user settings set it.
+fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
+    let mut enabled = false;
+    let mut denied: Vec<PathBuf> = Vec::new();
+    for scope in [Scope::User, Scope::Project, Scope::Local] {
+        let path = settings_path(Agent::Claude, scope, root, home);
+        let Some(v) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        else {
+            continue;
+        };
+        if let Some(on) = v["sandbox"]["enabled"].as_bool() {
+            enabled = on;
+        }
+        let base = path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(root)
+            .to_path_buf();
+        for entry in v["sandbox"]["filesystem"]["denyWrite"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            denied.push(claude_path(entry, home, &base));
+        }
+    }
+    if !enabled {
+        return Sandbox::Off;
+    }
+    let missing: Vec<String> = plan
+        .read_only
+        .iter()
+        .filter(|a| !denied.iter().any(|d| a.path.starts_with(d)))
+        .map(|a| format!("`{}`", a.path.display()))
+        .collect();
+    if missing.is_empty() {
+        Sandbox::Covers
+    } else {
+        Sandbox::Misses(missing)
+    }
+}
+
+/// A path as Claude Code's sandbox settings read it: `//abs`, `~/in-home`, `/in-settings-dir`,
+/// otherwise relative to the settings' project.
+fn claude_path(entry: &str, home: &Path, base: &Path) -> PathBuf {
+    if let Some(abs) = entry.strip_prefix("//") {
+        PathBuf::from("/").join(abs)
+    } else if let Some(rel) = entry.strip_prefix("~/") {
+        home.join(rel)
+    } else if let Some(rel) = entry.strip_prefix('/') {
+        base.join(rel)
+    } else {
+        base.join(entry.trim_start_matches("./"))
+    }
+}
+
+/// Claude Code's sandbox settings that keep its commands off hookjudge's files.
+fn sandbox_snippet(plan: &Plan) -> String {
+    let absolute = |p: &Path| format!("/{}", p.display());
+    let deny_write: Vec<String> = plan
+        .read_only
+        .iter()
+        .chain(&plan.missing)
+        .map(|a| absolute(&a.path))
+        .collect();
+    let deny_read = vec![absolute(&crate::seal::key_dir())];
+    json!({"sandbox": {"enabled": true, "allowUnsandboxedCommands": false,
+        "filesystem": {"denyWrite": deny_write, "denyRead": deny_read}}})
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_paths_resolve_as_its_sandbox_settings_say() {
+        let (home, base) = (Path::new("/h"), Path::new("/p"));
+        assert_eq!(claude_path("//etc/x", home, base), Path::new("/etc/x"));
+        assert_eq!(claude_path("~/.codex", home, base), Path::new("/h/.codex"));
+        assert_eq!(claude_path("/build", home, base), Path::new("/p/build"));
+        assert_eq!(
+            claude_path("./.git/hooks", home, base),
+            Path::new("/p/.git/hooks")
+        );
+    }
+}

@@ -1,0 +1,336 @@
+//! Claims checked against the session, through the binary: "All tests pass now." at the end of
+//! a Claude Code, Codex or Gemini CLI turn is blocked, with the evidence in the reason, after a
+//! failing run, after edits that followed the last passing run, and with no run at all; after a
+//! passing run that followed the last edit it is not. No LLM is configured: the session's facts
+//! decide. `hookjudge judge --transcript` gives the same answer.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::harness::Home;
+
+const CLAIM: &str = "Fixed the parser. All tests pass now.";
+
+/// One step of a turn, agent-neutral.
+#[derive(Clone, Copy)]
+enum Step {
+    /// An edit of `src/parser.py`.
+    Edit,
+    /// `pytest -q`, exiting with this status.
+    Test(i32),
+}
+
+/// The turns every agent is checked on: steps, and the words the block reason must hold
+/// (`None`: the claim is allowed).
+fn scenarios() -> Vec<(&'static str, Vec<Step>, Option<&'static str>)> {
+    use Step::*;
+    vec![
+        (
+            "after a failing run",
+            vec![Edit, Test(1)],
+            Some("the last test run, `pytest -q`, after the edit of src/parser.py, exited 1"),
+        ),
+        (
+            "after edits that followed the last passing run",
+            vec![Edit, Test(0), Edit],
+            Some("the last test run, `pytest -q`, exited 0, and src/parser.py was edited after it"),
+        ),
+        (
+            "with no run at all",
+            vec![Edit],
+            Some("the session shows no test run in this turn after the edit of src/parser.py"),
+        ),
+        (
+            "after a passing run that followed the last edit",
+            vec![Edit, Test(1), Edit, Test(0)],
+            None,
+        ),
+    ]
+}
+
+fn output(code: i32) -> &'static str {
+    if code == 0 {
+        "3 passed in 0.02s"
+    } else {
+        "1 failed, 2 passed in 0.03s"
+    }
+}
+
+fn write(home: &Home, name: &str, lines: &[Value]) -> PathBuf {
+    let path = home.path().join(name);
+    let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn claude_session(home: &Home, steps: &[Step]) -> PathBuf {
+    let mut lines = vec![
+        json!({"type": "user", "uuid": "u0", "message": {"role": "user", "content": "Fix the parser"}}),
+    ];
+    for (i, step) in steps.iter().enumerate() {
+        let id = format!("toolu_{i}");
+        let (name, input, is_error, content) = match step {
+            Step::Edit => (
+                "Edit",
+                json!({"file_path": "src/parser.py", "old_string": "a", "new_string": "b"}),
+                false,
+                "The file src/parser.py has been updated.".to_owned(),
+            ),
+            Step::Test(0) => (
+                "Bash",
+                json!({"command": "pytest -q"}),
+                false,
+                output(0).to_owned(),
+            ),
+            Step::Test(code) => (
+                "Bash",
+                json!({"command": "pytest -q"}),
+                true,
+                format!("Exit code {code}\n{}", output(*code)),
+            ),
+        };
+        lines.push(json!({"type": "assistant", "uuid": format!("a{i}"), "message": {"id": format!("m{i}"), "role": "assistant", "content": [{"type": "tool_use", "id": id, "name": name, "input": input}]}}));
+        lines.push(json!({"type": "user", "uuid": format!("r{i}"), "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "is_error": is_error, "content": content}]}, "toolUseResult": {"stdout": ""}, "sourceToolAssistantUUID": format!("a{i}")}));
+    }
+    lines.push(json!({"type": "assistant", "uuid": "last", "message": {"id": "mlast", "role": "assistant", "content": [{"type": "text", "text": CLAIM}]}}));
+    write(home, "claude.jsonl", &lines)
+}
+
+fn codex_rollout(home: &Home, steps: &[Step]) -> PathBuf {
+    let item = |payload: Value| json!({"timestamp": "2026-12-01T10:00:00Z", "type": "response_item", "payload": payload});
+    let mut lines = vec![item(
+        json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix the parser"}]}),
+    )];
+    for (i, step) in steps.iter().enumerate() {
+        let id = format!("call_{i}");
+        match step {
+            Step::Edit => {
+                lines.push(item(json!({"type": "custom_tool_call", "name": "apply_patch", "call_id": id, "input": "*** Begin Patch\n*** Update File: src/parser.py\n@@\n-a\n+b\n*** End Patch"})));
+                lines.push(item(json!({"type": "custom_tool_call_output", "call_id": id, "output": "Success. Updated the following files:\nM src/parser.py"})));
+            }
+            Step::Test(code) => {
+                lines.push(item(json!({"type": "function_call", "name": "exec_command", "call_id": id, "arguments": json!({"cmd": "pytest -q"}).to_string()})));
+                lines.push(item(json!({"type": "function_call_output", "call_id": id, "output": format!("Chunk ID: 1\nWall time: 0.4 seconds\nProcess exited with code {code}\nOutput:\n{}", output(*code))})));
+            }
+        }
+    }
+    lines.push(item(
+        json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": CLAIM}]}),
+    ));
+    write(home, "rollout.jsonl", &lines)
+}
+
+fn gemini_session(home: &Home, steps: &[Step]) -> PathBuf {
+    let mut lines = vec![
+        json!({"sessionId": "g1", "projectHash": "h", "startTime": "2026-12-01T10:00:00Z", "lastUpdated": "2026-12-01T10:00:00Z", "kind": "main"}),
+        json!({"id": "u0", "timestamp": "2026-12-01T10:00:01Z", "type": "user", "content": [{"text": "Fix the parser"}]}),
+    ];
+    for (i, step) in steps.iter().enumerate() {
+        let id = format!("call_{i}");
+        let (name, args, out) = match step {
+            Step::Edit => (
+                "replace",
+                json!({"file_path": "src/parser.py", "old_string": "a", "new_string": "b"}),
+                "Successfully modified file: src/parser.py (1 replacements).".to_owned(),
+            ),
+            Step::Test(code) => {
+                let trailer = if *code == 0 {
+                    String::new()
+                } else {
+                    format!("Exit Code: {code}\n")
+                };
+                (
+                    "run_shell_command",
+                    json!({"command": "pytest -q"}),
+                    format!(
+                        "<untrusted_context>\nOutput: {}\n{trailer}Process Group PGID: 7\n</untrusted_context>",
+                        output(*code)
+                    ),
+                )
+            }
+        };
+        lines.push(json!({"id": format!("m{i}"), "timestamp": "2026-12-01T10:00:02Z", "type": "gemini", "content": "", "model": "gemini-2.5-flash",
+            "toolCalls": [{"id": id, "name": name, "args": args, "status": "success",
+                "result": [{"functionResponse": {"id": id, "name": name, "response": {"output": out}}}]}]}));
+    }
+    lines.push(json!({"id": "last", "timestamp": "2026-12-01T10:00:09Z", "type": "gemini", "content": CLAIM, "model": "gemini-2.5-flash"}));
+    write(home, "gemini.jsonl", &lines)
+}
+
+fn claude_stop(session: &str, t: &Path) -> String {
+    json!({"session_id": session, "transcript_path": t, "cwd": "/nonexistent", "prompt_id": format!("p-{session}"),
+        "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": CLAIM})
+    .to_string()
+}
+
+fn codex_stop(session: &str, t: &Path) -> String {
+    json!({"session_id": session, "turn_id": format!("turn-{session}"), "transcript_path": t, "cwd": "/nonexistent",
+        "hook_event_name": "Stop", "model": "gpt-fake", "permission_mode": "default", "stop_hook_active": false,
+        "last_assistant_message": CLAIM})
+    .to_string()
+}
+
+fn gemini_stop(session: &str, t: &Path) -> String {
+    json!({"session_id": session, "transcript_path": t, "cwd": "/nonexistent", "hook_event_name": "AfterAgent",
+        "timestamp": "2026-12-01T10:00:10Z", "prompt": "Fix the parser", "prompt_response": CLAIM, "stop_hook_active": false})
+    .to_string()
+}
+
+type Agent = (
+    &'static str,
+    fn(&Home, &[Step]) -> PathBuf,
+    fn(&str, &Path) -> String,
+    &'static str,
+);
+
+const AGENTS: [Agent; 3] = [
+    ("claude", claude_session, claude_stop, "block"),
+    ("codex", codex_rollout, codex_stop, "block"),
+    ("gemini", gemini_session, gemini_stop, "deny"),
+];
+
+fn home() -> Home {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    home
+}
+
+#[test]
+fn a_claim_the_session_contradicts_is_blocked_with_the_evidence() {
+    let home = home();
+    for (agent, session, stop, block) in AGENTS {
+        for (n, (name, steps, expected)) in scenarios().into_iter().enumerate() {
+            let t = session(&home, &steps);
+            let out = home
+                .cmd(&["stop"])
+                .stdin(stop(&format!("{agent}-{n}"), &t))
+                .output();
+            assert_eq!(out.code, 0, "{agent} {name}: {}", out.stderr);
+            match expected {
+                Some(evidence) => {
+                    let v = out.json();
+                    assert_eq!(v["decision"], block, "{agent} {name}: {v}");
+                    let reason = v["reason"].as_str().unwrap();
+                    assert!(
+                        reason.starts_with("hookjudge [unverified-claim]: "),
+                        "{agent} {name}: {reason}"
+                    );
+                    assert!(reason.contains(evidence), "{agent} {name}: {reason}");
+                }
+                None => assert_eq!(out.stdout.trim(), "", "{agent} {name}"),
+            }
+            let log = home.last_log();
+            let claim = log["judges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|j| j["judge"] == "unverified-claim")
+                .cloned()
+                .unwrap();
+            assert_eq!(
+                claim["verdict"],
+                if expected.is_some() {
+                    "violation"
+                } else {
+                    "allow"
+                },
+                "{agent} {name}: {claim}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_loop_breaker_releases_a_repeated_claim_block() {
+    let home = home();
+    let t = claude_session(&home, &[Step::Edit, Step::Test(1)]);
+    let first = home.cmd(&["stop"]).stdin(claude_stop("loop", &t)).output();
+    assert_eq!(first.json()["decision"], "block");
+    // The agent answers the block with the same claim: the judge has had its one block.
+    let mut again: Value = serde_json::from_str(&claude_stop("loop", &t)).unwrap();
+    again["stop_hook_active"] = json!(true);
+    let second = home.cmd(&["stop"]).stdin(again.to_string()).output();
+    assert_eq!(second.code, 0);
+    assert_ne!(
+        second
+            .stdout
+            .trim()
+            .parse::<Value>()
+            .ok()
+            .map(|v| v["decision"].clone()),
+        Some(json!("block")),
+        "{}",
+        second.stdout
+    );
+    assert_eq!(home.last_log()["released"], json!(["unverified-claim"]));
+}
+
+#[test]
+fn claims_about_what_the_session_cannot_see_are_left_to_the_llm() {
+    let home = home();
+    let t = claude_session(&home, &[Step::Edit]);
+    let mut input: Value = serde_json::from_str(&claude_stop("ci", &t)).unwrap();
+    input["last_assistant_message"] = json!("Pushed the fix; CI is green on the PR.");
+    let out = home.cmd(&["stop"]).stdin(input.to_string()).output();
+    assert_eq!(
+        out.stdout.trim(),
+        "",
+        "no LLM configured: unjudged, allowed"
+    );
+    let log = home.last_log();
+    let claim = log["judges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["judge"] == "unverified-claim")
+        .cloned()
+        .unwrap();
+    assert_eq!(claim["verdict"], "unjudged", "{claim}");
+}
+
+#[test]
+fn judge_with_a_transcript_checks_the_claim_without_an_llm() {
+    let home = home();
+    for (agent, session, _, _) in AGENTS {
+        let t = session(&home, &[Step::Edit, Step::Test(1)]);
+        let out = home
+            .cmd(&[
+                "judge",
+                "--no-llm",
+                "--json",
+                "--judge",
+                "unverified-claim",
+                "--transcript",
+                t.to_str().unwrap(),
+            ])
+            .stdin(CLAIM)
+            .output();
+        assert_eq!(out.code, 1, "{agent}: block is exit 1; {}", out.stderr);
+        let v = out.json();
+        assert_eq!(v["judges"][0]["verdict"], "violation", "{agent}: {v}");
+        assert!(
+            v["judges"][0]["reason"]
+                .as_str()
+                .unwrap()
+                .contains("exited 1"),
+            "{agent}: {v}"
+        );
+        let t = session(&home, &[Step::Edit, Step::Test(0)]);
+        let out = home
+            .cmd(&["judge", "--no-llm", "--transcript", t.to_str().unwrap()])
+            .stdin(CLAIM)
+            .output();
+        assert_eq!(out.code, 0, "{agent}: {}", out.stdout);
+    }
+    let out = home
+        .cmd(&["judge", "--no-llm", "--transcript", "/nonexistent.jsonl"])
+        .stdin(CLAIM)
+        .output();
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("cannot read the session file"),
+        "{}",
+        out.stderr
+    );
+}
