@@ -245,8 +245,9 @@ impl Agent {
 
 /// The gate's answer in `agent`'s shape. `ask` becomes, for Codex (which cannot ask) and Gemini
 /// CLI (whose `"decision":"ask"` waits forever in headless runs for a confirmation nothing
-/// sends), a deny that tells the agent to stop and ask the user (who approves with
-/// `hookjudge approve` on their own terminal; the agent is never told how).
+/// sends), a deny that tells the agent to stop and ask the user, and a `systemMessage` that
+/// tells the person how to approve (`hookjudge approve` on their own terminal): both agents
+/// show it in their UI and do not give it to the model, so the agent is never told how.
 pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
     match agent {
         Agent::Gemini => {
@@ -255,7 +256,11 @@ pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
             } else {
                 format!("{reason} {}", crate::approval::ASK_THE_USER)
             };
-            json!({"decision": "deny", "reason": reason})
+            let mut answer = json!({"decision": "deny", "reason": reason});
+            if !deny {
+                answer["systemMessage"] = json!(crate::approval::TELL_THE_PERSON);
+            }
+            answer
         }
         Agent::Claude => {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": if deny { "deny" } else { "ask" }, "permissionDecisionReason": reason}})
@@ -266,7 +271,11 @@ pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
             } else {
                 format!("{reason} {}", crate::approval::ASK_THE_USER)
             };
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+            let mut answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}});
+            if !deny {
+                answer["systemMessage"] = json!(crate::approval::TELL_THE_PERSON);
+            }
+            answer
         }
     }
 }
@@ -408,11 +417,15 @@ mod tests {
             "ask"
         );
         for agent in [Agent::Codex, Agent::Gemini] {
-            let answer = agent.gate_answer(&ask).unwrap().to_string();
+            let answer = agent.gate_answer(&ask).unwrap();
+            let text = answer.to_string();
             assert!(
-                answer.contains("\"deny\"") && !answer.contains("\"ask\""),
-                "{answer}"
+                text.contains("\"deny\"") && !text.contains("\"ask\""),
+                "{text}"
             );
+            assert_eq!(answer["systemMessage"], crate::approval::TELL_THE_PERSON);
+            let deny = agent.gate_answer(&GateOutcome::Deny("no".into())).unwrap();
+            assert_eq!(deny.get("systemMessage"), None);
         }
     }
 

@@ -27,19 +27,6 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Stop-hook entry: judge the agent's last response and block it or let the turn end
-    ///
-    /// Reads the hook JSON of Claude Code (`Stop`, `SubagentStop`), Codex CLI (`Stop`) or Gemini
-    /// CLI (`AfterAgent`) on stdin. Always exits 0: any failure lets the turn end (fail-open)
-    /// and is logged.
-    Stop(StopArgs),
-    /// PreToolUse/BeforeTool entry: check a shell command before it runs
-    ///
-    /// Reads the hook JSON of Claude Code or Codex CLI (`PreToolUse`, tool `Bash`) or Gemini CLI
-    /// (`BeforeTool`, tool `run_shell_command`). Silent unless the command commits, pushes,
-    /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
-    /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
-    Gate(GateArgs),
     /// Install hookjudge's hooks into this repository's agent settings
     ///
     /// Merges the Stop and gate entries (the gate also sees the file-writing tools) into the
@@ -48,10 +35,11 @@ pub enum Command {
     /// and with `--git-hook` installs the git pre-push hook. Running it again changes nothing;
     /// after an upgrade it updates the entries in place.
     ///
-    /// Adding hooks where there were none only makes hookjudge stricter, so a script may do it.
-    /// Replacing hookjudge's entries already there (another binary, other timeouts, another
-    /// pre-push hook) may weaken them: `init` then lists them and asks on your terminal, and
-    /// refuses without one. It refuses inside an agent's tool either way.
+    /// Adding hooks where there were none, or raising their timeouts, only makes hookjudge
+    /// stricter, so a script may do it. Replacing hookjudge's entries already there (another
+    /// binary, lower timeouts, another pre-push hook) may weaken them: `init` then lists them
+    /// and asks on your terminal, and refuses without one. It refuses inside an agent's tool
+    /// either way.
     Init(InitArgs),
     /// Remove exactly what `init` installed (settings entries and the git hook)
     ///
@@ -113,6 +101,27 @@ pub enum Command {
     /// For example `hookjudge completions bash > ~/.local/share/bash-completion/completions/hookjudge`;
     /// `install/install.sh` installs them for bash, zsh and fish.
     Completions(CompletionsArgs),
+    /// Put the man pages and shell completions where `man` and the shells find them
+    ///
+    /// After `cargo install`, which installs only the binary: writes the man pages to
+    /// `PREFIX/share/man/man1` and the completions for bash, zsh and fish to
+    /// `PREFIX/share/bash-completion/completions`, `PREFIX/share/zsh/site-functions` and
+    /// `PREFIX/share/fish/vendor_completions.d`. PREFIX is `~/.local` unless `--prefix` says
+    /// otherwise; `man` finds `~/.local/share/man` when `~/.local/bin` is on PATH.
+    InstallExtras(InstallExtrasArgs),
+    /// Stop-hook entry: judge the agent's last response and block it or let the turn end
+    ///
+    /// Reads the hook JSON of Claude Code (`Stop`, `SubagentStop`), Codex CLI (`Stop`) or Gemini
+    /// CLI (`AfterAgent`) on stdin. Always exits 0: any failure lets the turn end (fail-open)
+    /// and is logged.
+    Stop(StopArgs),
+    /// PreToolUse/BeforeTool entry: check a shell command before it runs
+    ///
+    /// Reads the hook JSON of Claude Code or Codex CLI (`PreToolUse`, tool `Bash`) or Gemini CLI
+    /// (`BeforeTool`, tool `run_shell_command`). Silent unless the command commits, pushes,
+    /// publishes, deploys, skips hooks or destroys work; then denies with a reason or asks a
+    /// human. Always exits 0; when it cannot decide, a human does (fail-safe).
+    Gate(GateArgs),
     /// Run a command inside hookjudge's boundary, where it cannot write hookjudge's own files
     ///
     /// The gate rewrites the agent's shell commands to this when `boundary.mode` is
@@ -121,6 +130,16 @@ pub enum Command {
     /// set up (nothing is run).
     #[command(hide = true)]
     RunConfined(RunConfinedArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InstallExtrasArgs {
+    /// Install under this folder instead of `~/.local`
+    #[arg(long, value_name = "DIR")]
+    pub prefix: Option<PathBuf>,
+    /// List what would be written, and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]
@@ -227,7 +246,7 @@ impl ValueEnum for AgentChoice {
 pub enum ScopeArg {
     /// Team mode: the repository's committed settings (`.claude/settings.json`, `.codex/hooks.json`, `.gemini/settings.json`), naming `hookjudge` by name (whatever is first on PATH)
     Project,
-    /// You, in this checkout: `.claude/settings.local.json` (kept out of git), and for Codex and Gemini their user settings; absolute path of this binary
+    /// You, in this checkout: `.claude/settings.local.json`, `.codex/hooks.json`, `.gemini/settings.json`, kept out of git by `.git/info/exclude`; absolute path of this binary
     Local,
     /// You, in every project (`~/.claude/settings.json`, `~/.codex/hooks.json`, `~/.gemini/settings.json`)
     User,
@@ -322,11 +341,19 @@ pub enum ConfigCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Check every config file: exit 1 when a file, or part of one, is ignored
+    ///
+    /// Loads the layers as the hooks do and says what each file contributes. A repository file
+    /// that does not parse, or that is not trusted and holds keys that would weaken hookjudge,
+    /// is (partly) ignored: that exits 1 with what to do. A user config that does not load
+    /// exits 2.
+    Check,
     /// The config files consulted, in order, and whether they exist
     Path,
     /// A JSON Schema of the config file, for editors
     Schema {
-        /// Write it to `.hookjudge/schema.json` in the repository, which `.hookjudge.json`'s `$schema` names
+        /// Write it to `.hookjudge/schema.json` in the repository (git-ignored), for your editor's
+        /// JSON schema setting
         #[arg(long)]
         write: bool,
     },
@@ -349,6 +376,11 @@ pub struct CheckArgs {
     /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
+    /// Run the project's tests first (COMMAND, or the one its files name: `cargo test`,
+    /// `npm test`, `go test ./...`, `pytest`, `make test`); a passing run writes
+    /// `.hookjudge/verified`, which counts as evidence until the next change
+    #[arg(long, value_name = "COMMAND", num_args = 0..=1, default_missing_value = "")]
+    pub run_tests: Option<String>,
     /// Run as git's pre-push hook: read the refs being pushed from stdin
     #[arg(long, hide = true)]
     pub pre_push: bool,
@@ -427,6 +459,10 @@ pub struct LogArgs {
     /// Show at most this many decisions (the most recent)
     #[arg(long, short = 'n', default_value_t = 20)]
     pub limit: usize,
+    /// Only decisions in this repository (a path in it), or `all`. By default, the repository
+    /// of the current directory when inside one, and every repository outside one
+    #[arg(long, value_name = "PATH|all")]
+    pub repo: Option<String>,
     /// Print the log lines as they are (JSON lines)
     #[arg(long)]
     pub json: bool,
@@ -441,6 +477,10 @@ pub struct StatsArgs {
     /// Count days and read `--since` dates in UTC instead of local time
     #[arg(long)]
     pub utc: bool,
+    /// Only decisions in this repository (a path in it), or `all`. By default, the repository
+    /// of the current directory when inside one, and every repository outside one
+    #[arg(long, value_name = "PATH|all")]
+    pub repo: Option<String>,
     /// Print the figures as JSON
     #[arg(long)]
     pub json: bool,

@@ -382,10 +382,28 @@ pub fn default_log_dir() -> PathBuf {
 
 /// Parses one config file, naming the key path of any error.
 pub fn parse(text: &str) -> Result<ConfigFile, ParseError> {
+    // Read as the agents read their settings: comments and trailing commas allowed. Plain JSON
+    // (the usual file) is parsed as it is, with no copy; only a file that fails is blanked (in
+    // place, so line and column stay right) and parsed again.
+    match parse_json(text) {
+        Ok(file) => Ok(file),
+        Err(first) => {
+            let plain = crate::install::jsonedit::blank(text);
+            if plain == text {
+                Err(first)
+            } else {
+                parse_json(&plain)
+            }
+        }
+    }
+}
+
+/// [`parse`] of plain JSON.
+fn parse_json(text: &str) -> Result<ConfigFile, ParseError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let message = e.into_inner().to_string();
+        let message = crate::suggest::did_you_mean(&e.into_inner().to_string());
         let key = (!path.is_empty() && path != ".").then_some(path);
         ParseError { key, message }
     })?;

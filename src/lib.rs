@@ -34,6 +34,7 @@ pub mod outcome;
 pub mod redact;
 pub mod seal;
 pub mod statefile;
+pub mod suggest;
 pub mod term;
 pub mod time;
 pub mod transcript;

@@ -30,6 +30,23 @@ pub fn width() -> usize {
         .max(MIN_WIDTH)
 }
 
+/// Whether to colour stdout: only on a terminal, and never when `NO_COLOR` is set and not
+/// empty (no-color.org) or `TERM` is `dumb`.
+pub fn colour_stdout() -> bool {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+    !no_color && !dumb && console::Term::stdout().is_term()
+}
+
+/// `text` in the ANSI colour `code` (`32` green, `31` red, `2` dim) when `on`.
+pub fn paint(text: &str, code: &str, on: bool) -> String {
+    if on {
+        format!("\x1b[{code}m{text}\x1b[0m")
+    } else {
+        text.to_owned()
+    }
+}
+
 /// How many terminal columns `text` takes.
 pub fn display_width(text: &str) -> usize {
     UnicodeWidthStr::width(text)

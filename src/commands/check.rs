@@ -3,7 +3,9 @@
 //! It prints what it found (branch, upstream, commits ahead and behind, uncommitted work,
 //! evidence, recent decisions) and the verdict. When something needs attention and a terminal
 //! is there, it asks on `/dev/tty` (git hooks have stdin taken by git); without one it refuses
-//! rather than hang, and `--yes` records an explicit approval.
+//! rather than hang, and `--yes` records an explicit approval. As the pre-push hook, a push
+//! without a terminal (an IDE's button) is the person's own: it is told and goes ahead, unless
+//! an agent runs it. `--run-tests` runs the project's tests and records a pass as evidence.
 
 use std::io::{self, BufRead, Write};
 use std::path::Path;
@@ -45,14 +47,18 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     } else {
         Class::Push
     };
+    if let Some(command) = &args.run_tests {
+        let root = repo.work_tree.clone().unwrap_or_else(|| cwd.clone());
+        super::run_tests::run_and_record(&root, command)?;
+    }
     let pushes = if args.pre_push {
         pre_push_specs(args)?
     } else {
-        vec![PushSpec::default()]
+        vec![(PushSpec::default(), None)]
     };
     let now = Timestamp::now().millis;
     let mut rulings = Vec::new();
-    for spec in &pushes {
+    for (spec, words) in &pushes {
         let gated = Gated {
             class,
             command: if class == Class::Commit {
@@ -79,7 +85,15 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
             now,
             reads: &reads,
         };
-        rulings.push(policy::decide(&gated, &ctx));
+        let mut ruling = policy::decide(&gated, &ctx);
+        // Git names the commits by id; the person reads what they are pushing, in words.
+        if let Some(words) = words {
+            ruling.reason = ruling
+                .reason
+                .replace(&format!("`{}`", ruling.command), words);
+            ruling.command = words.clone();
+        }
+        rulings.push(ruling);
     }
     let report = report(repo, &settings, &rulings);
     let worst = if rulings.iter().any(|r| r.decision == Decision::Deny) {
@@ -113,6 +127,11 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
         _ => match confirm(&rulings) {
             Some(true) => (ExitStatus::Success, CheckDecider::UserTerminal),
             Some(false) => (ExitStatus::Attention, CheckDecider::UserTerminal),
+            // A person's push from an IDE or a script: theirs to make, told what was found.
+            None if args.pre_push && crate::human::inside_agent().is_none() => {
+                let _ = writeln!(out, "\n{}", PUSH_GOES_AHEAD);
+                (ExitStatus::Success, CheckDecider::NoTerminal)
+            }
             None => {
                 let _ = writeln!(out, "\n{}", no_terminal_hint(args.pre_push, class));
                 (ExitStatus::Attention, CheckDecider::NoTerminal)
@@ -142,11 +161,14 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     Ok(status)
 }
 
+/// What the pre-push hook says when it lets a person's push go ahead without asking.
+const PUSH_GOES_AHEAD: &str = "no terminal to ask on, so the push goes ahead: it is yours to make. This was logged; `hookjudge check` shows this report again, `hookjudge check --run-tests` runs the tests and records a pass.";
+
 /// What to do when something needs attention and there is no terminal to ask on. Git has no
 /// flag to pass on to its hook, so the pre-push hook's answer is to push from a terminal.
 fn no_terminal_hint(pre_push: bool, class: Class) -> String {
     if pre_push {
-        "no terminal to ask on; refusing the push. Push from a terminal to be asked, or fix what is listed above (`hookjudge check` shows this report again).".into()
+        "this push runs inside an agent, with no terminal to ask on; refusing the push. Push from your own terminal to be asked, or fix what is listed above (`hookjudge check` shows this report again).".into()
     } else {
         let what = if class == Class::Commit {
             " --commit"
@@ -188,8 +210,9 @@ fn push_command(spec: &PushSpec) -> String {
 }
 
 /// The refs git is pushing, from the pre-push hook's stdin:
-/// `<local ref> <local sha> <remote ref> <remote sha>` per line.
-fn pre_push_specs(args: &CheckArgs) -> Result<Vec<PushSpec>, UserError> {
+/// `<local ref> <local sha> <remote ref> <remote sha>` per line; each with what it pushes in
+/// words (`the push of `main` to `origin`'s `main``), since git names the commits by id.
+fn pre_push_specs(args: &CheckArgs) -> Result<Vec<(PushSpec, Option<String>)>, UserError> {
     let remote = args.remote.first().cloned();
     let mut specs = Vec::new();
     for line in io::stdin().lock().lines() {
@@ -206,12 +229,28 @@ fn pre_push_specs(args: &CheckArgs) -> Result<Vec<PushSpec>, UserError> {
         } else {
             local_sha.to_owned()
         };
-        specs.push(PushSpec {
-            remote: remote.clone(),
-            refspecs: vec![format!("{src}:{dst}")],
-            delete: deleting,
-            ..PushSpec::default()
-        });
+        let to = match &remote {
+            Some(remote) => format!("`{remote}`'s `{dst}`"),
+            None => format!("`{dst}`"),
+        };
+        let words = if deleting {
+            format!("the deletion of {to}")
+        } else {
+            let local = local_ref
+                .strip_prefix("refs/heads/")
+                .or_else(|| local_ref.strip_prefix("refs/tags/"))
+                .unwrap_or(local_ref);
+            format!("the push of `{local}` to {to}")
+        };
+        specs.push((
+            PushSpec {
+                remote: remote.clone(),
+                refspecs: vec![format!("{src}:{dst}")],
+                delete: deleting,
+                ..PushSpec::default()
+            },
+            Some(words),
+        ));
     }
     Ok(specs)
 }
@@ -319,7 +358,7 @@ fn write_report(
         let line = match e["kind"].as_str() {
             Some("fresh_artifact") => format!("test results `{}`, {} s old, newer than the last change", e["path"].as_str().unwrap_or(""), e["age_ms"].as_i64().unwrap_or(0) / 1000),
             Some("stale_artifact") => format!("test results `{}` are older than the last change", e["path"].as_str().unwrap_or("")),
-            _ => "none found (see `gate.artifacts`; a test script may write `.hookjudge/verified` after a passing run)".into(),
+            _ => "none found (`hookjudge check --run-tests` runs the tests and records a pass; see also `gate.artifacts`)".into(),
         };
         writeln!(out, "  evidence     {line}")?;
     }

@@ -1,5 +1,5 @@
-//! `hookjudge config show|path|schema`: the effective config with each value's source, the files
-//! consulted, and a JSON Schema for editors.
+//! `hookjudge config show|check|path|schema`: the effective config with each value's source,
+//! whether every file applies as written, the files consulted, and a JSON Schema for editors.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -13,11 +13,13 @@ use crate::config::Settings;
 use crate::config_schema::schema;
 use crate::config_source::{effective, sourced};
 use crate::install::plan::{SCHEMA_FILE, schema_text};
+use crate::trust::{Report, Standing};
 
 pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
     let mut out = io::stdout().lock();
     let mut problems = Vec::new();
+    let mut ignored = false;
     let result = match &args.command {
         ConfigCommand::Path => {
             let mut r = Ok(());
@@ -43,11 +45,41 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
             crate::install::files::write(&path, &schema_text(), false)?;
             writeln!(
                 out,
-                "wrote {}; `\"$schema\": \"./{}\"` in `{}` points editors at it",
+                "wrote {} (git-ignored); point your editor's JSON schema setting for `{}` at it",
                 path.display(),
-                SCHEMA_FILE,
                 crate::config::REPO_FILE
             )
+        }
+        ConfigCommand::Check => {
+            let settings = Settings::load(&cwd, explicit)?;
+            problems = crate::config_check::problems(&settings);
+            let mut r = Ok(());
+            for layer in Settings::layers(&cwd, explicit) {
+                let path = &layer.path;
+                let state = match &settings.repo_report {
+                    Some(report) if &report.path == path => {
+                        if ignores(report) {
+                            ignored = true;
+                        }
+                        report.message()
+                    }
+                    _ if settings.files.contains(path) => "applies".to_string(),
+                    _ => continue,
+                };
+                r = r.and(writeln!(
+                    out,
+                    "{:<11} {}: {state}",
+                    layer.kind.label(),
+                    path.display()
+                ));
+            }
+            if settings.files.is_empty() && settings.repo_report.is_none() {
+                r = r.and(writeln!(
+                    out,
+                    "no config files; the built-in defaults apply"
+                ));
+            }
+            r
         }
         ConfigCommand::Show { json } => {
             let settings = Settings::load(&cwd, explicit)?;
@@ -76,6 +108,11 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
                 if let Some(report) = &settings.repo_report {
                     r = r.and(writeln!(out, "\nnote: {}", report.message()));
                 }
+                // A file ignored whole is not "shown": say so in the exit status too.
+                ignored = settings
+                    .repo_report
+                    .as_ref()
+                    .is_some_and(|r| r.standing == Standing::Unparsable);
                 r
             }
         }
@@ -91,5 +128,15 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         ))
         .hint(first.hint()));
     }
-    Ok(ExitStatus::Success)
+    Ok(if ignored {
+        ExitStatus::Attention
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// Whether the repository file is not applied as written: ignored whole, or keys of it
+/// ignored until it is trusted.
+fn ignores(report: &Report) -> bool {
+    report.standing == Standing::Unparsable || !report.ignored.is_empty()
 }

@@ -13,7 +13,7 @@ use super::{ExitStatus, UserError};
 use crate::agent::Agent;
 use crate::cli::{AgentChoice, InitArgs, ScopeArg};
 use crate::config::{self, Settings, dirs};
-use crate::install::plan::{self, Plan, REPO_CONFIG};
+use crate::install::plan::{self, Plan, REPO_CONFIG, SCHEMA_FILE};
 use crate::install::settings::{self, Fill, Scope};
 use crate::install::target::Target;
 use crate::install::{apply, files, githook};
@@ -150,8 +150,12 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
 
     let mut out = io::stdout().lock();
     if args.dry_run {
-        print_diffs(&plan, &mut out);
-        let _ = writeln!(out, "(dry run: nothing was written)");
+        print_diffs(&plan, &t, &mut out);
+        let _ = writeln!(
+            out,
+            "# dry run: nothing was written; `patch -p1` in `{}` applies the diffs above",
+            t.diff_base().display()
+        );
         return Ok(ExitStatus::Success);
     }
 
@@ -211,22 +215,41 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
 }
 
 /// The diff of every planned change, for `--dry-run`.
-fn print_diffs(plan: &Plan, out: &mut dyn Write) {
+fn print_diffs(plan: &Plan, t: &Target, out: &mut dyn Write) {
     for file in &plan.files {
+        let name = t.diff_name(&file.path);
+        // Generated and hundreds of lines long: named, not shown.
+        if file.path.ends_with(SCHEMA_FILE) {
+            let _ = writeln!(
+                out,
+                "# {name}: {} the config's JSON Schema ({} lines; `hookjudge config schema` prints it)",
+                if file.old.is_some() {
+                    "updates"
+                } else {
+                    "writes"
+                },
+                file.new.lines().count()
+            );
+            continue;
+        }
         let _ = write!(
             out,
             "{}",
-            files::diff(&file.path, file.old.as_deref().unwrap_or(""), &file.new)
+            files::diff(&name, file.old.as_deref(), Some(&file.new))
         );
     }
     if let Some(hook) = &plan.git_hook {
         let path = hook.dir.join("pre-push");
         // A hook that cannot be read shows as new; the dry install already accepted it.
-        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let old = std::fs::read_to_string(&path).ok();
         let _ = write!(
             out,
             "{}",
-            files::diff(&path, &old, &githook::script(&hook.program))
+            files::diff(
+                &t.diff_name(&path),
+                old.as_deref(),
+                Some(&githook::script(&hook.program))
+            )
         );
     }
 }
@@ -245,8 +268,8 @@ fn replacements(plan: &Plan, t: &Target) -> Vec<String> {
     replaced.extend(
         plan.files
             .iter()
-            .filter(|p| p.has_ours_before && !p.unchanged())
-            .map(|p| format!("  replace  {}  (hookjudge's entries already there)", p.name)),
+            .filter(|p| p.has_ours_before && !p.unchanged() && !p.only_stricter)
+            .map(|p| format!("  replace  {}  ({})", p.name, p.change)),
     );
     replaced
 }

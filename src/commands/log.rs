@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use super::repo_filter::{RepoFilter, Repositories, short_name};
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
@@ -17,8 +18,12 @@ use crate::outcome;
 use crate::term::{self, cell};
 use crate::time::{Timestamp, Zone};
 
-/// Column widths of the fixed columns: time (`YYYY-MM-DD HH:MM`), agent, outcome.
+/// Column widths of the fixed columns: time (`YYYY-MM-DD HH:MM`), repository, agent, outcome.
+/// The repository column is shown when rows may come from several repositories and the
+/// terminal has room for it.
 const TIME_WIDTH: usize = 16;
+const REPO_WIDTH: usize = 12;
+const REPO_MIN_TERMINAL: usize = 72;
 const AGENT_WIDTH: usize = 6;
 const OUTCOME_WIDTH: usize = 9;
 const GAP: &str = "  ";
@@ -29,10 +34,20 @@ const WOKEN_MAX: usize = 34;
 
 /// Shows recent decisions, newest last.
 pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
-    let settings = Settings::load(&super::current_dir(), config)?;
+    let cwd = super::current_dir();
+    let settings = Settings::load(&cwd, config)?;
+    let filter = RepoFilter::choose(args.repo.as_deref(), &cwd)?;
     let zone = Zone::from_utc_flag(args.utc);
     let read = super::read_log(&settings, args.since.as_deref(), zone)?;
-    let selected: Vec<&Record> = read.records.iter().filter(|r| keep(r, args)).collect();
+    if let Some(name) = &args.judge {
+        known_judge(name, &settings, &read.records)?;
+    }
+    let mut repos = Repositories::default();
+    let selected: Vec<&Record> = read
+        .records
+        .iter()
+        .filter(|r| keep(r, args) && repos.keeps(&filter, r))
+        .collect();
     let shown = &selected[selected.len().saturating_sub(args.limit)..];
     let mut out = io::stdout().lock();
     let result = (|| -> io::Result<()> {
@@ -49,8 +64,9 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
         if shown.is_empty() {
             writeln!(
                 out,
-                "no decisions logged in `{}`{}",
+                "no decisions logged in `{}`{}{}",
                 settings.log_dir.display(),
+                filter.describe(),
                 if args.since.is_some() {
                     " in that period"
                 } else {
@@ -59,10 +75,12 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
             )?;
             return Ok(());
         }
-        let table = Table::new(term::width(), shown.iter().map(|r| woken(r)));
+        let several = matches!(filter, RepoFilter::All);
+        let table = Table::new(term::width(), several, shown.iter().map(|r| woken(r)));
         writeln!(out, "{}", table.header(zone))?;
         for r in shown {
-            for line in table.rows(r, zone) {
+            let repo = short_name(repos.of(r).as_deref());
+            for line in table.rows(r, &repo, zone) {
                 writeln!(out, "{line}")?;
             }
         }
@@ -86,6 +104,32 @@ pub(super) fn log(args: &LogArgs, config: Option<&Path>) -> Result<ExitStatus, U
     Ok(ExitStatus::Success)
 }
 
+/// `name` is a judge of the config or of the log; otherwise the error lists the config's
+/// judges, with the closest name.
+fn known_judge(name: &str, settings: &Settings, records: &[Record]) -> Result<(), UserError> {
+    let logged = || {
+        records
+            .iter()
+            .flat_map(Record::judges)
+            .any(|j| j.judge == name)
+    };
+    match settings.judges(&[name.to_owned()]) {
+        Ok(_) => Ok(()),
+        Err(_) if logged() => Ok(()),
+        Err(e) => {
+            let known: Vec<String> = settings
+                .judges(&[])
+                .map(|js| js.into_iter().map(|j| j.name).collect())
+                .unwrap_or_default();
+            let hint = match crate::suggest::closest(name, known.iter().map(String::as_str)) {
+                Some(close) => format!("did you mean `--judge {close}`?"),
+                None => "`hookjudge config show` lists the judges".to_string(),
+            };
+            Err(UserError::from(e).hint(hint))
+        }
+    }
+}
+
 fn keep(r: &Record, args: &LogArgs) -> bool {
     if args.blocks && !matches!(outcome::of(r), "block" | "release" | "deny" | "ask") {
         return false;
@@ -106,8 +150,8 @@ fn keep(r: &Record, args: &LogArgs) -> bool {
 /// outcome first, so that a cut cell still shows it.
 const VERDICT_ORDER: [&str; 4] = ["violation", "fail", "unjudged", "allow"];
 
-/// The "judges woken" cell: each woken judge with its verdict, or for the gate each class
-/// found with what was decided for it.
+/// The "judges woken" cell of a Stop record: each woken judge with its verdict ("-" for the
+/// gate's and `check`'s records, whose classes lead their text instead).
 fn woken(r: &Record) -> String {
     let mut judged: Vec<(usize, String)> = r
         .judges()
@@ -126,12 +170,7 @@ fn woken(r: &Record) -> String {
         })
         .collect();
     judged.sort_by_key(|(rank, _)| *rank);
-    let mut woken: Vec<String> = judged.into_iter().map(|(_, cell)| cell).collect();
-    woken.extend(
-        r.rulings()
-            .iter()
-            .map(|x| format!("{}:{}", x.class.name(), outcome::word(x.decision.name()))),
-    );
+    let woken: Vec<String> = judged.into_iter().map(|(_, cell)| cell).collect();
     if woken.is_empty() {
         "-".to_string()
     } else {
@@ -139,16 +178,39 @@ fn woken(r: &Record) -> String {
     }
 }
 
+/// The text column: the judged response, or the command led by the classes found in it and
+/// what was decided for each (`push:deny git push origin main`).
+fn subject(r: &Record) -> String {
+    let classes: Vec<String> = r
+        .rulings()
+        .iter()
+        .map(|x| format!("{}:{}", x.class.name(), outcome::word(x.decision.name())))
+        .collect();
+    if classes.is_empty() {
+        r.subject().to_owned()
+    } else {
+        format!("{} {}", classes.join(","), r.subject())
+    }
+}
+
 /// The table's layout for one terminal width.
 struct Table {
     width: usize,
+    /// 0 when the repository column is not shown.
+    repo: usize,
     woken: usize,
     text: usize,
 }
 
 impl Table {
-    fn new(width: usize, cells: impl Iterator<Item = String>) -> Table {
-        let fixed = TIME_WIDTH + AGENT_WIDTH + OUTCOME_WIDTH + 4 * GAP.len();
+    fn new(width: usize, several_repos: bool, cells: impl Iterator<Item = String>) -> Table {
+        let repo = if several_repos && width >= REPO_MIN_TERMINAL {
+            REPO_WIDTH
+        } else {
+            0
+        };
+        let repo_gap = if repo > 0 { GAP.len() } else { 0 };
+        let fixed = TIME_WIDTH + repo + repo_gap + AGENT_WIDTH + OUTCOME_WIDTH + 4 * GAP.len();
         let flexible = width.saturating_sub(fixed);
         let needed = cells.map(|c| term::display_width(&c)).max().unwrap_or(0);
         let woken = needed
@@ -156,6 +218,7 @@ impl Table {
             .min((flexible * 2 / 5).max(WOKEN_MIN));
         Table {
             width,
+            repo,
             woken,
             text: flexible.saturating_sub(woken).max(1),
         }
@@ -163,33 +226,45 @@ impl Table {
 
     fn header(&self, zone: Zone) -> String {
         let time = format!("time ({})", zone.label());
-        self.line(&time, "agent", "outcome", "judges woken", "text")
+        self.line([
+            &time,
+            "repository",
+            "agent",
+            "outcome",
+            "judges woken",
+            "text",
+        ])
     }
 
-    fn line(&self, time: &str, agent: &str, outcome: &str, woken: &str, text: &str) -> String {
-        let line = [
-            cell(time, TIME_WIDTH),
+    /// One line: time, repository, agent, outcome, judges woken, text.
+    fn line(&self, [time, repo, agent, outcome, woken, text]: [&str; 6]) -> String {
+        let mut cells = vec![cell(time, TIME_WIDTH)];
+        if self.repo > 0 {
+            cells.push(cell(repo, self.repo));
+        }
+        cells.extend([
             cell(agent, AGENT_WIDTH),
             cell(outcome, OUTCOME_WIDTH),
             cell(woken, self.woken),
             term::truncate(text, self.text),
-        ]
-        .join(GAP);
+        ]);
+        let line = cells.join(GAP);
         line.trim_end().to_owned()
     }
 
     /// The record's row, and for a fail-open the line with its cause.
-    fn rows(&self, r: &Record, zone: Zone) -> Vec<String> {
+    fn rows(&self, r: &Record, repo: &str, zone: Zone) -> Vec<String> {
         let ts = r.ts();
         let time = Timestamp::parse(ts).map_or_else(|| ts.to_owned(), |t| t.minute_in(zone));
-        let text = r.subject();
-        let mut rows = vec![self.line(
+        let text = subject(r);
+        let mut rows = vec![self.line([
             &time,
+            repo,
             r.agent().unwrap_or("-"),
             outcome::of(r),
             &woken(r),
-            text,
-        )];
+            &text,
+        ])];
         if let Some((cause, detail)) = outcome::fail_open_cause(r) {
             let indent = " ".repeat(TIME_WIDTH + GAP.len());
             let because = format!("because ({cause}) {detail}");

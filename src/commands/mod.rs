@@ -10,11 +10,14 @@ mod doctor;
 mod eval;
 mod gate;
 mod init;
+pub mod install_extras;
 mod judge;
 mod log;
 mod redact;
 mod replay;
+mod repo_filter;
 mod run_confined;
+mod run_tests;
 mod stats;
 mod stop;
 mod trust;
@@ -105,6 +108,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitStatus {
         Command::Redact(args) => redact::redact(&args),
         Command::Replay(args) => replay::replay(&args, config.as_deref()),
         Command::Completions(args) => completions::completions(&args),
+        Command::InstallExtras(args) => install_extras::install_extras(&args),
         Command::RunConfined(args) => run_confined::run_confined(&args),
     };
     match result {

@@ -11,6 +11,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::repo_filter::{RepoFilter, Repositories};
 use super::{ExitStatus, UserError};
 use crate::cli::StatsArgs;
 use crate::config::Settings;
@@ -66,13 +67,22 @@ const JUDGE_COLUMNS: [(&str, usize); 7] = [
 
 /// Prints the summary.
 pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
-    let settings = Settings::load(&super::current_dir(), config)?;
+    let cwd = super::current_dir();
+    let settings = Settings::load(&cwd, config)?;
+    let filter = RepoFilter::choose(args.repo.as_deref(), &cwd)?;
     let zone = Zone::from_utc_flag(args.utc);
-    let read = super::read_log(&settings, args.since.as_deref(), zone)?;
+    let mut read = super::read_log(&settings, args.since.as_deref(), zone)?;
+    let mut repos = Repositories::default();
+    read.records.retain(|r| repos.keeps(&filter, r));
     let stops: Vec<&Record> = read
         .records
         .iter()
         .filter(|r| matches!(r, Record::Stop(_)))
+        .collect();
+    let checks: Vec<&Record> = read
+        .records
+        .iter()
+        .filter(|r| matches!(r, Record::Check(_)))
         .collect();
     let count = |word: &str| stops.iter().filter(|r| outcome::of(r) == word).count();
     let mut per_judge: IndexMap<String, JudgeStats> = IndexMap::new();
@@ -122,6 +132,7 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
         "judges": per_judge,
         "layer2": layer2,
         "gate": gate,
+        "checks": check_summary(&checks),
         "days": days,
         "zone": zone.label(),
         "log_dir": settings.log_dir,
@@ -143,17 +154,19 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
             &mut out,
             width,
             &format!(
-                "{responses} responses judged, {} gated commands{period}",
-                gates.len()
+                "{responses} responses judged, {} gated commands, {} checks{period}",
+                gates.len(),
+                checks.len()
             ),
         )?;
-        if responses == 0 && gates.is_empty() {
+        if read.records.is_empty() {
             say(
                 &mut out,
                 width,
                 &format!(
-                    "no decisions logged in `{}` yet",
-                    settings.log_dir.display()
+                    "no decisions logged in `{}`{} yet",
+                    settings.log_dir.display(),
+                    filter.describe()
                 ),
             )?;
             return Ok(());
@@ -269,6 +282,22 @@ pub(super) fn stats(args: &StatsArgs, config: Option<&Path>) -> Result<ExitStatu
                 &mut out,
                 width,
                 &format!("  decided by (per class found): {}", by.join(", ")),
+            )?;
+        }
+        let c = &summary["checks"];
+        if !checks.is_empty() {
+            say(&mut out, width, "")?;
+            say(
+                &mut out,
+                width,
+                &format!(
+                    "`hookjudge check` and the pre-push hook ({}): {} allow, {} deny, {} ask; {} went ahead",
+                    checks.len(),
+                    c["allow"],
+                    c["deny"],
+                    c["ask"],
+                    c["proceeded"]
+                ),
             )?;
         }
         if !days.is_empty() {
@@ -452,6 +481,16 @@ fn gate_summary(gates: &[&Record]) -> Value {
         *decided_by.entry(by.to_owned()).or_default() += 1;
     }
     json!({"commands": gates.len(), "allow": count("allow"), "deny": count("deny"), "ask": count("ask"), "classes": classes, "decided_by": decided_by})
+}
+
+/// `check` runs and pre-push hook runs: what was decided, and how many went ahead.
+fn check_summary(checks: &[&Record]) -> Value {
+    let count = |word: &str| checks.iter().filter(|r| outcome::of(r) == word).count();
+    let proceeded = checks
+        .iter()
+        .filter(|r| matches!(r, Record::Check(c) if c.proceed))
+        .count();
+    json!({"runs": checks.len(), "allow": count("allow"), "deny": count("deny"), "ask": count("ask"), "proceeded": proceeded})
 }
 
 /// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency,

@@ -99,7 +99,23 @@ fn summary(removed: &[Removal]) -> Vec<String> {
 
 fn report(t: &Target, dry_run: bool, out: &mut dyn Write, lines: &[String]) {
     if dry_run {
-        let _ = writeln!(out, "(dry run: nothing was written)");
+        // Comment lines, which `patch` skips: what the diffs above do, and what has no diff.
+        for line in lines {
+            let _ = writeln!(out, "# would be {}", line.trim_start());
+        }
+        let _ = if lines.is_empty() {
+            writeln!(
+                out,
+                "# dry run: nothing of hookjudge's to remove in {} scope here",
+                t.scope.name()
+            )
+        } else {
+            writeln!(
+                out,
+                "# dry run: nothing was written; `patch -p1` in `{}` applies the diffs above",
+                t.diff_base().display()
+            )
+        };
         return;
     }
     if lines.is_empty() {

@@ -114,10 +114,61 @@ pub fn write(path: &Path, contents: &str, backup: bool) -> Result<Option<PathBuf
     Ok(backup)
 }
 
-/// A unified-style line diff of two small texts.
-pub fn diff(path: &Path, old: &str, new: &str) -> String {
-    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
-    // Longest common subsequence table; settings files are small.
+/// Lines of context around each change in a diff, as `diff -u` and `git diff` show.
+const CONTEXT: usize = 3;
+
+/// One line of an edit script.
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    Same,
+    Removed,
+    Added,
+}
+
+/// A unified diff of a small text file, as `patch -p1` applies it from the folder `name` is
+/// relative to (`a/NAME`, `b/NAME`; `/dev/null` for a file created or removed), with hunks of
+/// 3 lines of context; empty when nothing changes. Line ends are kept as they are (CRLF
+/// included), and a last line without one is marked as `diff` marks it.
+pub fn diff(name: &str, old: Option<&str>, new: Option<&str>) -> String {
+    if old == new {
+        return String::new();
+    }
+    let a: Vec<&str> = old.unwrap_or("").split_inclusive('\n').collect();
+    let b: Vec<&str> = new.unwrap_or("").split_inclusive('\n').collect();
+    let ops = edit_script(&a, &b);
+    let mut out = format!(
+        "--- {}\n+++ {}\n",
+        old.map_or("/dev/null".to_owned(), |_| format!("a/{name}")),
+        new.map_or("/dev/null".to_owned(), |_| format!("b/{name}")),
+    );
+    for (start, end) in hunks(&ops) {
+        let before = |op: Op| ops[..start].iter().filter(|(o, _)| *o != op).count();
+        let within = |op: Op| ops[start..end].iter().filter(|(o, _)| *o != op).count();
+        let (old_len, new_len) = (within(Op::Added), within(Op::Removed));
+        // A range of no lines starts at the line before it.
+        let first = |before: usize, len: usize| before + usize::from(len > 0);
+        out.push_str(&format!(
+            "@@ -{},{old_len} +{},{new_len} @@\n",
+            first(before(Op::Added), old_len),
+            first(before(Op::Removed), new_len)
+        ));
+        for (op, line) in &ops[start..end] {
+            out.push(match op {
+                Op::Same => ' ',
+                Op::Removed => '-',
+                Op::Added => '+',
+            });
+            out.push_str(line);
+            if !line.ends_with('\n') {
+                out.push_str("\n\\ No newline at end of file\n");
+            }
+        }
+    }
+    out
+}
+
+/// The edit script from `a` to `b` (longest common subsequence; settings files are small).
+fn edit_script<'t>(a: &[&'t str], b: &[&'t str]) -> Vec<(Op, &'t str)> {
     let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
     for i in (0..a.len()).rev() {
         for j in (0..b.len()).rev() {
@@ -128,21 +179,39 @@ pub fn diff(path: &Path, old: &str, new: &str) -> String {
             };
         }
     }
-    let mut out = format!("--- {}\n+++ {}\n", path.display(), path.display());
+    let mut ops = Vec::with_capacity(a.len().max(b.len()));
     let (mut i, mut j) = (0, 0);
     while i < a.len() || j < b.len() {
         if i < a.len() && j < b.len() && a[i] == b[j] {
+            ops.push((Op::Same, a[i]));
             i += 1;
             j += 1;
         } else if j < b.len() && (i == a.len() || lcs[i][j + 1] > lcs[i + 1][j]) {
-            out.push_str(&format!("+{}\n", b[j]));
+            ops.push((Op::Added, b[j]));
             j += 1;
         } else {
-            out.push_str(&format!("-{}\n", a[i]));
+            ops.push((Op::Removed, a[i]));
             i += 1;
         }
     }
-    out
+    ops
+}
+
+/// The ranges of `ops` shown as hunks: each change with its context, ranges that touch merged.
+fn hunks(ops: &[(Op, &str)]) -> Vec<(usize, usize)> {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for (k, _) in ops
+        .iter()
+        .enumerate()
+        .filter(|(_, (op, _))| *op != Op::Same)
+    {
+        let (start, end) = (k.saturating_sub(CONTEXT), (k + 1 + CONTEXT).min(ops.len()));
+        match ranges.last_mut() {
+            Some(last) if start <= last.1 => last.1 = end,
+            _ => ranges.push((start, end)),
+        }
+    }
+    ranges
 }
 
 #[cfg(test)]
@@ -150,9 +219,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn diff_shows_only_changes() {
-        let d = diff(Path::new("f"), "a\nb\nc\n", "a\nx\nc\nd\n");
-        assert_eq!(d, "--- f\n+++ f\n-b\n+x\n+d\n");
+    fn diffs_are_unified_with_context() {
+        let old = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
+        let new = "1\n2\nthree\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13";
+        assert_eq!(
+            diff("f", Some(old), Some(new)),
+            "--- a/f\n+++ b/f\n@@ -1,6 +1,6 @@\n 1\n 2\n-3\n+three\n 4\n 5\n 6\n@@ -10,3 +10,4 @@\n 10\n 11\n 12\n+13\n\\ No newline at end of file\n"
+        );
+        assert_eq!(diff("f", Some("x\n"), Some("x\n")), "");
+        assert_eq!(
+            diff("d/f", None, Some("a\r\n")),
+            "--- /dev/null\n+++ b/d/f\n@@ -0,0 +1,1 @@\n+a\r\n"
+        );
+        assert_eq!(
+            diff("f", Some("a\n"), None),
+            "--- a/f\n+++ /dev/null\n@@ -1,1 +0,0 @@\n-a\n"
+        );
     }
 
     #[test]

@@ -17,9 +17,10 @@ pub const SCHEMA_FILE: &str = ".hookjudge/schema.json";
 
 /// The per-repository config written where none exists (what makes hookjudge stricter for
 /// this repository goes here; the LLM and the log belong in the user's own config). `init`
-/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]).
+/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]). It names no `$schema`:
+/// the file is committed, and the schema file is not, so a clone would point at nothing;
+/// editors are pointed at the schema by their own settings (see the README).
 pub const REPO_CONFIG: &str = r#"{
-  "$schema": "./.hookjudge/schema.json",
   "gate": {},
   "judges": {}
 }
@@ -49,6 +50,12 @@ pub struct Planned {
     pub created_members: Vec<String>,
     /// The file held entries of ours before (so changing them needs a person's yes).
     pub has_ours_before: bool,
+    /// Every change to our entries already there only makes them stricter: a missing event
+    /// added, a timeout raised. Anyone may make that change (`doctor`'s fix for a too-low
+    /// timeout runs without a terminal).
+    pub only_stricter: bool,
+    /// What the change does to our entries already there, for the person's question.
+    pub change: String,
 }
 
 impl Planned {
@@ -68,6 +75,8 @@ impl Planned {
             record: true,
             created_members: Vec::new(),
             has_ours_before: false,
+            only_stricter: false,
+            change: String::new(),
         }
     }
 }
@@ -87,7 +96,7 @@ pub struct Plan {
     pub files: Vec<Planned>,
     /// The agents whose settings file is planned.
     pub agents: Vec<Agent>,
-    /// What the user should know (entries elsewhere, a config without `$schema`, …).
+    /// What the user should know (entries elsewhere, …).
     pub notes: Vec<String>,
     pub git_hook: Option<HookPlan>,
     /// The files that cannot be written; when there is one, nothing may be.
@@ -106,6 +115,14 @@ pub struct Options {
 pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
     let mut plan = Plan::default();
     for (agent, path) in t.settings_files() {
+        if t.scope == Scope::Local && agent != Agent::Claude && t.tracked(&path) {
+            plan.notes.push(format!(
+                "{}: `{}` is committed in this repository, so a local install would change everyone's file; left alone (`--scope project` installs for the team, `--scope user` for you in every project)",
+                agent.display_name(),
+                t.shown(&path)
+            ));
+            continue;
+        }
         match plan_settings(agent, &path, fill, t) {
             Ok((planned, merge_notes)) => {
                 plan.notes.extend(
@@ -130,17 +147,23 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
             ));
         }
     }
-    if t.scope == Scope::Local && plan.agents.iter().any(|a| *a != Agent::Claude) {
-        plan.notes.push("Codex CLI and Gemini CLI have no per-checkout settings file, so their entries are in your user settings and run in every project; `--scope project` writes the repository's".into());
+    for agent in &plan.agents {
+        if let Some(note) = trust_note(*agent, t.scope) {
+            plan.notes.push(note.into());
+        }
     }
     if t.scope != Scope::User {
         plan_repo_files(t, &mut plan);
     }
     if let Some(path) = t.ignore_file() {
-        let claude_local = t.scope == Scope::Local && plan.agents.contains(&Agent::Claude);
+        let local: &[Agent] = if t.scope == Scope::Local {
+            &plan.agents
+        } else {
+            &[]
+        };
         match files::read(&path) {
             Ok(old) => {
-                if let Some(new) = ignore::add(old.as_deref(), &ignore::lines(claude_local)) {
+                if let Some(new) = ignore::add(old.as_deref(), &ignore::lines(local)) {
                     plan.files.push(Planned::whole(
                         t.shown(&path),
                         files::resolve(&path),
@@ -162,18 +185,23 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
     plan
 }
 
+/// What the agent asks before it runs hooks from a file in the repository, which a person
+/// should know after `init` (Claude Code's workspace trust covers every file, so no note).
+fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
+    match (agent, scope) {
+        (_, Scope::User) | (Agent::Claude, _) => None,
+        (Agent::Codex, _) => Some(
+            "Codex CLI reads a repository's `.codex/hooks.json` only in a project you trust (it asks when you first open one)",
+        ),
+        (Agent::Gemini, _) => Some(
+            "Gemini CLI runs a repository's `.gemini/settings.json` hooks after warning about new ones; accept them when it asks",
+        ),
+    }
+}
+
 /// The per-repository config (when there is none) and the editor schema (when it changed).
 fn plan_repo_files(t: &Target, plan: &mut Plan) {
     let repo_config = t.root.join(config::REPO_FILE);
-    // Only a hint: a config that cannot be read is reported by every command that loads it.
-    if let Ok(Some(text)) = files::read(&repo_config)
-        && !text.contains("\"$schema\"")
-    {
-        plan.notes.push(format!(
-            "add `\"$schema\": \"./{SCHEMA_FILE}\"` to `{}` and editors check it as you type",
-            config::REPO_FILE
-        ));
-    }
     if !repo_config.exists() {
         plan.files.push(Planned {
             record: false,
@@ -182,7 +210,7 @@ fn plan_repo_files(t: &Target, plan: &mut Plan) {
                 repo_config,
                 None,
                 REPO_CONFIG.into(),
-                "per-repository config; `$schema` lets editors check it",
+                "per-repository config, for the team: what makes hookjudge stricter here",
             )
         });
     }
@@ -240,9 +268,14 @@ fn plan_settings(
             c
         }
     };
-    let has_ours_before = old
+    let before = old
         .as_deref()
-        .is_some_and(|raw| !settings::installed(agent, &Encoding::decode(raw).1).is_empty());
+        .map(|raw| settings::installed(agent, &Encoding::decode(raw).1))
+        .unwrap_or_default();
+    let has_ours_before = !before.is_empty();
+    let after = settings::installed(agent, &Encoding::decode(&new).1);
+    let only_stricter = has_ours_before && only_stricter(&before, &after);
+    let change = change(&before, &after);
     Ok((
         Planned {
             name,
@@ -253,9 +286,75 @@ fn plan_settings(
             record: true,
             created_members,
             has_ours_before,
+            only_stricter,
+            change,
         },
         merged.notes,
     ))
+}
+
+/// Whether `after` keeps every entry of `before` as it was (the same event, program and
+/// subcommand) with a timeout no lower: then the change only adds or raises.
+fn only_stricter(before: &[settings::Installed], after: &[settings::Installed]) -> bool {
+    // `--hook-timeout N` follows the settings timeout; the timeout is compared on its own.
+    let words = |e: &settings::Installed| -> Vec<String> {
+        let mut words = Vec::new();
+        let mut args = e.args.iter();
+        while let Some(arg) = args.next() {
+            if arg == "--hook-timeout" {
+                args.next();
+            } else {
+                words.push(arg.clone());
+            }
+        }
+        words
+    };
+    let mut unmatched: Vec<&settings::Installed> = after.iter().collect();
+    before.iter().all(|old| {
+        let same = unmatched.iter().position(|new| {
+            new.event == old.event
+                && new.program == old.program
+                && words(new) == words(old)
+                && match (old.timeout_s, new.timeout_s) {
+                    (Some(o), Some(n)) => n >= o,
+                    (Some(_), None) => false,
+                    (None, None) => true,
+                    // The agent's default may be longer than what is set now.
+                    (None, Some(_)) => false,
+                }
+        });
+        same.map(|i| unmatched.remove(i)).is_some()
+    })
+}
+
+/// What replacing `before` with `after` changes, in words: another program, lower timeouts.
+fn change(before: &[settings::Installed], after: &[settings::Installed]) -> String {
+    let mut changes = Vec::new();
+    for old in before {
+        let Some(new) = after.iter().find(|n| n.event == old.event) else {
+            changes.push(format!("removes the {} entry", old.event));
+            continue;
+        };
+        if new.program != old.program {
+            changes.push(format!(
+                "{} runs `{}` instead of `{}`",
+                old.event, new.program, old.program
+            ));
+        } else if let (Some(o), Some(n)) = (old.timeout_s, new.timeout_s)
+            && n < o
+        {
+            changes.push(format!(
+                "lowers the {} timeout from {o} s to {n} s",
+                old.event
+            ));
+        }
+    }
+    changes.dedup();
+    if changes.is_empty() {
+        "changes hookjudge's entries already there".into()
+    } else {
+        changes.join("; ")
+    }
 }
 
 /// The git hook, found through a dry install.

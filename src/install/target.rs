@@ -35,6 +35,25 @@ impl Target {
         }
     }
 
+    /// The folder a dry run's diff is relative to, so that `patch -p1` applies it there: the
+    /// repository, or the home folder in user scope.
+    pub fn diff_base(&self) -> &Path {
+        match self.scope {
+            Scope::User => &self.home,
+            _ => &self.root,
+        }
+    }
+
+    /// `path` as a diff names it: relative to [`Target::diff_base`], absolute outside it.
+    pub fn diff_name(&self, path: &Path) -> String {
+        let base = files::resolve(self.diff_base());
+        let path = files::resolve(path);
+        match path.strip_prefix(&base) {
+            Ok(relative) => relative.display().to_string(),
+            Err(_) => path.display().to_string(),
+        }
+    }
+
     /// Each agent's settings file, once per file (two agents may share one through a link).
     pub fn settings_files(&self) -> Vec<(Agent, PathBuf)> {
         let mut seen = Vec::new();
@@ -61,6 +80,34 @@ impl Target {
                 Some(repo.common_dir().join("info/exclude"))
             }
         }
+    }
+
+    /// Whether git tracks `path` in this repository (a committed file a local install must not
+    /// change: everyone would get this machine's paths).
+    pub fn tracked(&self, path: &Path) -> bool {
+        let Ok(repo) = gix::discover(&self.root) else {
+            return false;
+        };
+        let Some(work) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
+            return false;
+        };
+        let Some(dir) = path.parent().and_then(|d| d.canonicalize().ok()) else {
+            return false;
+        };
+        let Some(name) = path.file_name() else {
+            return false;
+        };
+        let Ok(relative) = dir.join(name).strip_prefix(&work).map(Path::to_path_buf) else {
+            return false;
+        };
+        let Ok(index) = repo.index_or_empty() else {
+            return false;
+        };
+        let Ok(relative) = gix::path::into_bstr(relative) else {
+            return false;
+        };
+        let relative = gix::path::to_unix_separators_on_windows(relative);
+        index.entry_by_path(relative.as_ref()).is_some()
     }
 
     /// Whether every agent is being removed (then the files shared by all go too).

@@ -121,7 +121,8 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
         };
         // Named before the change, as the file was.
         let name = t.shown(path);
-        if let Some((undone, diff)) = undo(path, dry_run, state, &surgical)? {
+        let diff_name = t.diff_name(path);
+        if let Some((undone, diff)) = undo(path, &diff_name, dry_run, state, &surgical)? {
             removals.push(Removal::File { name, undone, diff });
         }
     }
@@ -173,6 +174,7 @@ fn refuse_if_not_json(path: &Path, agent: Agent) -> Result<(), UndoError> {
 /// in a dry run.
 fn undo(
     path: &Path,
+    diff_name: &str,
     dry_run: bool,
     state: &Path,
     surgical: &dyn Fn(&str, &[String]) -> String,
@@ -207,7 +209,7 @@ fn undo(
         return Ok(None);
     }
     if dry_run {
-        let diff = files::diff(&real, &current, new.as_deref().unwrap_or(""));
+        let diff = files::diff(diff_name, Some(&current), new.as_deref());
         return Ok(Some((undone, Some(diff))));
     }
     match &new {

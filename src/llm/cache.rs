@@ -189,6 +189,7 @@ mod tests {
             base_url: "http://127.0.0.1:1/v1".into(),
             model: model.into(),
             api_key: None,
+            missing_key: None,
         }
     }
 

@@ -217,9 +217,18 @@ impl LlmJudge {
     ) -> Result<String, Failure> {
         let reply = match backend {
             Backend::OpenAi {
+                missing_key: Some(variable),
+                ..
+            }
+            | Backend::Anthropic {
+                missing_key: Some(variable),
+                ..
+            } => return Err(Failure::Config(missing_key_cause(variable))),
+            Backend::OpenAi {
                 base_url,
                 model,
                 api_key,
+                ..
             } => {
                 let memory = resolve::FormatMemory::new(&self.state_dir, base_url, model);
                 let mut format = self
@@ -274,6 +283,7 @@ impl LlmJudge {
                 base_url,
                 model,
                 api_key,
+                ..
             } => http::anthropic(base_url, model, api_key.as_deref(), prompt, self.deadline)?,
             Backend::Command { argv, .. } => http::Reply {
                 // Commands get one plain prompt: system and user text together.
@@ -320,6 +330,14 @@ impl LlmJudge {
             .map(|part| part.map_err(|e| Failure::Unparseable(e.to_string())))
             .collect())
     }
+}
+
+/// Why no request was sent: the key's variable is unset, and a request without it would only
+/// come back refused.
+pub fn missing_key_cause(variable: &str) -> String {
+    format!(
+        "`{variable}` is not set or empty, so no request was sent; set `{variable}`, or name the variable that holds the key in `llm.api_key_env`"
+    )
 }
 
 impl Layer2 for LlmJudge {

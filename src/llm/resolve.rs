@@ -26,11 +26,15 @@ pub enum Backend {
         base_url: String,
         model: String,
         api_key: Option<String>,
+        /// The variable that should hold the key when the server needs one and it is unset or
+        /// empty: the request is not sent without it.
+        missing_key: Option<String>,
     },
     Anthropic {
         base_url: String,
         model: String,
         api_key: Option<String>,
+        missing_key: Option<String>,
     },
     Command {
         name: &'static str,
@@ -90,13 +94,7 @@ pub fn resolve(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Resolution {
     let model = settings.model.clone();
-    let key = |default: &str| {
-        settings
-            .api_key_env
-            .as_deref()
-            .or(Some(default))
-            .and_then(env)
-    };
+    let key = |default: &str| Key::read(settings, default, env);
     let chosen = |backend: Backend, why: String| Resolution {
         backend: Some(backend),
         why,
@@ -148,7 +146,42 @@ pub fn resolve(
     }
 }
 
-fn openai(settings: &LlmSettings, api_key: Option<String>) -> Backend {
+/// An API key read from its variable, and whether the server needs one.
+pub struct Key {
+    /// The variable's value, when set and non-empty.
+    pub value: Option<String>,
+    /// The variable read: `llm.api_key_env`, or the provider's usual one.
+    pub variable: String,
+    /// A key is needed: the provider's public endpoint (no `llm.base_url`), or a variable named
+    /// in `llm.api_key_env`. A server of one's own (`llm.base_url`) may need none.
+    pub required: bool,
+}
+
+impl Key {
+    pub fn read(
+        settings: &LlmSettings,
+        default: &str,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Key {
+        let variable = settings
+            .api_key_env
+            .as_deref()
+            .unwrap_or(default)
+            .to_owned();
+        Key {
+            value: env(&variable),
+            required: settings.api_key_env.is_some() || settings.base_url.is_none(),
+            variable,
+        }
+    }
+
+    /// The variable to name when the key is needed and absent.
+    fn missing(&self) -> Option<String> {
+        (self.required && self.value.is_none()).then(|| self.variable.clone())
+    }
+}
+
+fn openai(settings: &LlmSettings, key: Key) -> Backend {
     let base_url = settings
         .base_url
         .clone()
@@ -160,11 +193,12 @@ fn openai(settings: &LlmSettings, api_key: Option<String>) -> Backend {
     Backend::OpenAi {
         base_url,
         model,
-        api_key,
+        missing_key: key.missing(),
+        api_key: key.value,
     }
 }
 
-fn anthropic(settings: &LlmSettings, api_key: Option<String>) -> Backend {
+fn anthropic(settings: &LlmSettings, key: Key) -> Backend {
     let base_url = settings
         .base_url
         .clone()
@@ -176,7 +210,8 @@ fn anthropic(settings: &LlmSettings, api_key: Option<String>) -> Backend {
     Backend::Anthropic {
         base_url,
         model,
-        api_key,
+        missing_key: key.missing(),
+        api_key: key.value,
     }
 }
 
@@ -200,7 +235,11 @@ fn auto(
         );
     }
     if settings.base_url.is_some() {
-        let key = settings.api_key_env.as_deref().and_then(env);
+        let key = Key {
+            value: settings.api_key_env.as_deref().and_then(env),
+            variable: settings.api_key_env.clone().unwrap_or_default(),
+            required: settings.api_key_env.is_some(),
+        };
         return chosen(
             openai(settings, key),
             "`llm.base_url` is set (OpenAI-compatible)",
@@ -210,15 +249,21 @@ fn auto(
         && let Some(key) = env(var)
     {
         return chosen(
-            openai(settings, Some(key)),
+            openai(settings, present(var, key)),
             &format!("`{var}` (from `llm.api_key_env`) is set"),
         );
     }
     if let Some(key) = env("OPENAI_API_KEY") {
-        return chosen(openai(settings, Some(key)), "`OPENAI_API_KEY` is set");
+        return chosen(
+            openai(settings, present("OPENAI_API_KEY", key)),
+            "`OPENAI_API_KEY` is set",
+        );
     }
     if let Some(key) = env("ANTHROPIC_API_KEY") {
-        return chosen(anthropic(settings, Some(key)), "`ANTHROPIC_API_KEY` is set");
+        return chosen(
+            anthropic(settings, present("ANTHROPIC_API_KEY", key)),
+            "`ANTHROPIC_API_KEY` is set",
+        );
     }
     let path = env("PATH").unwrap_or_default();
     if find_on_path("codex", &path).is_some() {
@@ -248,12 +293,22 @@ fn auto(
             base_url: format!("{OLLAMA_URL}/v1"),
             model: settings.model.clone().unwrap_or(model),
             api_key: None,
+            missing_key: None,
         };
         return chosen(backend, "a local Ollama answers on 127.0.0.1:11434");
     }
     Resolution {
         backend: None,
         why: "auto: no provider found (no API key in the environment, no `codex` or `claude` on PATH, no local Ollama); Layer 1 only".into(),
+    }
+}
+
+/// A key found in `variable`.
+fn present(variable: &str, value: String) -> Key {
+    Key {
+        value: Some(value),
+        variable: variable.to_owned(),
+        required: true,
     }
 }
 

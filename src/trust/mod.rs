@@ -31,11 +31,13 @@ use crate::config::{ConfigFile, Settings};
 
 /// What `init` has written as the whole repository file, by version. A file holding exactly
 /// one of these (as JSON, whitespace aside) is recognised as ours and trusted.
-pub const INIT_WRITTEN: [&str; 2] = [
+pub const INIT_WRITTEN: [&str; 3] = [
     // 0.1
     r#"{"llm": {"provider": "auto"}, "stop": {"max_blocks_per_judge": 1, "max_blocks_per_prompt": 2}, "gate": {}, "judges": {}}"#,
     // since trust exists
     r#"{"gate": {}, "judges": {}}"#,
+    // with `$schema` naming the git-ignored schema file, which clones lack
+    r#"{"$schema": "./.hookjudge/schema.json", "gate": {}, "judges": {}}"#,
 ];
 
 /// Why a repository file was not applied as written.

@@ -1,5 +1,6 @@
 //! `hookjudge check` by hand and as git's pre-push hook: the report, exit codes, the refusal
-//! without a terminal, and a real prompt answered through a pseudo-terminal (`script`).
+//! without a terminal (a person's push goes ahead, an agent's does not), `--run-tests`, and a
+//! real prompt answered through a pseudo-terminal (`script`).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -128,8 +129,14 @@ fn install_pre_push(repo: &GitFixture, previous: Option<&str>) {
 }
 
 fn push(home: &Home, repo: &GitFixture) -> std::process::Output {
+    push_with(home, repo, &[])
+}
+
+/// `git push` with `env` added (an agent's markers, say).
+fn push_with(home: &Home, repo: &GitFixture, env: &[(&str, &str)]) -> std::process::Output {
     Command::new("git")
         .args(["push", "-q", "origin", "main"])
+        .envs(env.iter().copied())
         .current_dir(&repo.work)
         .env("HOME", home.path())
         .env("XDG_CONFIG_HOME", home.path().join("config"))
@@ -149,10 +156,10 @@ fn the_pre_push_hook_checks_the_pushed_refs_and_chains() {
     );
     repo.commit("a.txt", "two\n", "unverified change");
     let before = repo.origin_head();
-    let out = push(&home, &repo);
+    let out = push_with(&home, &repo, &[("CLAUDECODE", "1")]);
     assert!(
         !out.status.success(),
-        "an unverified push without a terminal is refused"
+        "an agent's unverified push without a terminal is refused"
     );
     assert_eq!(repo.origin_head(), before, "origin is unchanged");
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -224,12 +231,80 @@ fn the_pre_push_refusal_does_not_suggest_a_flag_git_lacks() {
     let (home, repo) = setup();
     install_pre_push(&repo, None);
     repo.commit("a.txt", "two\n", "unverified change");
-    let out = push(&home, &repo);
+    let out = push_with(&home, &repo, &[("CLAUDECODE", "1")]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("refusing the push. Push from a terminal to be asked"),
+        stderr.contains("refusing the push. Push from your own terminal to be asked"),
         "{stderr}"
     );
     assert!(!stderr.contains("--yes"), "git push has no --yes: {stderr}");
+}
+
+#[test]
+fn a_persons_push_without_a_terminal_is_told_and_goes_ahead() {
+    // An IDE's push button: no terminal. It was refused ("no terminal to ask on; refusing the
+    // push"), and the message quoted `git push origin <sha>:main`, which nobody typed.
+    let (home, repo) = setup();
+    install_pre_push(&repo, None);
+    repo.commit("a.txt", "two\n", "unverified change");
+    let head = git(&repo.work, &["rev-parse", "HEAD"]);
+    let out = push(&home, &repo);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(repo.origin_head(), head.trim());
+    assert!(
+        stderr.contains("unverified change") && stderr.contains("the push goes ahead"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("the push of `main` to `origin`'s `main`") && !stderr.contains(head.trim()),
+        "{stderr}"
+    );
+    let log = home.last_log();
+    assert_eq!(
+        (log["decided_by"].as_str(), log["proceed"].as_bool()),
+        (Some("no terminal"), Some(true))
+    );
+}
+
+#[test]
+fn run_tests_records_a_passing_run_as_evidence() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "unverified change");
+    // Failing tests record nothing.
+    std::fs::write(repo.work.join("Makefile"), "test:\n\tfalse\n").unwrap();
+    let failed = check_in(&home, &repo.work, &["--run-tests", "--no-input"]);
+    assert_eq!(failed.code, 1, "{}{}", failed.stdout, failed.stderr);
+    assert!(
+        failed.stderr.contains("`make test` failed"),
+        "{}",
+        failed.stderr
+    );
+    assert!(!repo.work.join(".hookjudge/verified").exists());
+    // The project's own command, found from its files, passes: the check is clear.
+    // Dated in the past: a commit's time counts to the end of its second.
+    repo.commit("Makefile", "test:\n\ttrue\n", "tests");
+    let before = check_in(&home, &repo.work, &["--no-input"]);
+    assert_eq!(before.code, 1, "{}", before.stdout);
+    assert!(before.stdout.contains("--run-tests"), "{}", before.stdout);
+    let passed = check_in(&home, &repo.work, &["--run-tests", "--no-input"]);
+    assert_eq!(passed.code, 0, "{}{}", passed.stdout, passed.stderr);
+    assert!(
+        passed
+            .stdout
+            .contains(".hookjudge/verified`, 0 s old, newer than the last change")
+            && passed
+                .stdout
+                .contains("uncommitted  0 modified, 0 untracked"),
+        "{}",
+        passed.stdout
+    );
+    // An agent cannot record evidence this way.
+    let mut run = home
+        .cmd(&["check", "--run-tests", "true"])
+        .env("CLAUDECODE", "1");
+    run.command.current_dir(&repo.work);
+    let agent = run.output();
+    assert_eq!(agent.code, 2, "{}", agent.stderr);
 }

@@ -200,19 +200,31 @@ fn agents_default_to_the_folders_that_exist() {
         "{}",
         out.stdout
     );
-    // By default, per-user settings: Codex and Gemini have no per-checkout file.
+    // By default, this checkout: the agents' project files, kept out of git, and no user
+    // file (it ran in every project).
     assert!(
-        home.path().join(".codex/hooks.json").exists()
-            && home.path().join(".gemini/settings.json").exists(),
+        repo.work.join(".codex/hooks.json").exists()
+            && repo.work.join(".gemini/settings.json").exists(),
         "{}",
         out.stdout
     );
     assert!(
-        out.stdout.contains("run in every project"),
+        !home.path().join(".codex").exists() && !home.path().join(".gemini").exists(),
         "{}",
         out.stdout
+    );
+    let exclude = read(&repo.work.join(".git/info/exclude"));
+    assert!(
+        exclude.contains("/.codex/hooks.json\n") && exclude.contains("/.gemini/settings.json\n"),
+        "{exclude}"
+    );
+    assert_eq!(
+        crate::gate_repo::git(&repo.work, &["status", "--porcelain"]),
+        "?? .hookjudge.json\n"
     );
     assert!(!repo.work.join(".claude").exists());
+    // The same files serve team mode: the local entries go first.
+    assert_eq!(in_dir(&home, &repo.work, &["uninstall"]).code, 0);
     assert!(!repo.work.join(".codex/hooks.json").exists());
     let out = in_dir(&home, &repo.work, &["init", "--scope", "project"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -260,8 +272,8 @@ fn templates_and_init_output_are_identical() {
         .into_owned();
     for (file, installed) in [
         ("claude.json", repo.work.join(".claude/settings.local.json")),
-        ("codex.json", home.path().join(".codex/hooks.json")),
-        ("gemini.json", home.path().join(".gemini/settings.json")),
+        ("codex.json", repo.work.join(".codex/hooks.json")),
+        ("gemini.json", repo.work.join(".gemini/settings.json")),
     ] {
         let written: Value = serde_json::from_str(&read(&installed)).unwrap();
         assert_eq!(written, filled_template(file, &binary), "{file}");
@@ -464,8 +476,8 @@ fn installed_hook_commands_run_as_the_settings_name_them() {
         let entries = Entries::read(if scope == "local" {
             [
                 repo.work.join(".claude/settings.local.json"),
-                home.path().join(".codex/hooks.json"),
-                home.path().join(".gemini/settings.json"),
+                repo.work.join(".codex/hooks.json"),
+                repo.work.join(".gemini/settings.json"),
             ]
         } else {
             [
@@ -600,11 +612,11 @@ fn doctor_reports_a_settings_file_it_cannot_read() {
     std::fs::write(&path, b"{\"hooks\": \"\xff\"}").unwrap();
     let out = in_dir(&home, &repo.work, &["doctor"]);
     assert_eq!(out.code, 1);
+    // Long details wrap; read the words.
+    let words = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         out.stdout.contains("!!  Claude Code (project scope)")
-            && out
-                .stdout
-                .contains("is not UTF-8 text, so Claude Code cannot read it"),
+            && words.contains("is not UTF-8 text, so Claude Code cannot read it"),
         "{}",
         out.stdout
     );

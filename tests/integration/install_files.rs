@@ -59,7 +59,7 @@ fn jsonc_bom_crlf_and_trailing_commas_survive_init_and_uninstall_byte_for_byte()
     let repo = GitFixture::new(home.path(), "repo");
     let files = [
         (
-            home.path().join(".gemini/settings.json"),
+            repo.work.join(".gemini/settings.json"),
             GEMINI_WITH_COMMENTS,
             "gemini",
         ),
@@ -69,7 +69,7 @@ fn jsonc_bom_crlf_and_trailing_commas_survive_init_and_uninstall_byte_for_byte()
             "claude",
         ),
         (
-            home.path().join(".codex/hooks.json"),
+            repo.work.join(".codex/hooks.json"),
             CODEX_TRAILING_COMMAS,
             "codex",
         ),
@@ -591,4 +591,38 @@ fn an_empty_settings_file_is_an_empty_object_and_comes_back_empty() {
     );
     in_dir(&home, &repo.work, &["uninstall"]);
     assert_eq!(read(&path), "");
+}
+
+#[test]
+fn doctors_fix_for_a_too_low_timeout_runs_without_a_terminal() {
+    // Raising a timeout was called weakening, so the fix was refused without a terminal.
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    home.user_config(r#"{"llm": {"timeout_ms": 30000}}"#);
+    assert_eq!(in_dir(&home, &repo.work, &["init"]).code, 0);
+    home.user_config(r#"{"llm": {"timeout_ms": 60000}}"#);
+    let path = std::env::var("PATH").unwrap();
+    let c = doctor_check(&home, &repo.work, "Claude Code (local scope)", &path);
+    let fix = c["fix"].as_str().unwrap();
+    let command = fix.split(" (").next().unwrap();
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    assert_eq!(
+        args,
+        ["init", "--agent", "claude", "--scope", "local"],
+        "{fix}"
+    );
+    let out = in_dir(&home, &repo.work, &args);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let settings = repo.work.join(".claude/settings.local.json");
+    let v: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["timeout"], 65);
+    assert_eq!(
+        doctor_check(&home, &repo.work, "Claude Code (local scope)", &path)["ok"],
+        true
+    );
+    // A larger timeout is kept when the deadline shrinks again.
+    home.user_config(r#"{"llm": {"timeout_ms": 30000}}"#);
+    in_dir(&home, &repo.work, &args);
+    let v: Value = serde_json::from_str(&read(&settings)).unwrap();
+    assert_eq!(v["hooks"]["Stop"][0]["hooks"][0]["timeout"], 65);
 }

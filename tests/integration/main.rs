@@ -2,13 +2,18 @@
 //! fresh process per call) in an isolated home, and check stdout, stderr, exit codes and the
 //! decision log.
 
+mod approval_channel;
 mod boundary;
 mod check;
 mod claims;
 mod cli;
 mod completions;
+mod config_files;
 mod config_teaches;
+mod doctor_checks;
+mod dry_run;
 mod eval;
+mod extras;
 mod fail_open;
 mod gate_computed;
 mod gate_corpus;
@@ -29,7 +34,9 @@ mod install_files;
 mod install_script;
 mod llama;
 mod llm_http;
+mod local_scope;
 mod log_reading;
+mod log_scope;
 mod loop_breaker;
 mod man;
 mod man_sections;

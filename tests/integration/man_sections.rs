@@ -458,4 +458,19 @@ pub const SECTIONS: &[(&str, &str, &[Entry])] = &[
             ),
         ],
     ),
+    ("install-extras", "EXIT STATUS", EXIT_COMMON),
+    (
+        "install-extras",
+        "EXAMPLES",
+        &[
+            (
+                "hookjudge install-extras",
+                "After `cargo install`: the man pages in ~/.local/share/man, the completions for bash, zsh and fish under ~/.local/share.",
+            ),
+            (
+                "hookjudge install-extras --prefix /usr/local",
+                "For every user (run it with the rights to write there).",
+            ),
+        ],
+    ),
 ];

@@ -76,7 +76,7 @@ fn a_detached_copy_of_the_binary_cannot_uninstall() {
         0
     );
     let settings = repo.work.join(".claude/settings.local.json");
-    let codex = home.path().join(".codex/hooks.json");
+    let codex = repo.work.join(".codex/hooks.json");
     let before = (read(&settings), read(&codex));
     let copy = cat_copy(&home);
     let out = home.path().join("out");
@@ -188,17 +188,52 @@ fn a_script_may_install_where_nothing_is_installed_but_not_replace_the_hooks() {
     // The same again changes nothing, so it is allowed too.
     let again = crate::self_protection::without_terminal(&home, &repo.work, &["init"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
-    // Other timeouts (or another binary) would replace hookjudge's own entries: a weakening
-    // a script may not make.
+    // Raising the timeouts to what a longer deadline needs only adds: a script may do it.
     home.user_config(r#"{"llm": {"timeout_ms": 30000}}"#);
-    let replace = crate::self_protection::without_terminal(&home, &repo.work, &["init"]);
+    let raise = crate::self_protection::without_terminal(&home, &repo.work, &["init"]);
+    assert_eq!(raise.code, 0, "{}{}", raise.stdout, raise.stderr);
+    let raised = read(&settings);
+    assert_ne!(raised, installed);
+    // Another binary would replace hookjudge's own entries: a weakening a script may not make.
+    let other = home.path().join("other/hookjudge");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::copy(BIN, &other).unwrap();
+    let mut run = home.cmd(&[]);
+    run.command = std::process::Command::new("setsid");
+    run.command
+        .arg("--wait")
+        .arg(&other)
+        .arg("init")
+        .current_dir(&repo.work)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"));
+    let replace = run.output();
     assert_eq!(replace.code, 2, "{}", replace.stdout);
     assert!(replace.stderr.contains("no terminal"), "{}", replace.stderr);
-    assert_eq!(read(&settings), installed);
-    let person = as_person(&home, &repo.work, &["init"]);
+    assert_eq!(read(&settings), raised);
+    let person = as_person_of(&home, &other, &repo.work, &["init"]);
     assert_eq!(person.code, 0, "{}", person.stdout);
     assert!(person.stdout.contains("Replace them?"), "{}", person.stdout);
-    assert_ne!(read(&settings), installed);
+    // The question says what changes.
+    assert!(
+        person
+            .stdout
+            .contains(&format!("Stop runs `{}` instead of `", other.display())),
+        "{}",
+        person.stdout
+    );
+    assert_ne!(read(&settings), raised);
+}
+
+/// `as_person` with another copy of the binary.
+fn as_person_of(home: &Home, binary: &Path, dir: &Path, args: &[&str]) -> crate::harness::Outcome {
+    let mut run = home.cmd_of(binary, args);
+    run.command.current_dir(dir);
+    run.on_terminal("y\n")
 }
 
 #[test]

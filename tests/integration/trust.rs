@@ -453,12 +453,11 @@ fn doctor_reports_hooks_switched_off_in_settings_it_does_not_manage() {
     .unwrap();
     let out = in_dir(&home, &repo.work, &["doctor"]);
     assert_eq!(out.code, 1);
+    // Long details wrap; read the words.
+    let words = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        out.stdout
-            .contains("settings.local.json` sets `disableAllHooks`")
-            && out
-                .stdout
-                .contains(".gemini/settings.json` sets `hooksConfig.enabled`"),
+        words.contains("settings.local.json` sets `disableAllHooks`")
+            && words.contains(".gemini/settings.json` sets `hooksConfig.enabled`"),
         "{}",
         out.stdout
     );

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use super::report::{Check, check};
+use super::report::{Check, check, info};
 use crate::config::{self, Settings};
+use crate::trust::Standing;
 
 /// The config's checks, and the settings the other checks use (the defaults when the config
 /// cannot be used).
@@ -87,6 +88,16 @@ pub(super) fn config_checks(cwd: &Path, config: Option<&Path>) -> (Vec<Check>, S
 pub(super) fn repo_trust(settings: &Settings, root: &Path) -> Check {
     let file = root.join(config::REPO_FILE);
     match &settings.repo_report {
+        // Nothing in it can weaken hookjudge, so all of it applies: worth knowing, not a fault.
+        Some(report) if report.ignored.is_empty() && report.standing != Standing::Unparsable => {
+            info(
+                "repository config",
+                format!(
+                    "`{}` is not trusted here, and all of it applies: nothing in it can weaken hookjudge",
+                    file.display()
+                ),
+            )
+        }
         Some(report) => {
             let mut detail = report.message();
             if !report.applied.is_empty() {

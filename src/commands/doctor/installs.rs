@@ -29,6 +29,7 @@ pub(super) fn settings_checks(
                 continue;
             }
             seen.push(path.clone());
+            let mut scope = scope;
             let name = format!("{} ({} scope)", agent.display_name(), scope.name());
             let raw = match files::read(&path) {
                 Ok(Some(raw)) => raw,
@@ -73,6 +74,15 @@ pub(super) fn settings_checks(
                 continue;
             }
             any_installed = true;
+            // Codex's and Gemini's local install shares the project file: entries naming this
+            // machine's binary by path are a local install.
+            if scope == Scope::Project
+                && path == entries::settings_path(agent, Scope::Local, root, home)
+                && found.iter().any(|f| Path::new(&f.program).is_absolute())
+            {
+                scope = Scope::Local;
+            }
+            let name = format!("{} ({} scope)", agent.display_name(), scope.name());
             checks.push(entries_check(
                 agent, scope, &path, &found, binary, loaded, name,
             ));

@@ -51,7 +51,13 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     checks.extend(environment::writable_dirs(&settings));
     checks.extend(boundary::boundary_checks(&root, &home, &binary, &settings));
 
-    report::render(&mut io::stdout().lock(), &checks, args.json).map_err(UserError::output)?;
+    report::render(
+        &mut io::stdout().lock(),
+        &checks,
+        args.json,
+        crate::term::colour_stdout(),
+    )
+    .map_err(UserError::output)?;
     Ok(if report::problems(&checks) == 0 {
         ExitStatus::Success
     } else {

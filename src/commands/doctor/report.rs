@@ -1,16 +1,24 @@
 //! The doctor's report: one [`Check`] per thing looked at, each problem with the command that
-//! fixes it, printed as lines or as JSON.
+//! fixes it, printed as lines (wrapped to fit 100 columns) or as JSON.
 
 use std::io::Write;
 
 use serde::Serialize;
 use serde_json::json;
 
+/// The report's width: details wrap under their check's name.
+const WIDTH: usize = 100;
+/// Where a detail starts: the mark, the name column and a space.
+const DETAIL_COLUMN: usize = 29;
+
 /// One thing looked at, and what to do when it is wrong.
 #[derive(Debug, Serialize)]
 pub(super) struct Check {
     pub name: String,
     pub ok: bool,
+    /// Worth knowing, and not a problem (counts as ok).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub info: bool,
     pub detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
@@ -26,8 +34,17 @@ pub(super) fn check(
     Check {
         name: name.into(),
         ok,
+        info: false,
         detail: detail.into(),
         fix: if ok { None } else { fix },
+    }
+}
+
+/// A note: not a problem, and not simply "ok" either.
+pub(super) fn info(name: impl Into<String>, detail: impl Into<String>) -> Check {
+    Check {
+        info: true,
+        ..check(name, true, detail, None)
     }
 }
 
@@ -36,22 +53,39 @@ pub(super) fn problems(checks: &[Check]) -> usize {
     checks.iter().filter(|c| !c.ok).count()
 }
 
-/// Prints the report, as JSON with `json`.
-pub(super) fn render(out: &mut dyn Write, checks: &[Check], json: bool) -> std::io::Result<()> {
+/// Prints the report, as JSON with `json`; the marks in colour with `colour`.
+pub(super) fn render(
+    out: &mut dyn Write,
+    checks: &[Check],
+    json: bool,
+    colour: bool,
+) -> std::io::Result<()> {
     let problems = problems(checks);
     if json {
         return writeln!(out, "{}", json!({"ok": problems == 0, "checks": checks}));
     }
     for c in checks {
-        writeln!(
-            out,
-            "{} {:<24} {}",
-            if c.ok { "ok " } else { "!! " },
-            c.name,
-            c.detail
-        )?;
+        let (mark, code) = match (c.ok, c.info) {
+            (false, _) => ("!! ", "31"),
+            (true, true) => ("-- ", "2"),
+            (true, false) => ("ok ", "32"),
+        };
+        let head = format!("{mark} {:<24} ", c.name);
+        let lines = wrap(
+            &c.detail,
+            WIDTH.saturating_sub(head.len().max(DETAIL_COLUMN)),
+        );
+        let painted = format!("{} {:<24} ", crate::term::paint(mark, code, colour), c.name);
+        writeln!(out, "{painted}{}", lines[0])?;
+        for line in &lines[1..] {
+            writeln!(out, "{:DETAIL_COLUMN$}{line}", "")?;
+        }
         if let Some(fix) = &c.fix {
-            writeln!(out, "    fix: {fix}")?;
+            let lines = wrap(fix, WIDTH - 9);
+            writeln!(out, "    fix: {}", lines[0])?;
+            for line in &lines[1..] {
+                writeln!(out, "         {line}")?;
+            }
         }
     }
     if problems == 0 {
@@ -61,5 +95,49 @@ pub(super) fn render(out: &mut dyn Write, checks: &[Check], json: bool) -> std::
             out,
             "\n{problems} problem(s); each comes with the command that fixes it"
         )
+    }
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word, such as a
+/// path, keeps a line of its own).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_owned());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_details_wrap_under_the_name() {
+        let detail = "word ".repeat(60);
+        let mut out = Vec::new();
+        render(
+            &mut out,
+            &[check("name", false, detail.trim(), Some("x ".repeat(80)))],
+            false,
+            false,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        assert!(
+            text.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with(&" ".repeat(DETAIL_COLUMN))
+        );
     }
 }

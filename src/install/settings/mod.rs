@@ -38,8 +38,9 @@ pub enum Scope {
     /// Team mode: the repository's committed settings (`.claude/settings.json`,
     /// `.codex/hooks.json`, `.gemini/settings.json`), naming `hookjudge` by name.
     Project,
-    /// This user in this checkout (the default): Claude Code's `.claude/settings.local.json`,
-    /// which stays out of git; Codex and Gemini have no such file, so their user settings.
+    /// This user in this checkout (the default): Claude Code's `.claude/settings.local.json`;
+    /// Codex and Gemini have no per-checkout file, so their project files (`.codex/hooks.json`,
+    /// `.gemini/settings.json`). All are kept out of git by the clone's `.git/info/exclude`.
     Local,
     /// Every project of this user (`~/.claude/settings.json`, …).
     User,
@@ -92,8 +93,12 @@ pub fn settings_path(agent: Agent, scope: Scope, root: &Path, home: &Path) -> Pa
     match (agent, scope) {
         // Claude Code's own file for one checkout, which stays out of git.
         (Agent::Claude, Scope::Local) => root.join(".claude/settings.local.json"),
-        (agent, Scope::Project) => root.join(agent.config_dir()).join(settings_file(agent)),
-        (agent, Scope::User | Scope::Local) => user_path(agent, home),
+        // The others read only the project file in a checkout: the local install goes there,
+        // kept out of git by the clone's exclude file (see [`crate::install::ignore`]).
+        (agent, Scope::Project | Scope::Local) => {
+            root.join(agent.config_dir()).join(settings_file(agent))
+        }
+        (agent, Scope::User) => user_path(agent, home),
     }
 }
 

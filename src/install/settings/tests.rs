@@ -266,8 +266,17 @@ fn settings_paths_per_agent_and_scope() {
         path(Agent::Gemini, Scope::Project),
         Path::new("/r/.gemini/settings.json")
     );
+    // A local install stays in the checkout for every agent.
     assert_eq!(
         path(Agent::Gemini, Scope::Local),
+        Path::new("/r/.gemini/settings.json")
+    );
+    assert_eq!(
+        path(Agent::Codex, Scope::Local),
+        Path::new("/r/.codex/hooks.json")
+    );
+    assert_eq!(
+        path(Agent::Gemini, Scope::User),
         Path::new("/h/.gemini/settings.json")
     );
 }
