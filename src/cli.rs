@@ -184,10 +184,12 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 4] = [
-        AgentChoice::One(Agent::ALL[0]),
-        AgentChoice::One(Agent::ALL[1]),
-        AgentChoice::One(Agent::ALL[2]),
+    const VARIANTS: [AgentChoice; 6] = [
+        AgentChoice::One(Agent::INSTALLABLE[0]),
+        AgentChoice::One(Agent::INSTALLABLE[1]),
+        AgentChoice::One(Agent::INSTALLABLE[2]),
+        AgentChoice::One(Agent::INSTALLABLE[3]),
+        AgentChoice::One(Agent::INSTALLABLE[4]),
         AgentChoice::All,
     ];
 
@@ -195,7 +197,7 @@ impl AgentChoice {
     pub fn agents(&self) -> &[Agent] {
         match self {
             AgentChoice::One(agent) => std::slice::from_ref(agent),
-            AgentChoice::All => &Agent::ALL,
+            AgentChoice::All => &Agent::INSTALLABLE,
         }
     }
 }
@@ -436,12 +438,15 @@ mod tests {
 
     #[test]
     fn every_agent_is_a_choice_by_its_name() {
-        for agent in Agent::ALL {
+        for agent in Agent::INSTALLABLE {
             let choice = AgentChoice::from_str(agent.name(), false).unwrap();
             assert_eq!(choice.agents(), [agent]);
         }
         let all = AgentChoice::from_str("all", false).unwrap();
-        assert_eq!(all.agents(), Agent::ALL);
-        assert_eq!(AgentChoice::value_variants().len(), Agent::ALL.len() + 1);
+        assert_eq!(all.agents(), Agent::INSTALLABLE);
+        assert_eq!(
+            AgentChoice::value_variants().len(),
+            Agent::INSTALLABLE.len() + 1
+        );
     }
 }

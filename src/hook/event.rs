@@ -144,7 +144,7 @@ impl Event {
             Kind::Stop(Stop::of(agent, &input))
         } else if !stop {
             // The gate reads any event naming a tool: the matcher in the agent's settings chose it.
-            Kind::Tool(Box::new(Tool::of(input)))
+            Kind::Tool(Box::new(Tool::of(agent, input)))
         } else {
             Kind::Other
         };
@@ -179,13 +179,25 @@ impl Stop {
                     text: input.prompt_response.clone().or(last),
                     request: input.prompt.clone(),
                 },
+                // Their transcripts' formats are not documented: only the last message is
+                // judged (Qwen Code and Factory Droid send it; the others send no text).
+                Agent::Qwen
+                | Agent::Droid
+                | Agent::Copilot
+                | Agent::Cursor
+                | Agent::Crush
+                | Agent::Cline
+                | Agent::OpenCode => Response::LastMessage {
+                    text: last,
+                    rollout: None,
+                },
             },
         }
     }
 }
 
 impl Tool {
-    fn of(input: HookInput) -> Tool {
+    fn of(agent: Agent, input: HookInput) -> Tool {
         let call = if input
             .tool_name
             .as_deref()
@@ -204,11 +216,14 @@ impl Tool {
         } else {
             Call::Other
         };
+        // The session files whose format the evidence reader knows; another agent's is not
+        // read (its commands are judged on repository facts alone).
+        let readable = matches!(agent, Agent::Claude | Agent::Codex | Agent::Gemini);
         Tool {
             transcript: input
                 .transcript_path
                 .as_deref()
-                .filter(|p| !p.is_empty())
+                .filter(|p| readable && !p.is_empty())
                 .map(PathBuf::from),
             call,
             input,

@@ -65,6 +65,6 @@ impl Target {
 
     /// Whether every agent is being removed (then the files shared by all go too).
     pub fn all_agents(&self) -> bool {
-        !self.explicit || self.agents.len() == Agent::ALL.len()
+        !self.explicit || self.agents.len() == Agent::INSTALLABLE.len()
     }
 }

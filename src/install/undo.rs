@@ -138,7 +138,7 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
 
 /// Whether any agent's settings in any scope still run hookjudge.
 fn installed_anywhere(t: &Target) -> bool {
-    Agent::ALL.into_iter().any(|a| {
+    Agent::INSTALLABLE.into_iter().any(|a| {
         !settings::installed_elsewhere(a, t.scope, &t.root, &t.home).is_empty()
             || files::read(&settings::settings_path(a, t.scope, &t.root, &t.home))
                 .ok()

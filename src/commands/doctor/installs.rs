@@ -22,7 +22,7 @@ pub(super) fn settings_checks(
     let mut checks = Vec::new();
     let mut any_installed = false;
     let mut seen = Vec::new();
-    for agent in Agent::ALL {
+    for agent in Agent::INSTALLABLE {
         for scope in [Scope::Project, Scope::Local, Scope::User] {
             let path = entries::settings_path(agent, scope, root, home);
             if seen.contains(&path) {
@@ -78,7 +78,7 @@ pub(super) fn settings_checks(
             ));
         }
     }
-    for agent in Agent::ALL {
+    for agent in Agent::INSTALLABLE {
         let scopes: Vec<Scope> = [Scope::Project, Scope::Local, Scope::User]
             .into_iter()
             .filter(|s| {

@@ -73,8 +73,8 @@ fn codex_home_from(var: Option<std::ffi::OsString>, home: &Path) -> PathBuf {
 /// The name of `agent`'s settings file in its config folder.
 fn settings_file(agent: Agent) -> &'static str {
     match agent {
-        Agent::Claude | Agent::Gemini => "settings.json",
         Agent::Codex => "hooks.json",
+        _ => "settings.json",
     }
 }
 
@@ -82,7 +82,7 @@ fn settings_file(agent: Agent) -> &'static str {
 fn user_path(agent: Agent, home: &Path) -> PathBuf {
     let dir = match agent {
         Agent::Codex => codex_home(home),
-        Agent::Claude | Agent::Gemini => home.join(agent.config_dir()),
+        _ => home.join(agent.config_dir()),
     };
     dir.join(settings_file(agent))
 }
