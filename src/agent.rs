@@ -568,6 +568,69 @@ mod tests {
     }
 
     #[test]
+    fn other_agents_fields_are_read_into_the_common_ones() {
+        let parse = |j: &str| HookInput::parse(j.as_bytes()).unwrap();
+        // Copilot CLI's `toolArgs` is a JSON string; the SDK's is an object.
+        for args in [
+            r#""{\"command\":\"git push\"}""#,
+            r#"{"command":"git push"}"#,
+        ] {
+            let input = parse(&format!(
+                r#"{{"sessionId":"c","toolName":"bash","toolArgs":{args}}}"#
+            ));
+            assert_eq!(shell_command(&input).as_deref(), Some("git push"), "{args}");
+            assert_eq!(input.session_id.as_deref(), Some("c"));
+            assert_eq!(input.detect_agent(), Some(Agent::Copilot));
+        }
+        let cline = parse(
+            r#"{"hookName":"PreToolUse","taskId":"t","workspaceRoots":["/w"],"preToolUse":{"toolName":"execute_command","parameters":{"command":"ls"}}}"#,
+        );
+        assert_eq!(
+            (
+                cline.cwd.as_deref(),
+                cline.session_id.as_deref(),
+                cline.hook_event_name.as_deref()
+            ),
+            (Some("/w"), Some("t"), Some("PreToolUse"))
+        );
+        assert!(is_shell_tool(&cline));
+        assert_eq!(cline.detect_agent(), Some(Agent::Cline));
+        let cursor = parse(
+            r#"{"hook_event_name":"beforeShellExecution","conversation_id":"cv","command":"make","cwd":"/c","workspace_roots":["/w"]}"#,
+        );
+        assert_eq!(cursor.cwd.as_deref(), Some("/c"), "its own `cwd` wins");
+        assert_eq!(shell_command(&cursor).as_deref(), Some("make"));
+        assert_eq!(cursor.detect_agent(), Some(Agent::Cursor));
+        let crush =
+            parse(r#"{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":"ls"}}"#);
+        assert_eq!(crush.detect_agent(), Some(Agent::Crush));
+        assert_eq!(
+            parse(r#"{"hook_event_name":"PreToolUse","tool_name":"run_shell_command"}"#)
+                .detect_agent(),
+            Some(Agent::Qwen)
+        );
+        assert_eq!(
+            parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Execute"}"#).detect_agent(),
+            Some(Agent::Droid)
+        );
+        // A Claude Code input is read as before.
+        let claude = parse(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        );
+        assert_eq!(claude.detect_agent(), Some(Agent::Claude));
+    }
+
+    #[test]
+    fn the_table_has_one_row_per_agent_in_order() {
+        for agent in Agent::ALL {
+            assert_eq!(Agent::from_name(agent.name()), Some(agent));
+        }
+        for agent in Agent::INSTALLABLE {
+            assert_eq!(agent.contract().turn_end, TurnEnd::Judged, "{agent}");
+        }
+    }
+
+    #[test]
     fn bad_stdin_is_explained() {
         use crate::hook::InputError;
         let err = |bytes: &[u8]| HookInput::parse(bytes).unwrap_err();

@@ -1,0 +1,83 @@
+//! The Stop judges for Qwen Code and Factory Droid, whose `Stop` carries the last assistant
+//! message and blocks with `{"decision":"block","reason"}`: an unverified "I'll commit and push
+//! now" is blocked once, and the loop breaker lets the same turn end on the next Stop. Agents
+//! whose turn end carries no text (Copilot CLI's `agentStop`) are not judged.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Home, command_llm_config};
+
+const COMMIT_REASON: &str = "hookjudge [commit]: You proposed to commit, push or deploy without reporting verification first. Run the checks this change needs (tests, build), report their results, and only then ask to commit or push.\nIf this does not apply to your response, say why in one sentence; you will not be blocked for it again on this prompt.";
+
+const PUSH_NOW: &str = "All done. I'll commit and push now.";
+
+/// Qwen Code's `Stop` (docs/users/features/hooks.md).
+fn qwen_stop(active: bool) -> Value {
+    json!({"session_id": "q1", "transcript_path": "/nonexistent/q1.json", "cwd": "/nonexistent",
+        "hook_event_name": "Stop", "timestamp": "2026-12-01T09:31:00.000Z", "stop_hook_active": active,
+        "last_assistant_message": PUSH_NOW, "context_usage": 0.1, "context_limit": 131072, "input_tokens": 13107})
+}
+
+/// Factory Droid's `Stop` (Claude-style).
+fn droid_stop(active: bool) -> Value {
+    json!({"session_id": "d1", "transcript_path": "/nonexistent/d1.jsonl", "cwd": "/nonexistent",
+        "permission_mode": "auto-medium", "hook_event_name": "Stop", "stop_hook_active": active,
+        "last_assistant_message": PUSH_NOW})
+}
+
+fn stop(home: &Home, args: &[&str], input: &Value) -> String {
+    let out = home.cmd(args).stdin(input.to_string()).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn an_unverified_push_is_blocked_once_then_released() {
+    for (agent, input, detected) in [
+        ("qwen", qwen_stop as fn(bool) -> Value, true),
+        ("droid", droid_stop, false),
+    ] {
+        let home = Home::new();
+        home.user_config(&command_llm_config(
+            r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
+        ));
+        let args: &[&str] = if detected {
+            &["stop"]
+        } else {
+            &["stop", "--agent", agent]
+        };
+        assert_eq!(
+            stop(&home, args, &input(false)),
+            format!(
+                "{}\n",
+                json!({"decision": "block", "reason": COMMIT_REASON})
+            ),
+            "{agent}"
+        );
+        let log = home.last_log();
+        assert_eq!(
+            (log["agent"].as_str(), log["action"].as_str()),
+            (Some(agent), Some("block"))
+        );
+        // The agent went on and stopped again with the same reply: the turn ends, with a note.
+        let again: Value = serde_json::from_str(&stop(&home, args, &input(true))).unwrap();
+        assert!(again.get("decision").is_none(), "{agent}: {again}");
+        assert!(
+            again["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("`commit` still objects"),
+            "{agent}: {again}"
+        );
+        assert_eq!(home.last_log()["action"], "release", "{agent}");
+    }
+}
+
+#[test]
+fn copilot_agent_stop_has_no_text_to_judge() {
+    let home = Home::new();
+    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    let input = json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": "/nonexistent",
+        "transcriptPath": "/nonexistent/events.jsonl", "stopReason": "end_turn"});
+    assert_eq!(stop(&home, &["stop", "--agent", "copilot"], &input), "");
+}
