@@ -20,6 +20,7 @@ mod gate_table;
 mod harness;
 mod hook_plumbing;
 mod install;
+mod install_agents;
 mod install_files;
 mod install_script;
 mod llama;
