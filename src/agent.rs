@@ -104,13 +104,13 @@ const CONTRACTS: [Contract; 10] = [
         can_ask: true,
         turn_end: TurnEnd::NotJudged,
     },
-    // `stop` carries no text (only `afterAgentResponse` does).
+    // `stop` carries no text: `afterAgentResponse`'s is kept for it (see `hook::cursor`).
     Contract {
         name: "cursor",
         display_name: "Cursor",
         config_dir: ".cursor",
         can_ask: true,
-        turn_end: TurnEnd::NotJudged,
+        turn_end: TurnEnd::Judged,
     },
     // No turn-end event; the JSON answer has no ask.
     Contract {
@@ -235,6 +235,11 @@ pub struct HookInput {
     pub tool_input: Option<Value>,
     /// The id of the tool call a PreToolUse hook is asked about.
     pub tool_use_id: Option<String>,
+    /// Cursor: `afterAgentResponse`'s message, and at `stop` how it ended and how many times
+    /// a hook's `followup_message` has continued it.
+    pub text: Option<String>,
+    pub status: Option<String>,
+    pub loop_count: Option<u64>,
     /// Qwen Code `Stop`: how full the context is (only Qwen sends it).
     pub context_limit: Option<Value>,
     // The fields other agents name their own way, read into the ones above by
@@ -412,11 +417,12 @@ pub(crate) fn expand_home(path: &str) -> PathBuf {
 
 /// The JSON that blocks a Stop in `agent`'s shape.
 pub fn stop_block(agent: Agent, reason: &str) -> Value {
-    let decision = match agent {
-        Agent::Gemini => "deny",
-        _ => "block",
-    };
-    json!({ "decision": decision, "reason": reason })
+    match agent {
+        Agent::Gemini => json!({ "decision": "deny", "reason": reason }),
+        // Cursor's `stop` continues the agent with a follow-up message.
+        Agent::Cursor => json!({ "followup_message": reason }),
+        _ => json!({ "decision": "block", "reason": reason }),
+    }
 }
 
 /// The JSON that lets a Stop through while telling the human something.
@@ -482,10 +488,12 @@ impl Agent {
     pub fn stop_answer(self, outcome: &StopOutcome) -> Option<Value> {
         match outcome {
             StopOutcome::Allow => None,
+            // Cursor's `stop` answer has no field for the person.
+            StopOutcome::Notice(_) if self == Agent::Cursor => None,
             StopOutcome::Notice(message) => Some(stop_notice(message)),
             StopOutcome::Block { reason, notice } => {
                 let mut answer = stop_block(self, reason);
-                if let Some(notice) = notice {
+                if let Some(notice) = notice.as_ref().filter(|_| self != Agent::Cursor) {
                     // `systemMessage` is for the human in every agent.
                     answer["systemMessage"] = Value::String(notice.clone());
                 }

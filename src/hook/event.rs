@@ -55,6 +55,9 @@ pub enum Kind {
     Tool(Box<Tool>),
     /// An event no hookjudge entry handles (an entry wired to the wrong event).
     Other,
+    /// An event whose text was kept for the turn's end (Cursor's `afterAgentResponse`; see
+    /// [`crate::hook::cursor`]): nothing to answer or log.
+    Recorded,
 }
 
 /// The end of a response.
@@ -140,7 +143,9 @@ impl Event {
             None if !stop => Agent::Claude,
             None => return Err(InputError::UnknownAgent(Box::new(origin))),
         };
-        let kind = if input.is_stop_event() || (stop && hint.is_some()) {
+        let kind = if stop && agent == Agent::Cursor {
+            cursor_turn_end(&input)
+        } else if input.is_stop_event() || (stop && hint.is_some()) {
             Kind::Stop(Stop::of(agent, &input))
         } else if !stop {
             // The gate reads any event naming a tool: the matcher in the agent's settings chose it.
@@ -153,6 +158,34 @@ impl Event {
             origin,
             kind,
         })
+    }
+}
+
+/// Cursor's Stop entry: `afterAgentResponse` keeps the message, `stop` judges the one kept
+/// (when the turn completed; an aborted or failed one is not sent back to work).
+fn cursor_turn_end(input: &HookInput) -> Kind {
+    let state_dir = crate::config::dirs::state_dir();
+    let conversation = input.session_id.as_deref().unwrap_or("");
+    match input.hook_event_name.as_deref() {
+        Some("afterAgentResponse") => {
+            if let Some(text) = &input.text {
+                // Unkept, the turn's end judges nothing: the turn ends as it would without us.
+                let _ = crate::hook::cursor::record(&state_dir, conversation, text);
+            }
+            Kind::Recorded
+        }
+        Some("stop") => {
+            let text = crate::hook::cursor::take(&state_dir, conversation);
+            Kind::Stop(Stop {
+                prompt: None,
+                stop_hook_active: input.loop_count.unwrap_or(0) > 0,
+                response: Response::LastMessage {
+                    text: text.filter(|_| input.status.as_deref() == Some("completed")),
+                    rollout: None,
+                },
+            })
+        }
+        _ => Kind::Other,
     }
 }
 

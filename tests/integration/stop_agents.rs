@@ -81,3 +81,44 @@ fn copilot_agent_stop_has_no_text_to_judge() {
         "transcriptPath": "/nonexistent/events.jsonl", "stopReason": "end_turn"});
     assert_eq!(stop(&home, &["stop", "--agent", "copilot"], &input), "");
 }
+
+/// Cursor's common fields with `event`'s own.
+fn cursor(event: &str, fields: Value) -> Value {
+    let mut v = json!({"conversation_id": "cv1", "generation_id": "g1", "model": "m",
+        "hook_event_name": event, "cursor_version": "3.7.21", "workspace_roots": ["/nonexistent"],
+        "user_email": null, "transcript_path": null});
+    v.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    v
+}
+
+#[test]
+fn cursor_judges_the_kept_response_at_stop_and_continues_with_a_followup() {
+    let home = Home::new();
+    home.user_config(&command_llm_config(
+        r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
+    ));
+    let respond = cursor("afterAgentResponse", json!({"text": PUSH_NOW}));
+    // The response is kept, not answered nor logged.
+    assert_eq!(stop(&home, &["stop"], &respond), "");
+    assert!(home.log().is_empty());
+    let end = |loop_count: u64, status: &str| {
+        cursor("stop", json!({"status": status, "loop_count": loop_count}))
+    };
+    assert_eq!(
+        stop(&home, &["stop", "--agent", "cursor"], &end(0, "completed")),
+        format!("{}\n", json!({"followup_message": COMMIT_REASON}))
+    );
+    assert_eq!(home.last_log()["agent"], "cursor");
+    assert_eq!(home.last_log()["action"], "block");
+    // The agent answered the follow-up with the same reply: the loop breaker ends the turn.
+    assert_eq!(stop(&home, &["stop"], &respond), "");
+    assert_eq!(stop(&home, &["stop"], &end(1, "completed")), "");
+    assert_eq!(home.last_log()["action"], "release");
+    // A turn the person aborted is not sent back to work.
+    let fresh = Home::new();
+    fresh.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    assert_eq!(stop(&fresh, &["stop"], &respond), "");
+    assert_eq!(stop(&fresh, &["stop"], &end(0, "aborted")), "");
+}
