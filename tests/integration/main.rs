@@ -29,6 +29,7 @@ mod log_reading;
 mod loop_breaker;
 mod man;
 mod man_sections;
+mod opencode_plugin;
 mod person_only;
 mod redaction;
 mod replay;
