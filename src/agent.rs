@@ -81,7 +81,9 @@ const CONTRACTS: [Contract; 10] = [
         can_ask: false,
         turn_end: TurnEnd::Judged,
     },
-    // An ask is a deny in headless (`--prompt`) runs and background subagents.
+    // An ask is a deny in headless (`--prompt`) runs and background subagents. Qwen Code 0.15
+    // sends `stop_hook_active: true` on every Stop and no prompt id, so the loop breaker counts
+    // a whole session as one prompt (exact for headless runs).
     Contract {
         name: "qwen",
         display_name: "Qwen Code",

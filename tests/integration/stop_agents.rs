@@ -11,11 +11,12 @@ const COMMIT_REASON: &str = "hookjudge [commit]: You proposed to commit, push or
 
 const PUSH_NOW: &str = "All done. I'll commit and push now.";
 
-/// Qwen Code's `Stop` (docs/users/features/hooks.md).
-fn qwen_stop(active: bool) -> Value {
-    json!({"session_id": "q1", "transcript_path": "/nonexistent/q1.json", "cwd": "/nonexistent",
-        "hook_event_name": "Stop", "timestamp": "2026-12-01T09:31:00.000Z", "stop_hook_active": active,
-        "last_assistant_message": PUSH_NOW, "context_usage": 0.1, "context_limit": 131072, "input_tokens": 13107})
+/// Qwen Code's `Stop`, as Qwen Code 0.15.10 sends it: `stop_hook_active` is `true` on every
+/// Stop, the first included, so the loop breaker counts a whole session as one prompt.
+fn qwen_stop(_active: bool) -> Value {
+    json!({"session_id": "q1", "transcript_path": "/nonexistent/q1.jsonl", "cwd": "/nonexistent",
+        "hook_event_name": "Stop", "timestamp": "2026-12-01T09:31:00.000Z", "stop_hook_active": true,
+        "last_assistant_message": PUSH_NOW})
 }
 
 /// Factory Droid's `Stop` (Claude-style).
@@ -33,21 +34,17 @@ fn stop(home: &Home, args: &[&str], input: &Value) -> String {
 
 #[test]
 fn an_unverified_push_is_blocked_once_then_released() {
-    for (agent, input, detected) in [
-        ("qwen", qwen_stop as fn(bool) -> Value, true),
-        ("droid", droid_stop, false),
+    for (agent, input) in [
+        ("qwen", qwen_stop as fn(bool) -> Value),
+        ("droid", droid_stop),
     ] {
         let home = Home::new();
         home.user_config(&command_llm_config(
             r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
         ));
-        let args: &[&str] = if detected {
-            &["stop"]
-        } else {
-            &["stop", "--agent", agent]
-        };
+        let args = ["stop", "--agent", agent];
         assert_eq!(
-            stop(&home, args, &input(false)),
+            stop(&home, &args, &input(false)),
             format!(
                 "{}\n",
                 json!({"decision": "block", "reason": COMMIT_REASON})
@@ -60,7 +57,7 @@ fn an_unverified_push_is_blocked_once_then_released() {
             (Some(agent), Some("block"))
         );
         // The agent went on and stopped again with the same reply: the turn ends, with a note.
-        let again: Value = serde_json::from_str(&stop(&home, args, &input(true))).unwrap();
+        let again: Value = serde_json::from_str(&stop(&home, &args, &input(true))).unwrap();
         assert!(again.get("decision").is_none(), "{agent}: {again}");
         assert!(
             again["systemMessage"]
