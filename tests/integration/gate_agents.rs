@@ -174,3 +174,17 @@ fn an_unreadable_input_still_gets_each_agents_answer() {
         );
     }
 }
+
+#[test]
+fn qwen_codes_own_shell_cannot_approve_what_the_gate_held_back() {
+    // Qwen Code sets `QWEN_CODE=1` in the commands it runs; `approve` is for a person.
+    let home = Home::new();
+    let out = home.cmd(&["approve"]).env("QWEN_CODE", "1").output();
+    assert_ne!(out.code, 0);
+    assert!(
+        out.stderr
+            .contains("`QWEN_CODE` is set, so this runs inside Qwen Code"),
+        "{}",
+        out.stderr
+    );
+}
