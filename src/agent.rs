@@ -273,6 +273,10 @@ pub struct HookInput {
     pub cline_workspace_roots: Option<Vec<String>>,
     #[serde(rename = "preToolUse")]
     pub cline_pre_tool_use: Option<ClinePreToolUse>,
+    /// Factory Droid, as some of its integrations describe it: camelCase common fields
+    /// (`hookEventName`, `sessionId`, `transcriptPath`) beside snake_case tool fields.
+    #[serde(rename = "hookEventName")]
+    pub droid_hook_event_name: Option<String>,
     /// Crush: the event's name.
     #[serde(rename = "event")]
     pub crush_event: Option<String>,
@@ -313,6 +317,10 @@ impl HookInput {
             self.copilot_transcript_path.clone(),
         );
         fill(&mut self.hook_event_name, self.cline_hook_name.clone());
+        fill(
+            &mut self.hook_event_name,
+            self.droid_hook_event_name.clone(),
+        );
         fill(&mut self.hook_event_name, self.crush_event.clone());
         fill(&mut self.cwd, first(&self.cursor_workspace_roots));
         fill(&mut self.cwd, first(&self.cline_workspace_roots));
@@ -346,6 +354,9 @@ impl HookInput {
         }
         if self.cursor_version.is_some() || self.cursor_conversation_id.is_some() {
             return Some(Agent::Cursor);
+        }
+        if self.droid_hook_event_name.is_some() {
+            return Some(Agent::Droid);
         }
         if self.copilot_tool_name.is_some() || self.copilot_session_id.is_some() {
             return Some(Agent::Copilot);
@@ -622,6 +633,18 @@ mod tests {
         assert_eq!(
             parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Execute"}"#).detect_agent(),
             Some(Agent::Droid)
+        );
+        // Factory Droid with camelCase common fields.
+        let droid = parse(
+            r#"{"hookEventName":"PreToolUse","sessionId":"d","transcriptPath":"/t.jsonl","tool_name":"Execute","tool_input":{"command":"ls"}}"#,
+        );
+        assert_eq!(droid.detect_agent(), Some(Agent::Droid));
+        assert_eq!(
+            (
+                droid.hook_event_name.as_deref(),
+                droid.session_id.as_deref()
+            ),
+            (Some("PreToolUse"), Some("d"))
         );
         // A Claude Code input is read as before.
         let claude = parse(

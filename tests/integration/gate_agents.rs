@@ -27,6 +27,12 @@ fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
             "permission_mode": "auto-medium", "hook_event_name": "PreToolUse", "tool_name": "Execute",
             "tool_input": {"command": command}})
         }
+        // Factory Droid with camelCase common fields, as some integrations describe it.
+        "droid-camel" => {
+            json!({"sessionId": "d1", "transcriptPath": "/nonexistent/d1.jsonl", "cwd": cwd,
+            "permissionMode": "auto-medium", "hookEventName": "PreToolUse", "tool_name": "Execute",
+            "tool_input": {"command": command}})
+        }
         // Copilot CLI `preToolUse` (cli-hooks-reference): `toolArgs` is a JSON string.
         "copilot" => json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": cwd,
             "toolName": "bash", "toolArgs": json!({"command": command, "description": "push"}).to_string()}),
@@ -115,19 +121,26 @@ fn a_push_without_test_evidence_is_stopped_in_each_agents_own_answer() {
         "{reason}"
     );
     for agent in AGENTS {
-        let stdin = payload(agent, &repo.work, "git push origin main");
-        let want = format!("{}\n", expected(agent, &reason));
-        let (named, logged) = gate(&home, Some(agent), &stdin);
-        assert_eq!(named, want, "{agent} with --agent");
-        assert_eq!(logged, agent);
-        // Every payload but the plugin's (Claude-shaped by design) names its agent.
-        if agent != "opencode" {
-            let (detected, logged) = gate(&home, None, &stdin);
-            assert_eq!(detected, want, "{agent} detected");
+        let shapes: &[&str] = if agent == "droid" {
+            &["droid", "droid-camel"]
+        } else {
+            &[agent]
+        };
+        for shape in shapes {
+            let stdin = payload(shape, &repo.work, "git push origin main");
+            let want = format!("{}\n", expected(agent, &reason));
+            let (named, logged) = gate(&home, Some(agent), &stdin);
+            assert_eq!(named, want, "{agent} with --agent");
             assert_eq!(logged, agent);
+            // Every payload but the plugin's (Claude-shaped by design) names its agent.
+            if agent != "opencode" {
+                let (detected, logged) = gate(&home, None, &stdin);
+                assert_eq!(detected, want, "{agent} detected");
+                assert_eq!(logged, agent);
+            }
+            let log = home.last_log();
+            assert_eq!(log["command"], "git push origin main", "{agent}: {log}");
         }
-        let log = home.last_log();
-        assert_eq!(log["command"], "git push origin main", "{agent}: {log}");
     }
 }
 
