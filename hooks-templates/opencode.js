@@ -6,6 +6,9 @@ import { spawnSync } from "node:child_process";
 
 const HOOKJUDGE = @HOOKJUDGE_JS@;
 const TIMEOUT_MS = @GATE_TIMEOUT_MS@;
+// Whether a machine without hookjudge has a person decide on every shell command (else the
+// command runs, with a warning).
+const REQUIRED = @REQUIRED_JS@;
 
 export const HookjudgePlugin = async ({ directory }) => ({
   "tool.execute.before": async (input, output) => {
@@ -23,6 +26,10 @@ export const HookjudgePlugin = async ({ directory }) => ({
       encoding: "utf8",
       timeout: TIMEOUT_MS,
     });
+    if (ran.error?.code === "ENOENT" && !REQUIRED) {
+      console.warn(`hookjudge is not installed on this machine (no \`${HOOKJUDGE}\`), so this command was not checked`);
+      return;
+    }
     if (ran.error || ran.status !== 0) {
       // The gate fails safe: when it cannot check, a person decides.
       throw new Error(`hookjudge could not check this command (${ran.error?.message ?? `exit ${ran.status}`}), so a human should decide. Stop here and ask the user whether to run it.`);

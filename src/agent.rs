@@ -164,6 +164,17 @@ impl Agent {
         Agent::Droid,
     ];
 
+    /// The agents `init` installs for: [`Agent::INSTALLABLE`], and OpenCode, whose hooks are
+    /// a plugin file `init` writes whole (see `install::settings::owned_path`).
+    pub const INIT: [Agent; 6] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Qwen,
+        Agent::Droid,
+        Agent::OpenCode,
+    ];
+
     /// This agent's row of the table.
     pub fn contract(self) -> &'static Contract {
         &CONTRACTS[self as usize]

@@ -184,12 +184,13 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 6] = [
-        AgentChoice::One(Agent::INSTALLABLE[0]),
-        AgentChoice::One(Agent::INSTALLABLE[1]),
-        AgentChoice::One(Agent::INSTALLABLE[2]),
-        AgentChoice::One(Agent::INSTALLABLE[3]),
-        AgentChoice::One(Agent::INSTALLABLE[4]),
+    const VARIANTS: [AgentChoice; 7] = [
+        AgentChoice::One(Agent::INIT[0]),
+        AgentChoice::One(Agent::INIT[1]),
+        AgentChoice::One(Agent::INIT[2]),
+        AgentChoice::One(Agent::INIT[3]),
+        AgentChoice::One(Agent::INIT[4]),
+        AgentChoice::One(Agent::INIT[5]),
         AgentChoice::All,
     ];
 
@@ -197,7 +198,7 @@ impl AgentChoice {
     pub fn agents(&self) -> &[Agent] {
         match self {
             AgentChoice::One(agent) => std::slice::from_ref(agent),
-            AgentChoice::All => &Agent::INSTALLABLE,
+            AgentChoice::All => &Agent::INIT,
         }
     }
 }
@@ -438,15 +439,12 @@ mod tests {
 
     #[test]
     fn every_agent_is_a_choice_by_its_name() {
-        for agent in Agent::INSTALLABLE {
+        for agent in Agent::INIT {
             let choice = AgentChoice::from_str(agent.name(), false).unwrap();
             assert_eq!(choice.agents(), [agent]);
         }
         let all = AgentChoice::from_str("all", false).unwrap();
-        assert_eq!(all.agents(), Agent::INSTALLABLE);
-        assert_eq!(
-            AgentChoice::value_variants().len(),
-            Agent::INSTALLABLE.len() + 1
-        );
+        assert_eq!(all.agents(), Agent::INIT);
+        assert_eq!(AgentChoice::value_variants().len(), Agent::INIT.len() + 1);
     }
 }

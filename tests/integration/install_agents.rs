@@ -123,3 +123,54 @@ fn doctor_lists_the_installed_entries() {
         );
     }
 }
+
+#[test]
+fn opencode_plugin_is_written_whole_runs_and_is_removed() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("a.txt", "two\n", "change a");
+    let plugin = home.path().join(".config/opencode/plugin/hookjudge.js");
+    let args = ["init", "--agent", "opencode", "--scope", "user"];
+    let dry = in_dir(&home, &repo.work, &[&args[..], &["--dry-run"]].concat());
+    assert_eq!(dry.code, 0, "{}", dry.stderr);
+    assert!(
+        dry.stdout.contains("\"tool.execute.before\""),
+        "{}",
+        dry.stdout
+    );
+    assert!(!plugin.exists(), "--dry-run writes nothing");
+
+    let out = in_dir(&home, &repo.work, &args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The plugin as written, run by Node: the push is stopped with the gate's reason.
+    let ran = crate::opencode_plugin::run_plugin_text(
+        &home,
+        &read(&plugin),
+        &repo.work,
+        &[("bash", "git push origin main"), ("bash", "ls")],
+    );
+    assert_eq!(ran[0]["threw"], true, "{ran:?}");
+    let message = ran[0]["message"].as_str().unwrap();
+    assert!(message.contains("would publish 1 commit"), "{message}");
+    assert_eq!(ran[1]["threw"], false);
+
+    let again = in_dir(&home, &repo.work, &args);
+    assert!(again.stdout.contains("unchanged"), "{}", again.stdout);
+    let out = in_dir(
+        &home,
+        &repo.work,
+        &["uninstall", "--agent", "opencode", "--scope", "user"],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!plugin.exists(), "uninstall removes the plugin it wrote");
+
+    // A plugin of the user's own at that path is never overwritten.
+    let mine = "export const Mine = async () => ({});\n";
+    std::fs::create_dir_all(plugin.parent().unwrap()).unwrap();
+    std::fs::write(&plugin, mine).unwrap();
+    let out = in_dir(&home, &repo.work, &args);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("is not hookjudge's"), "{}", out.stderr);
+    assert_eq!(read(&plugin), mine);
+}

@@ -22,9 +22,21 @@ fn run_plugin(home: &Home, binary: &str, cwd: &Path, calls: &[(&str, &str)]) -> 
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap();
+    let required = !binary.contains("optional");
     let plugin = template
         .replace("@HOOKJUDGE_JS@", &json!(binary).to_string())
-        .replace("@GATE_TIMEOUT_MS@", "13000");
+        .replace("@GATE_TIMEOUT_MS@", "13000")
+        .replace("@REQUIRED_JS@", &required.to_string());
+    run_plugin_text(home, &plugin, cwd, calls)
+}
+
+/// Runs the plugin `plugin` (its placeholders filled) as [`run_plugin`] does.
+pub fn run_plugin_text(
+    home: &Home,
+    plugin: &str,
+    cwd: &Path,
+    calls: &[(&str, &str)],
+) -> Vec<Value> {
     let dir = home.path().join("opencode-plugin");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("hookjudge.mjs"), plugin).unwrap();
@@ -99,7 +111,7 @@ fn the_plugin_stops_an_unverified_push_with_the_gates_reason() {
 }
 
 #[test]
-fn without_the_binary_a_person_decides() {
+fn without_the_binary_a_person_decides_only_when_required() {
     let home = Home::new();
     let repo = GitFixture::new(home.path(), "repo");
     let missing = home.path().join("no-such/hookjudge");
@@ -116,4 +128,13 @@ fn without_the_binary_a_person_decides() {
         "{message}"
     );
     assert!(message.contains("ENOENT"), "{message}");
+    // Not required (the default): the command runs, with a warning on the plugin's stderr.
+    let optional = home.path().join("optional/hookjudge");
+    let ran = run_plugin(
+        &home,
+        optional.to_str().unwrap(),
+        &repo.work,
+        &[("bash", "ls")],
+    );
+    assert_eq!(ran[0], json!({"threw": false}));
 }
