@@ -157,6 +157,16 @@ fn opencode_plugin_is_written_whole_runs_and_is_removed() {
 
     let again = in_dir(&home, &repo.work, &args);
     assert!(again.stdout.contains("unchanged"), "{}", again.stdout);
+    let doctor = in_dir(&home, &repo.work, &["doctor"]);
+    let line = doctor
+        .stdout
+        .lines()
+        .find(|l| l.contains("OpenCode (user scope)"))
+        .unwrap_or_else(|| panic!("{}", doctor.stdout));
+    assert!(
+        line.starts_with("ok") && line.contains("plugin present"),
+        "{line}"
+    );
     let out = in_dir(
         &home,
         &repo.work,

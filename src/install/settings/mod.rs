@@ -27,7 +27,7 @@ use crate::agent::Agent;
 
 pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
 pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
-pub use owned::{is_owned_text, owned_path, owned_text};
+pub use owned::{is_owned_text, owned_path, owned_program, owned_text};
 pub use remove::remove;
 pub use template::{
     CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, missing_output,

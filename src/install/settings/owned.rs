@@ -48,6 +48,14 @@ pub fn owned_text(agent: Agent, fill: &Fill) -> Option<String> {
     )
 }
 
+/// The program a file of ours runs, as written in it.
+pub fn owned_program(text: &str) -> Option<String> {
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix("const HOOKJUDGE = "))?;
+    serde_json::from_str(line.strip_suffix(';')?).ok()
+}
+
 /// Whether `text` is a file of ours (it starts as the template does).
 pub fn is_owned_text(text: &str) -> bool {
     let first = OPENCODE_PLUGIN.lines().next().unwrap_or_default();
@@ -76,6 +84,10 @@ mod tests {
         assert!(text.contains("const REQUIRED = false;"), "{text}");
         assert!(!text.contains('@'), "every placeholder is filled");
         assert!(is_owned_text(&text));
+        assert_eq!(
+            owned_program(&text).as_deref(),
+            Some("/opt/hook judge/hookjudge")
+        );
         assert!(!is_owned_text("export const Mine = async () => ({});\n"));
         let portable = Fill {
             portable: true,
