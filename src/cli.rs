@@ -211,10 +211,13 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 4] = [
-        AgentChoice::One(Agent::ALL[0]),
-        AgentChoice::One(Agent::ALL[1]),
-        AgentChoice::One(Agent::ALL[2]),
+    const VARIANTS: [AgentChoice; 7] = [
+        AgentChoice::One(Agent::INIT[0]),
+        AgentChoice::One(Agent::INIT[1]),
+        AgentChoice::One(Agent::INIT[2]),
+        AgentChoice::One(Agent::INIT[3]),
+        AgentChoice::One(Agent::INIT[4]),
+        AgentChoice::One(Agent::INIT[5]),
         AgentChoice::All,
     ];
 
@@ -222,7 +225,7 @@ impl AgentChoice {
     pub fn agents(&self) -> &[Agent] {
         match self {
             AgentChoice::One(agent) => std::slice::from_ref(agent),
-            AgentChoice::All => &Agent::ALL,
+            AgentChoice::All => &Agent::INIT,
         }
     }
 }
@@ -492,13 +495,13 @@ mod tests {
 
     #[test]
     fn every_agent_is_a_choice_by_its_name() {
-        for agent in Agent::ALL {
+        for agent in Agent::INIT {
             let choice = AgentChoice::from_str(agent.name(), false).unwrap();
             assert_eq!(choice.agents(), [agent]);
         }
         let all = AgentChoice::from_str("all", false).unwrap();
-        assert_eq!(all.agents(), Agent::ALL);
-        assert_eq!(AgentChoice::value_variants().len(), Agent::ALL.len() + 1);
+        assert_eq!(all.agents(), Agent::INIT);
+        assert_eq!(AgentChoice::value_variants().len(), Agent::INIT.len() + 1);
     }
 }
 

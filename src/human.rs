@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader, Write};
 use crate::agent::Agent;
 
 /// Environment variables the agents set in the commands they run, and which agent each means.
-const AGENT_MARKERS: [(&str, Agent); 7] = [
+const AGENT_MARKERS: [(&str, Agent); 8] = [
     ("CLAUDECODE", Agent::Claude),
     ("CLAUDE_CODE_ENTRYPOINT", Agent::Claude),
     ("CODEX_SANDBOX", Agent::Codex),
@@ -25,6 +25,8 @@ const AGENT_MARKERS: [(&str, Agent); 7] = [
     ("CODEX_THREAD_ID", Agent::Codex),
     ("GEMINI_CLI", Agent::Gemini),
     ("GEMINI_SESSION_ID", Agent::Gemini),
+    // Qwen Code 0.15 sets it in every shell command it runs.
+    ("QWEN_CODE", Agent::Qwen),
 ];
 
 /// Program names (or script names run by an interpreter) of the agent CLIs besides their

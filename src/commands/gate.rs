@@ -446,7 +446,7 @@ impl<'a> TargetSettings<'a> {
 
 /// For agents that cannot ask the user from a hook, the command waits for `hookjudge approve`.
 fn request_approval(agent: Agent, command: &str, cwd: &Path, reason: &str) {
-    if matches!(agent, Agent::Codex | Agent::Gemini) {
+    if !agent.can_ask() {
         let repo = approval::repo_of(cwd);
         let now = Timestamp::now().millis;
         let _ = approval::request(command, &repo, agent.name(), reason, now);

@@ -78,9 +78,9 @@ pub(super) fn target(
     };
     let (agents, explicit) = match agent {
         Some(choice) => (choice.agents().to_vec(), true),
-        None if removing => (Agent::ALL.to_vec(), false),
+        None if removing => (Agent::INSTALLABLE.to_vec(), false),
         None => {
-            let present: Vec<Agent> = Agent::ALL
+            let present: Vec<Agent> = Agent::INSTALLABLE
                 .into_iter()
                 .filter(|a| settings::agent_folder(*a, scope, &root, &home).is_dir())
                 .collect();

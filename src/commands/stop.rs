@@ -143,6 +143,13 @@ fn bad_input(error: &InputError) -> StopRan {
 impl StopHook<'_> {
     fn judge(&self, event: &Event, started: Instant) -> Result<StopRan, Failed> {
         let agent = event.agent;
+        if matches!(event.kind, Kind::Recorded) {
+            return Ok(Ran {
+                agent,
+                outcome: StopOutcome::Allow,
+                log: None,
+            });
+        }
         let mut record = stop_record::of(event);
         let Kind::Stop(stop) = &event.kind else {
             // A Stop entry wired to another event: nothing to judge.

@@ -55,6 +55,9 @@ pub enum Kind {
     Tool(Box<Tool>),
     /// An event no hookjudge entry handles (an entry wired to the wrong event).
     Other,
+    /// An event whose text was kept for the turn's end (Cursor's `afterAgentResponse`; see
+    /// [`crate::hook::cursor`]): nothing to answer or log.
+    Recorded,
 }
 
 /// The end of a response.
@@ -143,11 +146,13 @@ impl Event {
             None if !stop => Agent::Claude,
             None => return Err(InputError::UnknownAgent(Box::new(origin))),
         };
-        let kind = if input.is_stop_event() || (stop && hint.is_some()) {
+        let kind = if stop && agent == Agent::Cursor {
+            cursor_turn_end(&input)
+        } else if input.is_stop_event() || (stop && hint.is_some()) {
             Kind::Stop(Stop::of(agent, &input))
         } else if !stop {
             // The gate reads any event naming a tool: the matcher in the agent's settings chose it.
-            Kind::Tool(Box::new(Tool::of(input)))
+            Kind::Tool(Box::new(Tool::of(agent, input)))
         } else {
             Kind::Other
         };
@@ -156,6 +161,36 @@ impl Event {
             origin,
             kind,
         })
+    }
+}
+
+/// Cursor's Stop entry: `afterAgentResponse` keeps the message, `stop` judges the one kept
+/// (when the turn completed; an aborted or failed one is not sent back to work).
+fn cursor_turn_end(input: &HookInput) -> Kind {
+    let state_dir = crate::config::dirs::state_dir();
+    let conversation = input.session_id.as_deref().unwrap_or("");
+    match input.hook_event_name.as_deref() {
+        Some("afterAgentResponse") => {
+            if let Some(text) = &input.text {
+                // Unkept, the turn's end judges nothing: the turn ends as it would without us.
+                let _ = crate::hook::cursor::record(&state_dir, conversation, text);
+            }
+            Kind::Recorded
+        }
+        Some("stop") => {
+            let text = crate::hook::cursor::take(&state_dir, conversation);
+            Kind::Stop(Stop {
+                prompt: None,
+                stop_hook_active: input.loop_count.unwrap_or(0) > 0,
+                // Cursor's transcript format is not documented: no session facts.
+                session_file: None,
+                response: Response::LastMessage {
+                    text: text.filter(|_| input.status.as_deref() == Some("completed")),
+                    rollout: None,
+                },
+            })
+        }
+        _ => Kind::Other,
     }
 }
 
@@ -183,13 +218,25 @@ impl Stop {
                     text: input.prompt_response.clone().or(last),
                     request: input.prompt.clone(),
                 },
+                // Their transcripts' formats are not documented: only the last message is
+                // judged (Qwen Code and Factory Droid send it; the others send no text).
+                Agent::Qwen
+                | Agent::Droid
+                | Agent::Copilot
+                | Agent::Cursor
+                | Agent::Crush
+                | Agent::Cline
+                | Agent::OpenCode => Response::LastMessage {
+                    text: last,
+                    rollout: None,
+                },
             },
         }
     }
 }
 
 impl Tool {
-    fn of(input: HookInput) -> Tool {
+    fn of(agent: Agent, input: HookInput) -> Tool {
         let call = if input
             .tool_name
             .as_deref()
@@ -208,11 +255,14 @@ impl Tool {
         } else {
             Call::Other
         };
+        // The session files whose format the evidence reader knows; another agent's is not
+        // read (its commands are judged on repository facts alone).
+        let readable = matches!(agent, Agent::Claude | Agent::Codex | Agent::Gemini);
         Tool {
             transcript: input
                 .transcript_path
                 .as_deref()
-                .filter(|p| !p.is_empty())
+                .filter(|p| readable && !p.is_empty())
                 .map(PathBuf::from),
             call,
             input,

@@ -18,6 +18,7 @@ use crate::agent::Agent;
 
 use crate::time::Timestamp;
 
+pub mod cursor;
 pub mod event;
 pub mod gate_record;
 pub mod outcome;

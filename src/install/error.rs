@@ -53,6 +53,8 @@ pub enum ErrorKind {
     MakeExecutable(io::Error),
     /// The install record (what `uninstall` undoes) could not be kept.
     SaveRecord(io::Error),
+    /// A file `init` writes whole (an agent's plugin) exists and is not hookjudge's.
+    NotOurs,
 }
 
 impl Error {
@@ -69,6 +71,10 @@ impl fmt::Display for Error {
         let path = self.path.display();
         match &self.kind {
             ErrorKind::ReadOnly => write!(f, "`{path}` is read-only; nothing was written"),
+            ErrorKind::NotOurs => write!(
+                f,
+                "`{path}` exists and is not hookjudge's; move it away, then run `hookjudge init` again"
+            ),
             ErrorKind::NotText => write!(f, "`{path}` is not UTF-8 text; it was left untouched"),
             ErrorKind::NotJson {
                 line,
@@ -138,7 +144,8 @@ impl std::error::Error for Error {
             ErrorKind::ReadOnly
             | ErrorKind::NotText
             | ErrorKind::NotJson { .. }
-            | ErrorKind::PreviousHookInTheWay => None,
+            | ErrorKind::PreviousHookInTheWay
+            | ErrorKind::NotOurs => None,
         }
     }
 }

@@ -136,7 +136,21 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
             Err(e) => plan.errors.push(e),
         }
     }
+    for agent in t.agents.clone() {
+        if let Some(path) = t.owned_file(agent) {
+            match plan_owned(agent, &path, fill, t) {
+                Ok(planned) => {
+                    plan.agents.push(agent);
+                    plan.files.push(planned);
+                }
+                Err(e) => plan.errors.push(e),
+            }
+        }
+    }
     for agent in &plan.agents {
+        if t.owned_file(*agent).is_some() {
+            continue;
+        }
         for (scope, path) in settings::installed_elsewhere(*agent, t.scope, &t.root, &t.home) {
             plan.notes.push(format!(
                 "`{}` runs hookjudge too, so {} would run each hook twice; `hookjudge uninstall --agent {} --scope {}` removes those entries",
@@ -196,6 +210,10 @@ fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
         (Agent::Gemini, _) => Some(
             "Gemini CLI runs a repository's `.gemini/settings.json` hooks after warning about new ones; accept them when it asks",
         ),
+        (Agent::Qwen, _) => Some(
+            "Qwen Code runs a repository's `.qwen/settings.json` hooks only in a folder you trust",
+        ),
+        _ => None,
     }
 }
 
@@ -355,6 +373,30 @@ fn change(before: &[settings::Installed], after: &[settings::Installed]) -> Stri
     } else {
         changes.join("; ")
     }
+}
+
+/// A file `init` writes whole (OpenCode's plugin); one there that is not ours is refused.
+fn plan_owned(agent: Agent, path: &Path, fill: &Fill, t: &Target) -> Result<Planned, Error> {
+    let real = files::resolve(path);
+    let old = files::read(&real)?;
+    if old
+        .as_deref()
+        .is_some_and(|text| !settings::is_owned_text(text))
+    {
+        return Err(Error::new(&real, ErrorKind::NotOurs));
+    }
+    files::check_writable(&real)?;
+    let new = settings::owned_text(agent, fill).expect("agents with an owned file have its text");
+    Ok(Planned {
+        has_ours_before: old.is_some(),
+        ..Planned::whole(
+            t.shown(path),
+            real,
+            old,
+            new,
+            &format!("{} plugin", agent.display_name()),
+        )
+    })
 }
 
 /// The git hook, found through a dry install.

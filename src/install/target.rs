@@ -59,6 +59,9 @@ impl Target {
         let mut seen = Vec::new();
         let mut found = Vec::new();
         for agent in &self.agents {
+            if self.owned_file(*agent).is_some() {
+                continue;
+            }
             let path = settings::settings_path(*agent, self.scope, &self.root, &self.home);
             let real = files::resolve(&path);
             if !seen.contains(&real) {
@@ -67,6 +70,11 @@ impl Target {
             }
         }
         found
+    }
+
+    /// The file of ours `init` writes whole for `agent` in this scope, if its hooks are one.
+    pub fn owned_file(&self, agent: Agent) -> Option<PathBuf> {
+        settings::owned_path(agent, self.scope, &self.root, &self.home)
     }
 
     /// The ignore file for this scope: `.gitignore` in team mode, else the clone's own
@@ -112,6 +120,6 @@ impl Target {
 
     /// Whether every agent is being removed (then the files shared by all go too).
     pub fn all_agents(&self) -> bool {
-        !self.explicit || self.agents.len() == Agent::ALL.len()
+        !self.explicit || self.agents.len() == Agent::INIT.len()
     }
 }

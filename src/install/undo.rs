@@ -88,6 +88,8 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
         .into_iter()
         .map(|(agent, path)| (path, Some(agent)))
         .collect();
+    let owned: Vec<PathBuf> = t.agents.iter().filter_map(|a| t.owned_file(*a)).collect();
+    targets.extend(owned.iter().map(|path| (path.clone(), None)));
     if t.all_agents() {
         if let Some(ignore) = t.ignore_file() {
             targets.push((ignore, None));
@@ -106,6 +108,7 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
         if let Some(agent) = agent {
             refuse_if_not_json(path, *agent)?;
         }
+        let is_owned = owned.contains(path);
         let surgical = |text: &str, members: &[String]| -> String {
             match agent {
                 Some(agent) => {
@@ -115,7 +118,8 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
                     }
                     encoding.encode(&settings::remove(&body, &settings::events(*agent), members))
                 }
-                None if path.ends_with(SCHEMA_FILE) => text.to_owned(),
+                // A plugin changed since `init` is the user's now: left as it is.
+                None if is_owned || path.ends_with(SCHEMA_FILE) => text.to_owned(),
                 None => ignore::remove(text),
             }
         };
@@ -139,7 +143,7 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
 
 /// Whether any agent's settings in any scope still run hookjudge.
 fn installed_anywhere(t: &Target) -> bool {
-    Agent::ALL.into_iter().any(|a| {
+    Agent::INSTALLABLE.into_iter().any(|a| {
         !settings::installed_elsewhere(a, t.scope, &t.root, &t.home).is_empty()
             || files::read(&settings::settings_path(a, t.scope, &t.root, &t.home))
                 .ok()

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""End-to-end suite: the real Claude Code, Codex and Gemini CLIs, headless, driving hookjudge.
+"""End-to-end suite: the real Claude Code, Codex, Gemini and Qwen Code CLIs, headless, driving hookjudge.
 
 Each scenario runs inside a private network namespace with only loopback (`unshare -n`), with
 scripted fake model servers: Anthropic Messages (streaming) for Claude Code, OpenAI Responses
-for Codex, Gemini `generateContent` (server-sent events) for Gemini CLI, and an
+for Codex, Gemini `generateContent` (server-sent events) for Gemini CLI, OpenAI chat
+completions (streaming) for Qwen Code, and an
 OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
 installed with `hookjudge init`, exactly as a user would, into a temporary git repository with a
 local bare `origin`. Assertions look at what the model is sent next, at hookjudge's decision log
@@ -11,7 +12,7 @@ and at real side effects (did the push reach `origin`?).
 
     tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--client NAME] [--cache DIR] [--only NAME]
 
-`--client claude|codex|gemini` (repeatable) runs only those clients' scenarios and installs only
+`--client claude|codex|gemini|qwen` (repeatable) runs only those clients' scenarios and installs only
 those clients. The CLIs are installed from the npm registry at pinned versions into the cache (reused when
 present). When the registry cannot be reached the suite is skipped, not failed. Standard library
 only. The last line is `N passed, M failed`.
@@ -22,6 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 CLAUDE_VERSION = "2.1.328"
 CODEX_VERSION = "0.169.0"
 GEMINI_VERSION = "0.61.0"
+QWEN_VERSION = "0.15.10"
 
 # ---------------------------------------------------------------- fake servers
 
@@ -219,6 +221,44 @@ def make_gemini(script, recorder):
     return H
 
 
+def make_chat(script, recorder):
+    """OpenAI chat completions (streaming), as Qwen Code calls them with `OPENAI_BASE_URL`."""
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *a):
+            pass
+
+        def do_GET(self):
+            send(self, 200, b'{"object": "list", "data": [{"id": "fake", "object": "model"}]}')
+
+        def do_POST(self):
+            n, req = read_json(self)
+            recorder.add(self.path, req)
+            # Only main-loop requests offer the shell tool; side requests get plain text.
+            turn = script.next() if "run_shell_command" in json.dumps(req.get("tools", [])) else {"text": "ok"}
+            delta, finish = {"role": "assistant"}, "stop"
+            if turn.get("text"):
+                delta["content"] = turn["text"]
+            if turn.get("bash"):
+                args = {"command": turn["bash"], "is_background": False, "description": "run"}
+                delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
+                                        "function": {"name": "run_shell_command", "arguments": json.dumps(args)}}]
+                finish = "tool_calls"
+            base = {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion.chunk", "created": int(time.time()), "model": "fake"}
+            chunks = [dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
+                      dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}],
+                           usage={"prompt_tokens": max(1, n // 4), "completion_tokens": 10, "total_tokens": max(1, n // 4) + 10})]
+            if req.get("stream"):
+                body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+                send(self, 200, body, "text/event-stream")
+            else:
+                message = {k: v for k, v in delta.items()}
+                send(self, 200, json.dumps(dict(base, object="chat.completion", choices=[{"index": 0, "message": message, "finish_reason": finish}],
+                                                usage=chunks[1]["usage"])))
+    return H
+
+
 def make_judge(mode, recorder):
     """hookjudge's own LLM: an OpenAI-compatible chat endpoint with a transparent rule."""
     class H(BaseHTTPRequestHandler):
@@ -313,6 +353,11 @@ def inside(spec_path):
                    GEMINI_CLI_TRUST_WORKSPACE="true", **spec["env"])
         cmd = [spec["node"], spec["gemini"], "-p", spec["prompt"], "-m", "gemini-2.5-flash", "--approval-mode", "yolo",
                "--output-format", "stream-json"]
+    elif spec["client"] == "qwen":
+        model = serve(make_chat(script, model_rec), model_port)
+        env = dict(os.environ, HOME=spec["home"], OPENAI_API_KEY="sk-test-dummy", OPENAI_BASE_URL=f"http://127.0.0.1:{model_port}/v1",
+                   OPENAI_MODEL="fake", **spec["env"])
+        cmd = [spec["node"], spec["qwen"], "--yolo", "--output-format", "stream-json", spec["prompt"]]
     else:
         model = serve(make_responses(script, model_rec), model_port)
         env = dict(os.environ, HOME=spec["home"], CODEX_HOME=os.path.join(spec["home"], ".codex"), FAKE_OPENAI_API_KEY="sk-test-dummy", **spec["env"])
@@ -378,6 +423,11 @@ def run_scenario(sc, args, clis):
         os.makedirs(os.path.join(home, ".gemini"))
         with open(os.path.join(home, ".gemini", "settings.json"), "w") as f:
             json.dump({"security": {"auth": {"selectedType": "gemini-api-key"}}}, f)
+    if sc.client == "qwen":
+        # OpenAI-compatible auth from the environment; `init` adds its hooks.
+        os.makedirs(os.path.join(home, ".qwen"))
+        with open(os.path.join(home, ".qwen", "settings.json"), "w") as f:
+            json.dump({"security": {"auth": {"selectedType": "openai"}}}, f)
     if sc.client == "codex":
         os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
         hj_env["CODEX_HOME"] = os.path.join(home, ".codex")
@@ -421,7 +471,7 @@ exporter = "none"
     spec = {"client": sc.client, "turns": sc.turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
-            "node": clis.get("node"), "timeout": sc.timeout}
+            "qwen": clis.get("qwen"), "node": clis.get("node"), "timeout": sc.timeout}
     spec_path = os.path.join(root, "spec.json")
     json.dump(spec, open(spec_path, "w"))
     subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__), "--inside", spec_path], check=True)
@@ -680,6 +730,40 @@ def claim_check(agent, evidence):
     return check
 
 
+def qwen_requests(r):
+    return [q for q in r["model_requests"] if q["path"].split("?")[0].endswith("/chat/completions")]
+
+
+def check_qwen_block(r):
+    reqs = qwen_requests(r)
+    assert len(reqs) == 2, len(reqs)
+    assert "hookjudge [commit]" in json.dumps(reqs[1]["body"]["messages"][-1]), "the block reason is the next message"
+    s = stops(r)
+    assert [x["action"] for x in s] == ["block", "allow"], [x["action"] for x in s]
+    assert s[0]["agent"] == "qwen" and s[0]["event"] == "Stop", s[0]
+    assert r["rc"] == 0, r["rc"]
+
+
+def check_qwen_push(r):
+    g = gates(r)
+    # hookjudge reads no Qwen session (its format is not documented), so with no test artifact a
+    # person must decide: for Qwen Code, a deny that tells the model to ask the user.
+    assert [x["action"] for x in g] == ["ask"], [x["action"] for x in g]
+    assert g[0]["rulings"][0]["evidence"] == {"kind": "none"}, g[0]["rulings"][0]
+    assert g[0]["agent"] == "qwen" and g[0]["event"] == "PreToolUse", g[0]
+    assert r["origin_head"] != r["local_head"], "the push did not reach origin"
+    told = json.dumps(qwen_requests(r)[2]["body"]["messages"][-1])
+    assert "hookjudge gate [push]" in told and "ask the user" in told, told
+    assert r["rc"] == 0, r["rc"]
+
+
+def check_qwen_loop(r):
+    s = stops(r)
+    assert [x["action"] for x in s] == ["block", "release"], [x["action"] for x in s]
+    assert len(qwen_requests(r)) == 2, len(qwen_requests(r))
+    assert r["rc"] == 0, r["rc"]
+
+
 PUSH_NOW = {"text": "All done. I'll commit and push now."}
 CLAIM = {"text": "All tests pass now."}
 EDIT = {"bash": "echo 'x = 2' > loader.py"}
@@ -718,6 +802,9 @@ SCENARIOS = [
     Scenario("gemini-loop-breaker", "gemini", [], default=PUSH_NOW, timeout=60),
     Scenario("gemini-provider-500", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500", timeout=60),
     Scenario("gemini-provider-hang", "gemini", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="hang", timeout=60),
+    Scenario("qwen-stop-block", "qwen", [PUSH_NOW, VERIFIED]),
+    Scenario("qwen-push-gated", "qwen", [NOTE, {"bash": "git push origin main"}, {"text": "That needs your approval first."}]),
+    Scenario("qwen-loop-breaker", "qwen", [], default=PUSH_NOW, timeout=60),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
      for client in ("claude", "codex", "gemini") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
@@ -728,6 +815,7 @@ CHECKS = {
     "codex-push-gated": check_codex_push, "codex-loop-breaker": check_codex_loop, "codex-provider-500": check_codex_failure,
     "gemini-stop-block": check_gemini_block, "gemini-project-scope": check_gemini_block, "gemini-push-gated": check_gemini_push, "gemini-failed-tests": check_gemini_failed_tests,
     "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
+    "qwen-stop-block": check_qwen_block, "qwen-push-gated": check_qwen_push, "qwen-loop-breaker": check_qwen_loop,
 }
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
                for client in ("claude", "codex", "gemini") for name, _, evidence in CLAIM_SCENARIOS})
@@ -750,6 +838,8 @@ CLIENTS = {
               lambda p: find_file(p + "/node_modules/@openai/codex-linux-x64/vendor", "codex", "/bin")),
     "gemini": ([f"@google/gemini-cli@{GEMINI_VERSION}"], f"gemini-{GEMINI_VERSION}",
                lambda p: p + "/node_modules/@google/gemini-cli/bundle/gemini.js"),
+    "qwen": ([f"@qwen-code/qwen-code@{QWEN_VERSION}"], f"qwen-{QWEN_VERSION}",
+             lambda p: p + "/node_modules/@qwen-code/qwen-code/cli.js"),
 }
 
 
@@ -764,8 +854,9 @@ def install_clients(cache, wanted):
             found[name] = path
         else:
             missing.append(name)
-    if "gemini" in wanted and shutil.which("node") is None:
-        return None, "Gemini CLI needs `node` on PATH"
+    for name in ("gemini", "qwen"):
+        if name in wanted and shutil.which("node") is None:
+            return None, f"{name} needs `node` on PATH"
     found["node"] = shutil.which("node")
     if not missing:
         return found, None

@@ -22,7 +22,7 @@ pub(super) fn settings_checks(
     let mut checks = Vec::new();
     let mut any_installed = false;
     let mut seen = Vec::new();
-    for agent in Agent::ALL {
+    for agent in Agent::INSTALLABLE {
         for scope in [Scope::Project, Scope::Local, Scope::User] {
             let path = entries::settings_path(agent, scope, root, home);
             if seen.contains(&path) {
@@ -88,7 +88,7 @@ pub(super) fn settings_checks(
             ));
         }
     }
-    for agent in Agent::ALL {
+    for agent in Agent::INSTALLABLE {
         let scopes: Vec<Scope> = [Scope::Project, Scope::Local, Scope::User]
             .into_iter()
             .filter(|s| {
@@ -134,6 +134,7 @@ pub(super) fn settings_checks(
             ));
         }
     }
+    checks.extend(owned_checks(root, home, &mut any_installed));
     if !any_installed {
         checks.push(check(
             "hooks",
@@ -332,4 +333,49 @@ fn entries_check(
         format!("`{}`: all entries present", path.display()),
         None,
     )
+}
+
+/// The files of ours `init` writes whole (OpenCode's plugin): present, and the program they
+/// name found.
+fn owned_checks(root: &Path, home: &Path, any_installed: &mut bool) -> Vec<Check> {
+    let mut checks = Vec::new();
+    for agent in Agent::INIT {
+        for scope in [Scope::Project, Scope::User] {
+            let Some(path) = entries::owned_path(agent, scope, root, home) else {
+                continue;
+            };
+            let Ok(Some(text)) = files::read(&path) else {
+                continue;
+            };
+            if !entries::is_owned_text(&text) {
+                continue;
+            }
+            *any_installed = true;
+            let program = entries::owned_program(&text).unwrap_or_default();
+            let found = !Path::new(&program).is_absolute() || Path::new(&program).is_file();
+            let detail = if found {
+                format!(
+                    "`{}`: plugin present; hookjudge reads no {} session, so a command is judged on the repository's facts and test artifacts",
+                    path.display(),
+                    agent.display_name()
+                )
+            } else {
+                format!(
+                    "`{}` runs `{program}`, which does not exist",
+                    path.display()
+                )
+            };
+            checks.push(check(
+                format!("{} ({} scope)", agent.display_name(), scope.name()),
+                found,
+                detail,
+                Some(format!(
+                    "hookjudge init --agent {} --scope {}",
+                    agent.name(),
+                    scope.name()
+                )),
+            ));
+        }
+    }
+    checks
 }

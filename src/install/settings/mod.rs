@@ -17,6 +17,7 @@
 
 mod merge;
 mod ours;
+mod owned;
 mod remove;
 mod template;
 
@@ -26,6 +27,7 @@ use crate::agent::Agent;
 
 pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
 pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
+pub use owned::{is_owned_text, owned_path, owned_program, owned_text};
 pub use remove::remove;
 pub use template::{
     CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, missing_output,
@@ -74,8 +76,8 @@ fn codex_home_from(var: Option<std::ffi::OsString>, home: &Path) -> PathBuf {
 /// The name of `agent`'s settings file in its config folder.
 fn settings_file(agent: Agent) -> &'static str {
     match agent {
-        Agent::Claude | Agent::Gemini => "settings.json",
         Agent::Codex => "hooks.json",
+        _ => "settings.json",
     }
 }
 
@@ -83,7 +85,7 @@ fn settings_file(agent: Agent) -> &'static str {
 fn user_path(agent: Agent, home: &Path) -> PathBuf {
     let dir = match agent {
         Agent::Codex => codex_home(home),
-        Agent::Claude | Agent::Gemini => home.join(agent.config_dir()),
+        _ => home.join(agent.config_dir()),
     };
     dir.join(settings_file(agent))
 }

@@ -71,7 +71,7 @@ pub struct Installed {
     pub event: String,
     /// The program it runs: an absolute path, or `hookjudge` (found on PATH).
     pub program: String,
-    /// The settings timeout, in seconds (Gemini's milliseconds converted).
+    /// The settings timeout, in seconds (Gemini's and Qwen's milliseconds converted).
     pub timeout_s: Option<f64>,
     /// The words after the program (`gate --agent claude --hook-timeout 13`).
     pub args: Vec<String>,
@@ -101,7 +101,7 @@ pub fn installed(agent: Agent, text: &str) -> Vec<Installed> {
                 continue;
             };
             let timeout_s = handler["timeout"].as_f64().map(|t| {
-                if agent == Agent::Gemini {
+                if agent.timeouts_in_ms() {
                     t / 1000.0
                 } else {
                     t

@@ -14,6 +14,11 @@ pub fn template(agent: Agent) -> &'static str {
         Agent::Claude => include_str!("../../../hooks-templates/claude.json"),
         Agent::Codex => include_str!("../../../hooks-templates/codex.json"),
         Agent::Gemini => include_str!("../../../hooks-templates/gemini.json"),
+        Agent::Qwen => include_str!("../../../hooks-templates/qwen.json"),
+        Agent::Droid => include_str!("../../../hooks-templates/droid.json"),
+        other => unreachable!(
+            "{other} has no settings-file template (only `Agent::INSTALLABLE` are installed)"
+        ),
     }
 }
 
@@ -133,13 +138,13 @@ fn fill_handler(agent: Agent, handler: &mut Value, fill: &Fill) {
 pub fn missing_output(agent: Agent, subcommand: &str, required: bool) -> Value {
     if subcommand == "gate" && required {
         let reason = "hookjudge is not installed on this machine (no `hookjudge` on PATH), and this repository requires it to check shell commands and file changes";
-        return match agent {
-            Agent::Claude => crate::agent::gate_output(
+        return match agent.can_ask() {
+            true => crate::agent::gate_output(
                 agent,
                 false,
                 &format!("{reason}; approve only if you know this command is safe."),
             ),
-            Agent::Codex | Agent::Gemini => crate::agent::gate_output(
+            false => crate::agent::gate_output(
                 agent,
                 true,
                 &format!(

@@ -50,7 +50,7 @@ fn templates_fill_per_agent() {
 
 #[test]
 fn portable_entries_name_hookjudge_by_name() {
-    for agent in Agent::ALL {
+    for agent in Agent::INSTALLABLE {
         let hooks = entries(
             agent,
             &Fill {

@@ -1,0 +1,203 @@
+//! The gate for the agents beside Claude Code, Codex and Gemini CLI, fed their hook payloads in
+//! the shapes their documentation and schemas give, in a real repository one commit ahead of a
+//! real bare remote: a `git push` with no test evidence is stopped, in each agent's own answer
+//! (byte for byte), detected from the payload as well as named by `--agent`; a plain command
+//! costs nothing (Cline, which blocks on no output, is told `{"cancel":false}`).
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::gate_repo::GitFixture;
+use crate::harness::Home;
+
+const ASK_THE_USER: &str = "A person must decide on this command, and this hook cannot ask them. Stop here and ask the user whether to run it; do not retry it or work around it. Once the user says they approved it, run exactly the same command again.";
+
+/// Each agent's pre-shell payload for `command` run in `cwd`, as its documentation gives it.
+fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
+    match agent {
+        // Qwen Code `PreToolUse` (docs/users/features/hooks.md).
+        "qwen" => json!({"session_id": "q1", "transcript_path": "/nonexistent/q1.json", "cwd": cwd,
+            "hook_event_name": "PreToolUse", "timestamp": "2026-12-01T09:30:57.315Z", "permission_mode": "default",
+            "tool_name": "run_shell_command", "tool_input": {"command": command, "description": "push"},
+            "tool_use_id": "call_1", "tool_call_id": "call_1"}),
+        // Factory Droid `PreToolUse` (Claude-style; the shell tool is `Execute`).
+        "droid" => {
+            json!({"session_id": "d1", "transcript_path": "/nonexistent/d1.jsonl", "cwd": cwd,
+            "permission_mode": "auto-medium", "hook_event_name": "PreToolUse", "tool_name": "Execute",
+            "tool_input": {"command": command}})
+        }
+        // Factory Droid with camelCase common fields, as some integrations describe it.
+        "droid-camel" => {
+            json!({"sessionId": "d1", "transcriptPath": "/nonexistent/d1.jsonl", "cwd": cwd,
+            "permissionMode": "auto-medium", "hookEventName": "PreToolUse", "tool_name": "Execute",
+            "tool_input": {"command": command}})
+        }
+        // Copilot CLI `preToolUse` (cli-hooks-reference): `toolArgs` is a JSON string.
+        "copilot" => json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": cwd,
+            "toolName": "bash", "toolArgs": json!({"command": command, "description": "push"}).to_string()}),
+        // Cursor `beforeShellExecution` (common fields, then `command`, `cwd`).
+        "cursor" => json!({"conversation_id": "cv1", "generation_id": "g1", "model": "m",
+            "hook_event_name": "beforeShellExecution", "cursor_version": "3.7.21", "workspace_roots": [cwd],
+            "user_email": null, "transcript_path": null, "command": command, "cwd": cwd}),
+        // Crush `PreToolUse` (docs/hooks/README.md).
+        "crush" => {
+            json!({"event": "PreToolUse", "session_id": "cr1", "cwd": cwd, "tool_name": "bash",
+            "tool_input": {"command": command, "description": "push"}})
+        }
+        // Cline `PreToolUse` (hook-reference.mdx): no `cwd`, the workspace roots instead.
+        "cline" => {
+            json!({"clineVersion": "3.36.0", "hookName": "PreToolUse", "timestamp": "1764581457315",
+            "taskId": "t1", "workspaceRoots": [cwd], "userId": "u",
+            "preToolUse": {"toolName": "execute_command", "parameters": {"command": command, "requires_approval": "false"}}})
+        }
+        // What the generated OpenCode plugin sends for `tool.execute.before` on `bash`.
+        "opencode" => json!({"hook_event_name": "PreToolUse", "session_id": "o1", "cwd": cwd,
+            "tool_name": "bash", "tool_input": {"command": command}}),
+        other => panic!("no payload for {other}"),
+    }
+}
+
+/// The gate's stdout and the agent the log names.
+fn gate(home: &Home, agent: Option<&str>, stdin: &Value) -> (String, String) {
+    let mut args = vec!["gate"];
+    if let Some(agent) = agent {
+        args.extend(["--agent", agent]);
+    }
+    let out = home.cmd(&args).stdin(stdin.to_string()).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "", "nothing on stderr");
+    (
+        out.stdout,
+        home.last_log()["agent"].as_str().unwrap_or("").to_owned(),
+    )
+}
+
+/// The reason the gate gives for the push, in Claude Code's answer (the reference shape).
+fn reference_reason(home: &Home, repo: &GitFixture) -> String {
+    let claude = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "git push origin main"}});
+    let (out, _) = gate(home, Some("claude"), &claude);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask", "{v}");
+    v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// Each agent's exact answer when a person must decide on the push.
+fn expected(agent: &str, reason: &str) -> Value {
+    let told = format!("{reason} {ASK_THE_USER}");
+    match agent {
+        // Qwen Code turns an ask into a deny in headless runs: the agent is told to ask.
+        "qwen" => {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": told}})
+        }
+        "droid" => {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}})
+        }
+        "copilot" => json!({"permissionDecision": "ask", "permissionDecisionReason": reason}),
+        "cursor" => json!({"permission": "ask", "user_message": reason, "agent_message": reason}),
+        "crush" | "opencode" => json!({"decision": "deny", "reason": told}),
+        "cline" => json!({"cancel": true, "errorMessage": told}),
+        other => panic!("{other}"),
+    }
+}
+
+const AGENTS: [&str; 7] = [
+    "qwen", "droid", "copilot", "cursor", "crush", "cline", "opencode",
+];
+
+#[test]
+fn a_push_without_test_evidence_is_stopped_in_each_agents_own_answer() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("a.txt", "two\n", "change a");
+    let reason = reference_reason(&home, &repo);
+    assert!(
+        reason.contains("would publish 1 commit to `origin/main`"),
+        "{reason}"
+    );
+    for agent in AGENTS {
+        let shapes: &[&str] = if agent == "droid" {
+            &["droid", "droid-camel"]
+        } else {
+            &[agent]
+        };
+        for shape in shapes {
+            let stdin = payload(shape, &repo.work, "git push origin main");
+            let want = format!("{}\n", expected(agent, &reason));
+            let (named, logged) = gate(&home, Some(agent), &stdin);
+            assert_eq!(named, want, "{agent} with --agent");
+            assert_eq!(logged, agent);
+            // Every payload but the plugin's (Claude-shaped by design) names its agent.
+            if agent != "opencode" {
+                let (detected, logged) = gate(&home, None, &stdin);
+                assert_eq!(detected, want, "{agent} detected");
+                assert_eq!(logged, agent);
+            }
+            let log = home.last_log();
+            assert_eq!(log["command"], "git push origin main", "{agent}: {log}");
+        }
+    }
+}
+
+#[test]
+fn plain_commands_cost_nothing_and_cline_is_told_to_go_on() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    for agent in AGENTS {
+        let out = home
+            .cmd(&["gate", "--agent", agent])
+            .stdin(payload(agent, &repo.work, "ls -la").to_string())
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let want = if agent == "cline" {
+            "{\"cancel\":false}\n"
+        } else {
+            ""
+        };
+        assert_eq!(out.stdout, want, "{agent}");
+    }
+    assert!(home.log().is_empty(), "nothing gated, nothing logged");
+}
+
+#[test]
+fn an_unreadable_input_still_gets_each_agents_answer() {
+    // Cline blocks on bad output and Copilot skips a failed hook: both must get valid JSON.
+    let home = Home::new();
+    for (agent, key) in [
+        ("cline", "errorMessage"),
+        ("copilot", "permissionDecisionReason"),
+        ("cursor", "agent_message"),
+    ] {
+        let out = home
+            .cmd(&["gate", "--agent", agent])
+            .stdin("not json")
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v = out.json();
+        let why = v[key].as_str().unwrap_or_else(|| panic!("{agent}: {v}"));
+        assert!(
+            why.contains("hook input is not the JSON object"),
+            "{agent}: {why}"
+        );
+    }
+}
+
+#[test]
+fn qwen_codes_own_shell_cannot_approve_what_the_gate_held_back() {
+    // Qwen Code sets `QWEN_CODE=1` in the commands it runs; `approve` is for a person.
+    let home = Home::new();
+    let out = home.cmd(&["approve"]).env("QWEN_CODE", "1").output();
+    assert_ne!(out.code, 0);
+    assert!(
+        out.stderr
+            .contains("`QWEN_CODE` is set, so this runs inside Qwen Code"),
+        "{}",
+        out.stderr
+    );
+}

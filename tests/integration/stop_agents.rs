@@ -1,0 +1,121 @@
+//! The Stop judges for Qwen Code and Factory Droid, whose `Stop` carries the last assistant
+//! message and blocks with `{"decision":"block","reason"}`: an unverified "I'll commit and push
+//! now" is blocked once, and the loop breaker lets the same turn end on the next Stop. Agents
+//! whose turn end carries no text (Copilot CLI's `agentStop`) are not judged.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Home, command_llm_config};
+
+const COMMIT_REASON: &str = "hookjudge [commit]: You proposed to commit, push or deploy without reporting verification first. Run the checks this change needs (tests, build), report their results, and only then ask to commit or push.\nIf this does not apply to your response, say why in one sentence; you will not be blocked for it again on this prompt.";
+
+const PUSH_NOW: &str = "All done. I'll commit and push now.";
+
+/// Qwen Code's `Stop`, as Qwen Code 0.15.10 sends it: `stop_hook_active` is `true` on every
+/// Stop, the first included, so the loop breaker counts a whole session as one prompt.
+fn qwen_stop(_active: bool) -> Value {
+    json!({"session_id": "q1", "transcript_path": "/nonexistent/q1.jsonl", "cwd": "/nonexistent",
+        "hook_event_name": "Stop", "timestamp": "2026-12-01T09:31:00.000Z", "stop_hook_active": true,
+        "last_assistant_message": PUSH_NOW})
+}
+
+/// Factory Droid's `Stop` (Claude-style).
+fn droid_stop(active: bool) -> Value {
+    json!({"session_id": "d1", "transcript_path": "/nonexistent/d1.jsonl", "cwd": "/nonexistent",
+        "permission_mode": "auto-medium", "hook_event_name": "Stop", "stop_hook_active": active,
+        "last_assistant_message": PUSH_NOW})
+}
+
+fn stop(home: &Home, args: &[&str], input: &Value) -> String {
+    let out = home.cmd(args).stdin(input.to_string()).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+#[test]
+fn an_unverified_push_is_blocked_once_then_released() {
+    for (agent, input) in [
+        ("qwen", qwen_stop as fn(bool) -> Value),
+        ("droid", droid_stop),
+    ] {
+        let home = Home::new();
+        home.user_config(&command_llm_config(
+            r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
+        ));
+        let args = ["stop", "--agent", agent];
+        assert_eq!(
+            stop(&home, &args, &input(false)),
+            format!(
+                "{}\n",
+                json!({"decision": "block", "reason": COMMIT_REASON})
+            ),
+            "{agent}"
+        );
+        let log = home.last_log();
+        assert_eq!(
+            (log["agent"].as_str(), log["action"].as_str()),
+            (Some(agent), Some("block"))
+        );
+        // The agent went on and stopped again with the same reply: the turn ends, with a note.
+        let again: Value = serde_json::from_str(&stop(&home, &args, &input(true))).unwrap();
+        assert!(again.get("decision").is_none(), "{agent}: {again}");
+        assert!(
+            again["systemMessage"]
+                .as_str()
+                .unwrap()
+                .contains("`commit` still objects"),
+            "{agent}: {again}"
+        );
+        assert_eq!(home.last_log()["action"], "release", "{agent}");
+    }
+}
+
+#[test]
+fn copilot_agent_stop_has_no_text_to_judge() {
+    let home = Home::new();
+    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    let input = json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": "/nonexistent",
+        "transcriptPath": "/nonexistent/events.jsonl", "stopReason": "end_turn"});
+    assert_eq!(stop(&home, &["stop", "--agent", "copilot"], &input), "");
+}
+
+/// Cursor's common fields with `event`'s own.
+fn cursor(event: &str, fields: Value) -> Value {
+    let mut v = json!({"conversation_id": "cv1", "generation_id": "g1", "model": "m",
+        "hook_event_name": event, "cursor_version": "3.7.21", "workspace_roots": ["/nonexistent"],
+        "user_email": null, "transcript_path": null});
+    v.as_object_mut()
+        .unwrap()
+        .extend(fields.as_object().unwrap().clone());
+    v
+}
+
+#[test]
+fn cursor_judges_the_kept_response_at_stop_and_continues_with_a_followup() {
+    let home = Home::new();
+    home.user_config(&command_llm_config(
+        r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
+    ));
+    let respond = cursor("afterAgentResponse", json!({"text": PUSH_NOW}));
+    // The response is kept, not answered nor logged.
+    assert_eq!(stop(&home, &["stop"], &respond), "");
+    assert!(home.log().is_empty());
+    let end = |loop_count: u64, status: &str| {
+        cursor("stop", json!({"status": status, "loop_count": loop_count}))
+    };
+    assert_eq!(
+        stop(&home, &["stop", "--agent", "cursor"], &end(0, "completed")),
+        format!("{}\n", json!({"followup_message": COMMIT_REASON}))
+    );
+    assert_eq!(home.last_log()["agent"], "cursor");
+    assert_eq!(home.last_log()["action"], "block");
+    // The agent answered the follow-up with the same reply: the loop breaker ends the turn.
+    assert_eq!(stop(&home, &["stop"], &respond), "");
+    assert_eq!(stop(&home, &["stop"], &end(1, "completed")), "");
+    assert_eq!(home.last_log()["action"], "release");
+    // A turn the person aborted is not sent back to work.
+    let fresh = Home::new();
+    fresh.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    assert_eq!(stop(&fresh, &["stop"], &respond), "");
+    assert_eq!(stop(&fresh, &["stop"], &end(0, "aborted")), "");
+}
