@@ -162,10 +162,18 @@ impl Layer2 for Grounded<'_> {
             .iter()
             .zip(question.woke)
             .map(|(judge, &woke)| {
-                if judge.name != CLAIM_JUDGE || !woke {
+                if judge.name != CLAIM_JUDGE {
                     return None;
                 }
-                match settle(facts?, question.text)? {
+                // With no session to compare a claim with, the claim judge has nothing to go
+                // on (an LLM would have to take or doubt the text's word): it is not asked.
+                let Some(facts) = facts else {
+                    return Some(Answer::Unjudged);
+                };
+                if !woke {
+                    return None;
+                }
+                match settle(facts, question.text)? {
                     Settled::Contradicted(evidence) => Some(answer(false, evidence)),
                     Settled::Supported(evidence) => Some(answer(true, evidence)),
                     Settled::Open => None,
@@ -305,7 +313,7 @@ mod tests {
 mod grounded_tests {
     use super::*;
     use crate::gate::evidence::facts::{Command, Step};
-    use crate::judge::evaluate::{Panel, Verdict, evaluate};
+    use crate::judge::evaluate::{Decision, Panel, Verdict, evaluate};
 
     /// A Layer 2 that reports verification for every judge it is asked about.
     struct Reports;
@@ -344,6 +352,22 @@ mod grounded_tests {
             ],
             session_written: None,
         }
+    }
+
+    /// Without a session file the claim judge is not asked: a claim in the text alone cannot be
+    /// checked, and asking would block every "it works now" the model cannot see backed.
+    #[test]
+    fn without_session_facts_the_claim_judge_is_not_asked() {
+        let panel = Panel::builtin();
+        let grounded = Grounded::new(&Reports, Box::new(|| None));
+        let eval = evaluate("Fixed the parser. All tests pass now.", &panel, &grounded);
+        let claim = eval
+            .outcomes
+            .iter()
+            .find(|o| o.judge == CLAIM_JUDGE)
+            .unwrap();
+        assert!(claim.layer2.is_none(), "{claim:?}");
+        assert_eq!(claim.decision, Decision::Allow, "{claim:?}");
     }
 
     #[test]
