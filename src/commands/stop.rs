@@ -191,6 +191,10 @@ impl StopHook<'_> {
             let session = Session {
                 file: stop.session_file.as_deref(),
                 cwd: event.origin.cwd.as_deref().map(Path::new),
+                last_message: match &stop.response {
+                    Response::Transcript { last_message, .. } => last_message.as_deref(),
+                    _ => None,
+                },
             };
             let no_llm = self.run_judges(
                 &text,
@@ -265,13 +269,11 @@ impl StopHook<'_> {
             &layer2,
             Box::new(move || {
                 let cwd = session.cwd.unwrap_or(Path::new("/"));
-                facts::of_file(
-                    session.file?,
-                    settings.transcript,
-                    &settings.gate.test_commands,
-                    cwd,
-                )
-                .ok()
+                let file = session.file?;
+                if let Some(message) = session.last_message {
+                    wait_for_last_message(file, message);
+                }
+                facts::of_file(file, settings.transcript, &settings.gate.test_commands, cwd).ok()
             }),
         );
         let evaluation = evaluate(text, panel, &grounded);
@@ -411,7 +413,56 @@ fn response_text(
 struct Session<'a> {
     file: Option<&'a Path>,
     cwd: Option<&'a Path>,
+    /// Claude Code's last message, which its transcript holds once every line of the turn
+    /// before it is written.
+    last_message: Option<&'a str>,
 }
+
+/// Claude Code writes its transcript through a queue: when the Stop hook starts, the turn's
+/// last lines (a test run and its result) may not be in the file yet. They are written before
+/// the final message, so the facts wait, briefly, until the file's end holds that message.
+fn wait_for_last_message(file: &Path, message: &str) {
+    // The message's end as the transcript's JSON spells it (escaped, without the quotes).
+    let tail: String = message
+        .trim_end()
+        .chars()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let Ok(quoted) = serde_json::to_string(&tail) else {
+        return;
+    };
+    let needle = quoted.trim_matches('"').as_bytes().to_vec();
+    if needle.len() < 8 {
+        return;
+    }
+    let holds = || -> bool {
+        use std::io::{Read, Seek, SeekFrom};
+        let Ok(mut f) = std::fs::File::open(file) else {
+            return true;
+        };
+        let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+        let start = len.saturating_sub(256 << 10);
+        let mut buf = Vec::new();
+        if f.seek(SeekFrom::Start(start)).is_err() || f.read_to_end(&mut buf).is_err() {
+            return true;
+        }
+        buf.windows(needle.len()).any(|w| w == needle.as_slice())
+    };
+    for _ in 0..LAST_MESSAGE_POLLS {
+        if holds() {
+            return;
+        }
+        std::thread::sleep(LAST_MESSAGE_POLL);
+    }
+}
+
+/// How long the facts wait for Claude Code's transcript to catch up (a second in all).
+const LAST_MESSAGE_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+const LAST_MESSAGE_POLLS: u32 = 20;
 
 /// The user's request that started the turn: known from the hook input or the transcript
 /// already read, or in a Codex rollout that is read only when a judge wakes.

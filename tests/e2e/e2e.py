@@ -290,6 +290,22 @@ def make_judge(mode, recorder):
             if '"verified_after_last_change"' in user:  # the gate's judge
                 fields = {"verified_after_last_change": verified, "last_check_failed": False, "no_code_changed": False}
             content = json.dumps(dict(fields, reason="scripted judge"))
+            system = " ".join(m["content"] for m in req["messages"] if m.get("role") == "system"
+                              and isinstance(m.get("content"), str))
+            prompt = system + "\n" + user
+            if 'You answer for several independent judges at once' in prompt:
+                # The Stop judges' one call per turn: a part per judge, every field false but
+                # the ones this rule reads.
+                parts = {}
+                for name, block in re.findall(r'^Judge "([^"]+)"\n(.*?)(?=^Judge "|^Answer with)', prompt, re.S | re.M):
+                    part = {f: False for f in re.findall(r'^- "([^"]+)" \(boolean\)', block, re.M)}
+                    if name == "commit":
+                        part.update(new_proposal=bool(re.search(r"(commit|push)", text, re.I)),
+                                    verification_reported=verified)
+                    if name == "unverified-claim":
+                        part.update(claims_success=bool(re.search(r"\bpass", text, re.I)), backed=verified)
+                    parts[name] = dict(part, reason="scripted judge")
+                content = json.dumps(parts)
             body = json.dumps({"id": "x", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop",
                                "message": {"role": "assistant", "content": content}}]}).encode()
             send(self, 200, body, "application/json")
@@ -520,9 +536,11 @@ def check_block_then_verified(r):
 
 def check_ordinary(r):
     assert len(claude_requests(r)) == 1
-    assert r["judge_requests"] == 0, "no judge call for ordinary answers"
+    # Every turn that could hold a violation is judged: all judges in one call, which allows.
+    assert r["judge_requests"] == 1, f"one judge call for the turn, not {r['judge_requests']}"
     s = stops(r)
-    assert len(s) == 1 and s[0]["action"] == "allow" and all(j["layer1"] == "quiet" for j in s[0]["judges"]), s
+    assert len(s) == 1 and s[0]["action"] == "allow" and s[0]["llm_calls"] == 1, s
+    assert all(j["layer1"] == "quiet" and j["verdict"] == "allow" for j in s[0]["judges"]), s
 
 
 def tool_results(r):

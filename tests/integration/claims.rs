@@ -410,3 +410,35 @@ fn with_an_llm_the_facts_settle_the_claim_and_the_rest_share_one_call_that_reads
         .collect();
     assert!(asked.contains(&"unverified-claim".to_owned()), "{asked:?}");
 }
+
+/// Claude Code writes its transcript through a queue: the turn's test run and its result may
+/// reach the file after the Stop hook started. The facts wait for the turn's last message.
+#[test]
+fn a_test_run_written_late_to_the_transcript_still_backs_the_claim() {
+    let home = home();
+    let t = claude_session(&home, &[Step::Edit, Step::Test(0)]);
+    let full = std::fs::read_to_string(&t).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    let (now, late) = lines.split_at(3); // the request and the edit; then the run and the claim
+    std::fs::write(&t, now.join("\n") + "\n").unwrap();
+    let late = late.join("\n") + "\n";
+    let path = t.clone();
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+        f.write_all(late.as_bytes()).unwrap();
+    });
+    let out = home.cmd(&["stop"]).stdin(claude_stop("late", &t)).output();
+    writer.join().unwrap();
+    assert!(!out.stdout.contains("\"decision\""), "{}", out.stdout);
+    let log = home.last_log();
+    let claim = log["judges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["judge"] == "unverified-claim")
+        .unwrap()
+        .clone();
+    assert_eq!(claim["verdict"], "allow", "{claim}");
+}
