@@ -540,7 +540,8 @@ def check_ordinary(r):
     assert r["judge_requests"] == 1, f"one judge call for the turn, not {r['judge_requests']}"
     s = stops(r)
     assert len(s) == 1 and s[0]["action"] == "allow" and s[0]["llm_calls"] == 1, s
-    assert all(j["layer1"] == "quiet" and j["verdict"] == "allow" for j in s[0]["judges"]), s
+    # (The claim judge is asked only when the session file is there to check a claim with.)
+    assert all(j["layer1"] == "quiet" and j["decision"] == "allow" for j in s[0]["judges"]), s
 
 
 def tool_results(r):
