@@ -62,37 +62,33 @@ pub fn admit(
     blocking: &[&str],
     limits: Limits,
 ) -> io::Result<Admission> {
+    let mut file = open_locked(state_dir, session)?;
+    let result = update(&mut file, prompt_key, stop_hook_active, blocking, limits);
+    let _ = file.unlock();
+    result
+}
+
+/// The session's ledger file, created if need be, locked for this process.
+fn open_locked(state_dir: &Path, session: &str) -> io::Result<File> {
     let path = path(state_dir, session);
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let mut file = OpenOptions::new()
+    let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .open(&path)?;
     file.lock()?;
-    let result = update(&mut file, prompt_key, stop_hook_active, blocking, limits);
-    let _ = file.unlock();
-    result
+    Ok(file)
 }
 
 /// Whether the notice `what` is new to `session`, recording it: a notice meant once per
 /// session (such as "no LLM judges") is shown on the first Stop only. The session's ledger file
 /// holds it, under the same lock as the block counts.
 pub fn first_in_session(state_dir: &Path, session: &str, what: &str) -> io::Result<bool> {
-    let path = path(state_dir, session);
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)?;
-    file.lock()?;
+    let mut file = open_locked(state_dir, session)?;
     let result = (|| {
         let mut text = String::new();
         file.read_to_string(&mut text)?;

@@ -11,20 +11,12 @@ use std::path::Path;
 
 use regex::Regex;
 
+use super::evidence::NOT_A_RUN;
 use super::shell::{self, Word};
 
-/// Options that make a test command run no tests, or another project's.
-const NOT_THIS_RUN: [&str; 16] = [
-    "--no-run",
-    "--collect-only",
-    "--co",
-    "--list",
-    "--help",
-    "-h",
-    "--dry-run",
-    "--version",
-    "--listTests",
-    "--list-tests",
+/// Options that make a test command run another project's tests (those that make it run none
+/// are the evidence reader's [`NOT_A_RUN`]).
+const ELSEWHERE: [&str; 6] = [
     "--passWithNoTests",
     "--manifest-path",
     "--rootdir",
@@ -96,8 +88,9 @@ fn is_test_run(part: &str, cwd: &Path, tests: &Regex) -> bool {
         let Some(word) = word.literal() else {
             return false;
         };
-        if NOT_THIS_RUN
+        if NOT_A_RUN
             .iter()
+            .chain(&ELSEWHERE)
             .any(|o| word == *o || word.starts_with(&format!("{o}=")))
         {
             return false;

@@ -204,3 +204,19 @@ fn unparsed(command: String, what: &str) -> Gated {
         what: what.to_owned(),
     }
 }
+
+/// `a/./b/../c` → `a/c`, without touching the file system: how the gate compares the paths a
+/// command names with the paths it protects, weighs or wrote.
+pub(crate) fn normalize(path: &std::path::Path) -> std::path::PathBuf {
+    let mut out = std::path::PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}

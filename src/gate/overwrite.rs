@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::classify::{Class, Destructive, Gated, Target};
 use super::shell::{SimpleCommand, Word};
+use crate::gate::normalize;
 
 /// The destructive action of `cmd` writing over existing files in its repository, if any.
 pub fn gated(cmd: &SimpleCommand, line: &str) -> Option<Gated> {
@@ -78,21 +79,6 @@ fn gated_paths(cmd: &SimpleCommand, written: Vec<PathBuf>) -> Option<Gated> {
         }),
         what: "writes over files in the work tree".into(),
     })
-}
-
-/// `a/./b/../c` → `a/c`, without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// How a program names the files it writes over.

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use crate::gate::evidence::Session;
 use crate::gate::glob;
+use crate::gate::normalize;
 use crate::gate::shell::{self, Word};
 use crate::transcript::Event;
 
@@ -182,20 +183,6 @@ fn appended_targets(line: &str) -> Vec<String> {
         })
         .filter(|t| !t.is_empty())
         .collect()
-}
-
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -6,13 +6,14 @@
 //! wrote (redirections, `sed -i`, `tee`, `mv`, `cp`, `git apply`, `patch`, …), and whether it
 //! wrote an agent's session file (whose lines are then no evidence).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 use regex::Regex;
 
 use super::super::repos::Repos;
 use super::super::shell::{self, SimpleCommand, Word};
+use crate::gate::normalize;
 
 /// Options that make a test command not run the tests.
 pub(crate) const NOT_A_RUN: [&str; 10] = [
@@ -210,21 +211,6 @@ fn runs_elsewhere(cmd: &SimpleCommand, root: &Path) -> bool {
         i += 1;
     }
     false
-}
-
-/// `path` with `.` and `..` resolved lexically.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn is_check_run(cmd: &SimpleCommand) -> bool {

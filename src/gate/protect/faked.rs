@@ -3,7 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use super::places::normalize;
+use crate::gate::normalize;
 use crate::gate::shell::{self, SimpleCommand, Word};
 
 /// Programs that write the files named in their arguments (besides redirects).

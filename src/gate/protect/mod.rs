@@ -28,10 +28,11 @@ use std::path::{Path, PathBuf};
 
 use crate::gate::shell::{self, SimpleCommand, Word};
 
+use crate::gate::normalize;
 pub use faked::{EvidenceSettings, faked_evidence};
 pub use file_tools::file_tool;
 use file_tools::{patch_check, shell_patch};
-use places::{PROTECTED_NAMES, Protected, normalize};
+use places::{PROTECTED_NAMES, Protected};
 use running::{
     ARGUMENT_FEEDERS, computed_arguments, interpreter_writes, names_human_only, on_path_is,
     option_value, subcommand,

@@ -3,10 +3,11 @@
 //! agents' settings files, with the directories holding them; and a command word as the paths
 //! the shell would pass (`~`, the tracked `cd`, globs matched against the file system).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::HUMAN_ONLY;
 use crate::config::dirs;
+use crate::gate::normalize;
 
 /// Settings files whose hook entries an agent may not change, by path suffix.
 pub(super) const SETTINGS_FILES: [&str; 5] = [
@@ -164,21 +165,6 @@ impl Protected {
 pub(super) fn settings_file(path: &Path) -> bool {
     let text = path.to_string_lossy();
     SETTINGS_FILES.iter().any(|s| text.ends_with(s))
-}
-
-/// `a/./b/../c` → `a/c`, without touching the file system.
-pub(super) fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            Component::ParentDir => {
-                out.pop();
-            }
-            Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The path with its existing part resolved through symlinks.
