@@ -100,8 +100,12 @@ fn layer2_overhead(c: &mut Criterion) {
                 record.judges = eval.outcomes.into_iter().map(Into::into).collect();
                 record.text = Some(redacted.text);
                 let line = hookjudge::log::Record::Stop(record);
-                hookjudge::log::append(dir.path(), hookjudge::time::Timestamp::now(), &line)
-                    .unwrap();
+                hookjudge::log::append(
+                    dir.path(),
+                    hookjudge::support::time::Timestamp::now(),
+                    &line,
+                )
+                .unwrap();
             })
         },
     );

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::hook::{GateOutcome, StopOutcome};
+use crate::support::hash::fnv1a;
 
 /// A coding agent whose hooks hookjudge serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -406,7 +407,10 @@ impl HookInput {
         } else {
             self.transcript_path.as_deref()
         }?;
-        (!path.is_empty()).then(|| expand_home(path))
+        (!path.is_empty()).then(|| {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            crate::support::paths::expand_home(path, home.as_deref()).unwrap_or_else(|| PathBuf::from(path))
+        })
     }
 
     /// What identifies "one user prompt" for the loop breaker: the agent's prompt or turn id,
@@ -424,20 +428,6 @@ impl HookInput {
 fn fill(field: &mut Option<String>, value: Option<String>) {
     if field.is_none() {
         *field = value;
-    }
-}
-
-/// A small stable hash (FNV-1a), for keys that must not depend on the Rust version.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-pub(crate) fn expand_home(path: &str) -> PathBuf {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => PathBuf::from(home).join(rest),
-        _ => PathBuf::from(path),
     }
 }
 

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::dirs;
+use crate::support::dirs;
 
 /// How long a held-back command waits for the user.
 pub const REQUEST_TTL_MS: i64 = 60 * 60 * 1000;
@@ -52,7 +52,7 @@ pub struct Request {
     /// When the user approved it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved_ms: Option<i64>,
-    /// The approval's seal ([`crate::seal`]): an approval without a good one counts for nothing.
+    /// The approval's seal ([`crate::support::seal`]): an approval without a good one counts for nothing.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub seal: String,
 }
@@ -81,7 +81,7 @@ impl Request {
         self.approved_ms.is_some_and(|at| {
             let parts = self.sealed_parts(at);
             let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-            crate::seal::verify(&parts, &self.seal)
+            crate::support::seal::verify(&parts, &self.seal)
         })
     }
 
@@ -105,7 +105,7 @@ pub enum Error {
     /// No live request has this id.
     NoSuchRequest(String),
     /// The store cannot be written.
-    Store(crate::statefile::Error),
+    Store(crate::support::statefile::Error),
     /// The seal key cannot be made or read.
     Seal(std::io::Error),
 }
@@ -120,7 +120,7 @@ impl std::fmt::Display for Error {
             Error::Seal(e) => write!(
                 f,
                 "cannot seal the approval with the key in `{}`: {e}",
-                crate::seal::key_dir().display()
+                crate::support::seal::key_dir().display()
             ),
         }
     }
@@ -140,8 +140,10 @@ fn load() -> Store {
 /// Changes the store under its lock: read, `change`, write back when it says it changed
 /// something. Every read-modify-write goes through here, so that an approval is used up
 /// exactly once however many hooks run at the same time.
-fn update<T>(change: impl FnOnce(&mut Store) -> (bool, T)) -> Result<T, crate::statefile::Error> {
-    crate::statefile::update(&store_path(), |text| {
+fn update<T>(
+    change: impl FnOnce(&mut Store) -> (bool, T),
+) -> Result<T, crate::support::statefile::Error> {
+    crate::support::statefile::update(&store_path(), |text| {
         let mut store = parse(text);
         let (changed, value) = change(&mut store);
         let text =
@@ -153,7 +155,7 @@ fn update<T>(change: impl FnOnce(&mut Store) -> (bool, T)) -> Result<T, crate::s
 /// What binds an approval to the exact command line, without keeping the line (or a secret
 /// in it) in the file.
 fn command_hash(command: &str) -> String {
-    crate::trust::content_hash(command.as_bytes())
+    crate::support::hash::content_hash(command.as_bytes())
 }
 
 /// Records that `command` in `repo` waits for the user. A request already there is refreshed;
@@ -164,7 +166,7 @@ pub fn request(
     agent: &str,
     reason: &str,
     now: i64,
-) -> Result<(), crate::statefile::Error> {
+) -> Result<(), crate::support::statefile::Error> {
     update(|store| {
         store.requests.retain(|r| r.live(now));
         if store
@@ -177,7 +179,7 @@ pub fn request(
         store.requests.retain(|r| !r.matches(command, repo));
         let id = format!(
             "{:06x}",
-            crate::agent::fnv1a(format!("{command}\0{}\0{now}", repo.display()).as_bytes())
+            crate::support::hash::fnv1a(format!("{command}\0{}\0{now}", repo.display()).as_bytes())
                 & 0xff_ffff
         );
         store.requests.push(Request {
@@ -242,7 +244,7 @@ pub fn approve(id: &str, now: i64) -> Result<Request, Error> {
             Some(request) => {
                 let parts = request.sealed_parts(now);
                 let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-                match crate::seal::seal_or_make_key(&parts) {
+                match crate::support::seal::seal_or_make_key(&parts) {
                     Ok(seal) => {
                         request.approved_ms = Some(now);
                         request.seal = seal;
@@ -259,6 +261,6 @@ pub fn approve(id: &str, now: i64) -> Result<Request, Error> {
 
 /// The repository an approval is bound to for a command run in `cwd`.
 pub fn repo_of(cwd: &Path) -> PathBuf {
-    let root = crate::config::repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let root = crate::support::paths::repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
     root.canonicalize().unwrap_or(root)
 }

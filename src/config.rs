@@ -23,8 +23,8 @@ pub use crate::gate::settings::{GateFile, GateSettings, Policy};
 
 /// The repository config file's name, at the repository root.
 pub const REPO_FILE: &str = ".hookjudge.json";
-/// The environment variable naming an explicit config file (as `--config` does).
-pub const CONFIG_ENV: &str = "HOOKJUDGE_CONFIG";
+use crate::support::dirs::{self, CONFIG_ENV};
+use crate::support::paths::repo_root;
 
 /// One config file as written. Every key is optional; the defaults are those of
 /// [`Settings::defaults`], which `config schema` shows next to each key's description.
@@ -403,7 +403,7 @@ fn parse_json(text: &str) -> Result<ConfigFile, ParseError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let file: ConfigFile = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
-        let message = crate::suggest::did_you_mean(&e.into_inner().to_string());
+        let message = crate::support::suggest::did_you_mean(&e.into_inner().to_string());
         let key = (!path.is_empty() && path != ".").then_some(path);
         ParseError { key, message }
     })?;
@@ -412,45 +412,6 @@ fn parse_json(text: &str) -> Result<ConfigFile, ParseError> {
         message: e.to_string(),
     })?;
     Ok(file)
-}
-
-/// The root of the git work tree containing `dir`, found by looking for `.git` upwards.
-pub fn repo_root(dir: &Path) -> Option<PathBuf> {
-    dir.ancestors()
-        .find(|d| d.join(".git").exists())
-        .map(Path::to_path_buf)
-}
-
-/// Where hookjudge keeps its files on this platform.
-pub mod dirs {
-    use std::path::PathBuf;
-
-    fn project() -> Option<directories::ProjectDirs> {
-        directories::ProjectDirs::from("", "", "hookjudge")
-    }
-
-    /// The user config file (e.g. `~/.config/hookjudge/config.json`).
-    pub fn config_file() -> PathBuf {
-        project()
-            .map(|p| p.config_dir().to_path_buf())
-            .unwrap_or_else(|| PathBuf::from(".hookjudge"))
-            .join("config.json")
-    }
-
-    /// Where logs live by default (e.g. `~/.local/share/hookjudge`).
-    pub fn data_dir() -> PathBuf {
-        project()
-            .map(|p| p.data_dir().to_path_buf())
-            .unwrap_or_else(|| std::env::temp_dir().join("hookjudge"))
-    }
-
-    /// Where short-lived state lives, such as the loop breaker's ledger
-    /// (e.g. `~/.local/state/hookjudge`).
-    pub fn state_dir() -> PathBuf {
-        project()
-            .and_then(|p| p.state_dir().map(|d| d.to_path_buf()))
-            .unwrap_or_else(|| data_dir().join("state"))
-    }
 }
 
 #[cfg(test)]

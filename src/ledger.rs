@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::agent::fnv1a;
+use crate::support::hash::fnv1a;
 
 /// How many blocks the ledger admits per user prompt.
 #[derive(Debug, Clone, Copy)]

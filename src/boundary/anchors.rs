@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::dirs;
+use crate::support::dirs;
 
 /// One file or directory the agent's commands must not write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -203,7 +203,7 @@ pub fn plan(cwd: &Path, exe: &Path) -> Plan {
             }
         }
     }
-    arrange(candidates, vec![crate::seal::key_dir()])
+    arrange(candidates, vec![crate::support::seal::key_dir()])
 }
 
 impl Plan {

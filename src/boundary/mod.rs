@@ -10,7 +10,7 @@
 //!   stays writable beside `.git/hooks` and `.git/config`), and every directory above an
 //!   anchor is bind-mounted onto itself, so that it cannot be renamed or removed
 //!   (`mv ~/.cargo ~/.cargo.old` fails with "busy");
-//! - the seal key's directory ([`crate::seal`]) covered by an empty read-only directory, so
+//! - the seal key's directory ([`crate::support::seal`]) covered by an empty read-only directory, so
 //!   the agent's commands cannot seal a forged trust or approval record;
 //! - then Landlock, which allows every file access but forbids a confined process to change
 //!   its mounts (`umount` of the read-only binds), and `no_new_privs`.

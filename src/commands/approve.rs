@@ -7,7 +7,7 @@ use super::{ExitStatus, UserError};
 use crate::approval::{self, APPROVAL_TTL_MS, Request};
 use crate::cli::ApproveArgs;
 use crate::human;
-use crate::time::Timestamp;
+use crate::support::time::Timestamp;
 
 pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
     if let Some(why) = human::inside_agent() {

@@ -20,7 +20,7 @@ use crate::gate::facts::Repo;
 use crate::gate::gather::Reads;
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::log::{CheckDecider, CheckRecord, Origin, Record, RulingEntry};
-use crate::time::Timestamp;
+use crate::support::time::Timestamp;
 
 /// Runs the check.
 pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {

@@ -40,7 +40,7 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
             serde_json::to_string_pretty(&schema()).expect("schema serialises")
         ),
         ConfigCommand::Schema { write: true } => {
-            let root = crate::config::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
+            let root = crate::support::paths::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
             let path = root.join(SCHEMA_FILE);
             crate::install::files::write(&path, &schema_text(), false)?;
             writeln!(

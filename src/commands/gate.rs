@@ -15,7 +15,7 @@ use crate::agent::Agent;
 use crate::approval;
 use crate::boundary::{self, Mode};
 use crate::cli::GateArgs;
-use crate::config::{self, Settings, dirs};
+use crate::config::{self, Settings};
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
 use crate::hook::event::{Call, Event, Kind, Tool};
@@ -23,7 +23,8 @@ use crate::hook::gate_record;
 use crate::hook::{self, Failed, GateOutcome, Ran};
 use crate::llm::LlmJudge;
 use crate::log::{GateRecord, RulingEntry};
-use crate::time::Timestamp;
+use crate::support::dirs;
+use crate::support::time::Timestamp;
 
 /// Runs the gate. Always exits 0; failures ask a human.
 pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
@@ -396,7 +397,7 @@ struct TargetSettings<'a> {
 impl<'a> TargetSettings<'a> {
     fn new(cwd: &Path, config: Option<&'a Path>) -> TargetSettings<'a> {
         TargetSettings {
-            cwd_root: config::repo_root(cwd),
+            cwd_root: crate::support::paths::repo_root(cwd),
             config,
             loaded: Vec::new(),
         }
@@ -426,7 +427,7 @@ impl<'a> TargetSettings<'a> {
             .as_ref()
             .or(git_dir_root.as_ref())
             .or(target.dir.as_ref());
-        let Some(root) = dir.and_then(|d| config::repo_root(d)) else {
+        let Some(root) = dir.and_then(|d| crate::support::paths::repo_root(d)) else {
             return &cwd_settings.gate;
         };
         if Some(&root) == self.cwd_root.as_ref() {

@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 use super::{ExitStatus, UserError};
 use crate::agent::Agent;
 use crate::cli::{AgentChoice, InitArgs, ScopeArg};
-use crate::config::{self, Settings, dirs};
+use crate::config::{self, Settings};
 use crate::install::plan::{self, Plan, REPO_CONFIG, SCHEMA_FILE};
 use crate::install::settings::{self, Fill, Scope};
 use crate::install::target::Target;
 use crate::install::{apply, files, githook};
+use crate::support::dirs;
 
 fn scope(arg: ScopeArg) -> Scope {
     match arg {
@@ -68,7 +69,7 @@ pub(super) fn target(
     let cwd = super::current_dir();
     let scope = scope(scope_arg);
     let home = home()?;
-    let root = match config::repo_root(&cwd) {
+    let root = match crate::support::paths::repo_root(&cwd) {
         Some(root) => root,
         None if scope == Scope::User || force || removing => cwd.clone(),
         None => {

@@ -8,12 +8,12 @@ use serde_json::json;
 use super::{ExitStatus, UserError};
 use crate::cli::JudgeArgs;
 use crate::config::Settings;
-use crate::config::dirs;
 use crate::gate::evidence::facts;
 use crate::judge::claims::Grounded;
 use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
+use crate::support::dirs;
 
 /// Judges a file or stdin with the configured judges. Exit 0 allow, 1 block, 2 error.
 pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {

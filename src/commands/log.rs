@@ -15,8 +15,8 @@ use crate::judge::evaluate::Verdict;
 use crate::judge::layer1::Signal;
 use crate::log::Record;
 use crate::outcome;
-use crate::term::{self, cell};
-use crate::time::{Timestamp, Zone};
+use crate::support::term::{self, cell};
+use crate::support::time::{Timestamp, Zone};
 
 /// Column widths of the fixed columns: time (`YYYY-MM-DD HH:MM`), repository, agent, outcome.
 /// The repository column is shown when rows may come from several repositories and the
@@ -121,10 +121,11 @@ fn known_judge(name: &str, settings: &Settings, records: &[Record]) -> Result<()
                 .judges(&[])
                 .map(|js| js.into_iter().map(|j| j.name).collect())
                 .unwrap_or_default();
-            let hint = match crate::suggest::closest(name, known.iter().map(String::as_str)) {
-                Some(close) => format!("did you mean `--judge {close}`?"),
-                None => "`hookjudge config show` lists the judges".to_string(),
-            };
+            let hint =
+                match crate::support::suggest::closest(name, known.iter().map(String::as_str)) {
+                    Some(close) => format!("did you mean `--judge {close}`?"),
+                    None => "`hookjudge config show` lists the judges".to_string(),
+                };
             Err(UserError::from(e).hint(hint))
         }
     }

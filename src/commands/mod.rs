@@ -252,10 +252,10 @@ fn report(e: &UserError) {
 fn read_log(
     settings: &crate::config::Settings,
     since: Option<&str>,
-    zone: crate::time::Zone,
+    zone: crate::support::time::Zone,
 ) -> Result<crate::log::Records, UserError> {
     let since = since
-        .map(|s| crate::time::parse_since(s, crate::time::Timestamp::now(), zone))
+        .map(|s| crate::support::time::parse_since(s, crate::support::time::Timestamp::now(), zone))
         .transpose()
         .map_err(|e| UserError::new(e.to_string()).hint(e.hint()))?;
     crate::log::read(&settings.log_dir, since).map_err(|e| {

@@ -17,12 +17,13 @@ use crate::log::{Record, StopRecord};
 
 use super::{ExitStatus, UserError};
 use crate::cli::ReplayArgs;
-use crate::config::{Settings, dirs};
+use crate::config::Settings;
 use crate::judge::evaluate::{Layer2, NoLayer2, Panel, Verdict, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
-use crate::term;
-use crate::time::{Timestamp, Zone};
+use crate::support::dirs;
+use crate::support::term;
+use crate::support::time::{Timestamp, Zone};
 
 /// Progress lines while the LLM judges: one per this share of the work, in percent.
 const PROGRESS_STEP_PERCENT: usize = 10;

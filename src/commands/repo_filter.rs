@@ -31,10 +31,10 @@ impl RepoFilter {
                         .hint("name a directory in a repository, or `--repo all`")
                 })?;
                 Ok(RepoFilter::Only(
-                    crate::config::repo_root(&dir).unwrap_or(dir),
+                    crate::support::paths::repo_root(&dir).unwrap_or(dir),
                 ))
             }
-            None => Ok(match crate::config::repo_root(cwd) {
+            None => Ok(match crate::support::paths::repo_root(cwd) {
                 Some(root) => RepoFilter::Only(root),
                 None => RepoFilter::All,
             }),
@@ -71,7 +71,7 @@ impl Repositories {
             .entry(cwd.to_owned())
             .or_insert_with(|| {
                 let dir = Path::new(cwd);
-                Some(crate::config::repo_root(dir).unwrap_or_else(|| dir.to_path_buf()))
+                Some(crate::support::paths::repo_root(dir).unwrap_or_else(|| dir.to_path_buf()))
             })
             .clone()
     }

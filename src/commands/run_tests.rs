@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use super::UserError;
-use crate::time::Timestamp;
+use crate::support::time::Timestamp;
 
 /// The file a passing run writes, relative to the repository root.
 pub(super) const VERIFIED: &str = ".hookjudge/verified";

@@ -20,8 +20,8 @@ use crate::judge::evaluate::{CacheUse, Decision, Verdict};
 use crate::judge::layer1::Signal;
 use crate::log::Record;
 use crate::outcome;
-use crate::term;
-use crate::time::{Timestamp, Zone};
+use crate::support::term;
+use crate::support::time::{Timestamp, Zone};
 
 #[derive(Debug, Default, Serialize)]
 struct JudgeStats {

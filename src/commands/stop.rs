@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::ExitStatus;
 use crate::agent::Agent;
 use crate::cli::StopArgs;
-use crate::config::{self, Settings, dirs};
+use crate::config::{self, Settings};
 use crate::gate::evidence::facts;
 use crate::hook::event::{Event, Kind, Response};
 use crate::hook::stop_record;
@@ -21,7 +21,8 @@ use crate::judge::evaluate::{Panel, evaluate};
 use crate::ledger::Limits;
 use crate::llm::LlmJudge;
 use crate::log::{StopRecord, TranscriptInfo};
-use crate::time::{Timestamp, micros};
+use crate::support::dirs;
+use crate::support::time::{Timestamp, micros};
 use crate::transcript;
 
 /// Runs the Stop hook. Always returns success.

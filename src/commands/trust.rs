@@ -70,7 +70,7 @@ pub(super) fn trust(args: &TrustArgs) -> Result<ExitStatus, UserError> {
     let question = format!(
         "`{}` ({}): {summary}.\n",
         path.display(),
-        trust::content_hash(text.as_bytes())
+        crate::support::hash::content_hash(text.as_bytes())
     );
     // Only a person at the controlling terminal trusts a file, and the answer is always read
     // from it: a process an agent started in the background of a terminal it inherited has
@@ -104,7 +104,7 @@ fn target(path: Option<&Path>) -> Result<PathBuf, UserError> {
         Some(p) => p.clone(),
         None => cwd.clone(),
     };
-    let root = config::repo_root(&dir).unwrap_or(dir);
+    let root = crate::support::paths::repo_root(&dir).unwrap_or(dir);
     let file = root.join(config::REPO_FILE);
     if !file.is_file() {
         return Err(UserError::new(format!("there is no `{}`", file.display()))
@@ -128,7 +128,7 @@ fn list() -> Result<ExitStatus, UserError> {
     }
     for entry in &store.files {
         let state = match std::fs::read(&entry.path) {
-            Ok(bytes) if trust::content_hash(&bytes) == entry.hash => "trusted",
+            Ok(bytes) if crate::support::hash::content_hash(&bytes) == entry.hash => "trusted",
             Ok(_) => "changed since trusted (untrusted)",
             Err(_) => "missing",
         };

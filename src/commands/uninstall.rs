@@ -6,10 +6,11 @@ use std::io::{self, Write};
 use super::init::{refuse_inside_agent, target};
 use super::{ExitStatus, UserError};
 use crate::cli::UninstallArgs;
-use crate::config::{self, dirs};
+use crate::config;
 use crate::install::settings::{self, Scope};
 use crate::install::target::Target;
 use crate::install::undo::{self, Removal, Undone};
+use crate::support::dirs;
 
 /// Removes our entries and our git hook.
 ///

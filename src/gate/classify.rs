@@ -280,7 +280,10 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         out.push(g);
     }
     if let Some(loss) = delete::file_loss(cmd)
-        && let Some(root) = cmd.cwd.as_deref().and_then(delete::repo_root)
+        && let Some(root) = cmd
+            .cwd
+            .as_deref()
+            .and_then(crate::support::paths::repo_root)
     {
         let paths: Vec<String> = loss
             .paths

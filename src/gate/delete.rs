@@ -2,9 +2,10 @@
 //! root or its `.git`. Every peer stops these; they get a class of their own (`catastrophic`,
 //! denied by default).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::shell::{SimpleCommand, Word};
+use crate::support::paths::{expand_home, normalize, repo_root};
 
 /// What a delete command would remove, when that is catastrophic.
 pub enum Verdict {
@@ -457,41 +458,4 @@ fn judge_targets(cmd: &SimpleCommand, targets: &[&Word]) -> Verdict {
         }
     }
     Verdict::Fine
-}
-
-fn expand_home(text: &str, home: Option<&Path>) -> Option<PathBuf> {
-    if text == "~" || text.starts_with("~/") {
-        return home.map(|h| h.join(text.trim_start_matches('~').trim_start_matches('/')));
-    }
-    Some(PathBuf::from(text))
-}
-
-pub fn repo_root(dir: &Path) -> Option<PathBuf> {
-    let mut d = normalize(dir);
-    loop {
-        if d.join(".git").exists() {
-            return Some(d);
-        }
-        if !d.pop() {
-            return None;
-        }
-    }
-}
-
-/// `a/./b/../c` → `a/c`, without touching the filesystem.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    if out.as_os_str().is_empty() {
-        out.push("/");
-    }
-    out
 }

@@ -186,12 +186,8 @@ fn part(line: &str, source: &str, why: &str) -> String {
 }
 
 fn short(text: &str) -> String {
-    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one.chars().count() > 80 {
-        format!("{}…", one.chars().take(79).collect::<String>())
-    } else {
-        one
-    }
+    // The source of a command the gate could not read, in its reason.
+    crate::support::text::short(text, 80)
 }
 
 fn unparsed(command: String, what: &str) -> Gated {
@@ -203,20 +199,4 @@ fn unparsed(command: String, what: &str) -> Gated {
         destructive: None,
         what: what.to_owned(),
     }
-}
-
-/// `a/./b/../c` → `a/c`, without touching the file system: how the gate compares the paths a
-/// command names with the paths it protects, weighs or wrote.
-pub(crate) fn normalize(path: &std::path::Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }

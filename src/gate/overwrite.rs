@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::classify::{Class, Destructive, Gated, Target};
 use super::shell::{SimpleCommand, Word};
-use crate::gate::normalize;
+use crate::support::paths::normalize;
 
 /// The destructive action of `cmd` writing over existing files in its repository, if any.
 pub fn gated(cmd: &SimpleCommand, line: &str) -> Option<Gated> {
@@ -48,7 +48,7 @@ pub fn stray_redirects(line: &str, commands: &[SimpleCommand]) -> Option<Gated> 
 }
 
 fn gated_paths(cmd: &SimpleCommand, written: Vec<PathBuf>) -> Option<Gated> {
-    let root = super::delete::repo_root(cmd.cwd.as_deref()?)?;
+    let root = crate::support::paths::repo_root(cmd.cwd.as_deref()?)?;
     let paths: Vec<String> = written
         .into_iter()
         .filter(|p| p.exists())

@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 
 use crate::gate::evidence::Session;
 use crate::gate::glob;
-use crate::gate::normalize;
 use crate::gate::shell::{self, Word};
+use crate::support::paths::normalize;
 use crate::transcript::Event;
 
 /// Programs that create the files they are given: all operands, or only the last (the

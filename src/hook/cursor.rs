@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::fnv1a;
+use crate::support::hash::fnv1a;
 
 /// Where the latest message of `conversation` is kept.
 pub fn response_path(state_dir: &Path, conversation: &str) -> PathBuf {
@@ -19,8 +19,8 @@ pub fn record(
     state_dir: &Path,
     conversation: &str,
     text: &str,
-) -> Result<(), crate::statefile::Error> {
-    crate::statefile::write(&response_path(state_dir, conversation), text)
+) -> Result<(), crate::support::statefile::Error> {
+    crate::support::statefile::write(&response_path(state_dir, conversation), text)
 }
 
 /// The latest message of `conversation`, taken (a later `stop` without a new message judges

@@ -127,7 +127,15 @@ impl Call {
             Call::Shell {
                 dir_path: Some(dir),
                 ..
-            } if !dir.is_empty() => project.join(agent::expand_home(dir)),
+            } if !dir.is_empty() => project.join(
+                crate::support::paths::expand_home(
+                    dir,
+                    std::env::var_os("HOME")
+                        .map(std::path::PathBuf::from)
+                        .as_deref(),
+                )
+                .unwrap_or_else(|| std::path::PathBuf::from(dir)),
+            ),
             _ => project.to_path_buf(),
         }
     }
@@ -167,7 +175,7 @@ impl Event {
 /// Cursor's Stop entry: `afterAgentResponse` keeps the message, `stop` judges the one kept
 /// (when the turn completed; an aborted or failed one is not sent back to work).
 fn cursor_turn_end(input: &HookInput) -> Kind {
-    let state_dir = crate::config::dirs::state_dir();
+    let state_dir = crate::support::dirs::state_dir();
     let conversation = input.session_id.as_deref().unwrap_or("");
     match input.hook_event_name.as_deref() {
         Some("afterAgentResponse") => {

@@ -16,7 +16,7 @@ use std::time::Instant;
 
 use crate::agent::Agent;
 
-use crate::time::Timestamp;
+use crate::support::time::Timestamp;
 
 pub mod cursor;
 pub mod event;
@@ -296,7 +296,7 @@ pub fn run<E: Entry>(entry: &E, agent: Option<Agent>) {
 pub fn finish<E: Entry>(ran: Ran<E::Outcome, E::Record>, started: Instant) {
     answer(E::render(ran.agent, &ran.outcome).as_ref());
     if let Some((mut record, dir)) = ran.log {
-        record.set_total_us(crate::time::micros(started.elapsed()));
+        record.set_total_us(crate::support::time::micros(started.elapsed()));
         record.write(&dir);
     }
 }

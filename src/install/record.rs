@@ -44,7 +44,7 @@ pub struct Record {
 }
 
 fn record_file(state_dir: &Path, path: &Path) -> PathBuf {
-    let key = crate::agent::fnv1a(path.to_string_lossy().as_bytes());
+    let key = crate::support::hash::fnv1a(path.to_string_lossy().as_bytes());
     state_dir.join("installs").join(format!("{key:016x}.json"))
 }
 

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use super::Backend;
 use super::answer::Parsed;
 use super::frame::Turn;
-use crate::agent::fnv1a;
 use crate::judge::Judge;
+use crate::support::hash::fnv1a;
 
 /// The cache key: the judge's whole definition, the provider and model, and the text.
 pub fn key(judge: &Judge, backend: &Backend, text: &str, request: Option<&str>) -> String {

@@ -232,7 +232,7 @@ pub fn nonce() -> String {
             .map(|d| d.as_nanos())
             .unwrap_or(0);
         let seed = format!("{t}-{}", std::process::id());
-        bytes = crate::agent::fnv1a(seed.as_bytes()).to_le_bytes();
+        bytes = crate::support::hash::fnv1a(seed.as_bytes()).to_le_bytes();
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::statefile;
+use crate::support::statefile;
 
 /// One server and model's entry in one memory file.
 pub struct ServerMemory {

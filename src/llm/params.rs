@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::Failure;
 use super::memory::ServerMemory;
-use crate::statefile;
+use crate::support::statefile;
 
 /// Parameters a request may carry that a server may refuse; every other key is required.
 pub const OPTIONAL: &[&str] = &["temperature", "max_completion_tokens", "reasoning_effort"];

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::memory::ServerMemory;
 use super::{LlmSettings, ProviderKind, ResponseFormat, command};
-use crate::statefile;
+use crate::support::statefile;
 
 /// Default model of the `openai` provider on the public endpoint.
 pub const OPENAI_DEFAULT_MODEL: &str = "gpt-5-mini";

@@ -18,7 +18,7 @@ pub use record::{
     Session, StopAction, StopRecord, Timings, TranscriptInfo,
 };
 
-use crate::time::Timestamp;
+use crate::support::time::Timestamp;
 
 const PREFIX: &str = "decisions-";
 const SUFFIX: &str = ".jsonl";

@@ -28,6 +28,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::{ConfigFile, Settings};
+use crate::support::hash::content_hash;
 
 /// What `init` has written as the whole repository file, by version. A file holding exactly
 /// one of these (as JSON, whitespace aside) is recognised as ours and trusted.
@@ -153,15 +154,6 @@ pub fn is_init_written(text: &str) -> bool {
         .any(|known| serde_json::from_str::<Value>(known).ok().as_ref() == Some(&value))
 }
 
-/// The id of `bytes` as a git blob (what `git hash-object` prints), prefixed with the hash kind.
-pub fn content_hash(bytes: &[u8]) -> String {
-    match gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes) {
-        Ok(id) => format!("sha1:{id}"),
-        // Only a detected SHA-1 collision attack fails: such content is never trusted.
-        Err(_) => "sha1:collision".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,14 +167,5 @@ mod tests {
             r#"{"llm": {"provider": "command"}, "gate": {}, "judges": {}}"#
         ));
         assert!(!is_init_written("not json"));
-    }
-
-    #[test]
-    fn content_hash_is_the_git_blob_id() {
-        // `printf 'hello\n' | git hash-object --stdin`
-        assert_eq!(
-            content_hash(b"hello\n"),
-            "sha1:ce013625030ba8dba906f756967f9e9ca394464a"
-        );
     }
 }

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::dirs;
+use crate::support::dirs;
 
-use super::{Report, content_hash};
+use super::Report;
+use crate::support::hash::content_hash;
 
 /// Where trust is recorded.
 pub fn store_path() -> PathBuf {
@@ -24,7 +25,7 @@ pub struct Entry {
     pub hash: String,
     /// When it was trusted (RFC 3339).
     pub trusted_at: String,
-    /// The record's seal ([`crate::seal`]): a record without a good one trusts nothing.
+    /// The record's seal ([`crate::support::seal`]): a record without a good one trusts nothing.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub seal: String,
 }
@@ -36,7 +37,7 @@ impl Entry {
 
     /// Whether a person's `trust` (or `init`) made this record, not a copied-in file.
     pub fn is_sealed(&self) -> bool {
-        crate::seal::verify(&self.sealed_parts(), &self.seal)
+        crate::support::seal::verify(&self.sealed_parts(), &self.seal)
     }
 }
 
@@ -64,7 +65,7 @@ pub enum ErrorKind {
     /// The file cannot be read.
     Read(std::io::Error),
     /// The trust records cannot be written.
-    Store(crate::statefile::Error),
+    Store(crate::support::statefile::Error),
     /// The seal key cannot be made or read.
     Seal(std::io::Error),
 }
@@ -82,7 +83,7 @@ impl std::fmt::Display for Error {
             ErrorKind::Seal(e) => write!(
                 f,
                 "cannot seal the trust record with the key in `{}`: {e}",
-                crate::seal::key_dir().display()
+                crate::support::seal::key_dir().display()
             ),
         }
     }
@@ -107,12 +108,12 @@ impl Store {
         serde_json::to_string_pretty(self).expect("serialisable") + "\n"
     }
 
-    /// Changes the records under the store's lock (see [`crate::statefile::update`]); `change`
+    /// Changes the records under the store's lock (see [`crate::support::statefile::update`]); `change`
     /// returns whether it changed anything, and the store is written only then.
     fn update<T>(
         change: impl FnOnce(&mut Store) -> (bool, T),
-    ) -> Result<T, crate::statefile::Error> {
-        crate::statefile::update(&store_path(), |text| {
+    ) -> Result<T, crate::support::statefile::Error> {
+        crate::support::statefile::update(&store_path(), |text| {
             let mut store = Store::parse(text);
             let (changed, value) = change(&mut store);
             (changed.then(|| store.text()), value)
@@ -175,13 +176,14 @@ pub fn trust_content(path: &Path, content: &[u8]) -> Result<Entry, Error> {
     let mut entry = Entry {
         path: canonical(path),
         hash: content_hash(content),
-        trusted_at: crate::time::Timestamp::now().rfc3339(),
+        trusted_at: crate::support::time::Timestamp::now().rfc3339(),
         seal: String::new(),
     };
-    entry.seal = crate::seal::seal_or_make_key(&entry.sealed_parts()).map_err(|e| Error {
-        path: path.to_path_buf(),
-        kind: ErrorKind::Seal(e),
-    })?;
+    entry.seal =
+        crate::support::seal::seal_or_make_key(&entry.sealed_parts()).map_err(|e| Error {
+            path: path.to_path_buf(),
+            kind: ErrorKind::Seal(e),
+        })?;
     Store::update(|store| {
         store.files.retain(|e| e.path != entry.path);
         store.files.push(entry.clone());

@@ -159,9 +159,9 @@ fn generate_month(home: &Home) -> usize {
 fn assert_fits(output: &str, width: usize) {
     for line in output.lines() {
         assert!(
-            hookjudge::term::display_width(line) <= width,
+            hookjudge::support::term::display_width(line) <= width,
             "line is {} columns wide, more than {width}:\n{line}\n\nwhole output:\n{output}",
-            hookjudge::term::display_width(line)
+            hookjudge::support::term::display_width(line)
         );
     }
 }
@@ -197,7 +197,7 @@ fn log_and_stats_on_a_month_fit_80_columns() {
     for row in log.stdout.lines().filter(|l| l.starts_with("2026-11-")) {
         let before: String = row.chars().take(text_column).collect();
         assert_eq!(
-            hookjudge::term::display_width(&before),
+            hookjudge::support::term::display_width(&before),
             text_column,
             "{row}"
         );
@@ -234,7 +234,7 @@ fn log_and_stats_on_a_month_fit_80_columns() {
     assert!(
         wide.stdout
             .lines()
-            .any(|l| hookjudge::term::display_width(l) > 100)
+            .any(|l| hookjudge::support::term::display_width(l) > 100)
     );
     let narrow = home
         .cmd(&["log", "-n", "50", "--utc"])
@@ -419,9 +419,9 @@ fn retention_prunes_old_day_files_when_a_hook_starts_a_new_day() {
     home.user_config(r#"{"log": {"retention_days": 10}, "llm": {"provider": "none"}}"#);
     let dir = home.log_dir();
     std::fs::create_dir_all(&dir).unwrap();
-    let today = hookjudge::time::Timestamp::now();
+    let today = hookjudge::support::time::Timestamp::now();
     let day = |back: i64| {
-        hookjudge::time::Timestamp {
+        hookjudge::support::time::Timestamp {
             millis: today.millis - back * 86_400_000,
         }
         .day()

@@ -79,12 +79,12 @@ pub(super) fn boundary_checks(
             let fix = match agent {
                 Agent::Claude => format!(
                     "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on: add {} to `.claude/settings.local.json`",
-                    crate::config::dirs::config_file().display(),
+                    crate::support::dirs::config_file().display(),
                     sandbox_snippet(&plan)
                 ),
                 _ => format!(
                     "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
-                    crate::config::dirs::config_file().display()
+                    crate::support::dirs::config_file().display()
                 ),
             };
             check(
@@ -187,7 +187,7 @@ fn sandbox_snippet(plan: &Plan) -> String {
         .chain(&plan.missing)
         .map(|a| absolute(&a.path))
         .collect();
-    let deny_read = vec![absolute(&crate::seal::key_dir())];
+    let deny_read = vec![absolute(&crate::support::seal::key_dir())];
     json!({"sandbox": {"enabled": true, "allowUnsandboxedCommands": false,
         "filesystem": {"denyWrite": deny_write, "denyRead": deny_read}}})
     .to_string()

@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use super::report::{Check, check};
 use crate::agent::Agent;
-use crate::config::{Settings, dirs};
+use crate::config::Settings;
 use crate::install::settings::{Scope, codex_home, settings_path};
+use crate::support::dirs;
 
 /// Settings that switch every hook off, including files `init` does not manage.
 pub(super) fn hooks_switched_off(root: &Path, home: &Path) -> Vec<Check> {

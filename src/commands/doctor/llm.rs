@@ -8,10 +8,11 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::report::{Check, check, info};
-use crate::config::{Settings, dirs};
+use crate::config::Settings;
 use crate::judge::evaluate::{Answer, Layer2};
 use crate::llm::resolve::{Backend, find_on_path};
 use crate::llm::{LlmJudge, ProviderKind};
+use crate::support::dirs;
 
 const CHOOSING: &str =
     "see the README's \"Choosing the LLM\"; `hookjudge config path` shows your config file";

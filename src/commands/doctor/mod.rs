@@ -21,7 +21,7 @@ use report::check;
 /// Runs every check and prints the report.
 pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
-    let root = crate::config::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
+    let root = crate::support::paths::repo_root(&cwd).unwrap_or_else(|| cwd.clone());
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .unwrap_or_default();
@@ -55,7 +55,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
         &mut io::stdout().lock(),
         &checks,
         args.json,
-        crate::term::colour_stdout(),
+        crate::support::term::colour_stdout(),
     )
     .map_err(UserError::output)?;
     Ok(if report::problems(&checks) == 0 {

@@ -75,7 +75,11 @@ pub(super) fn render(
             &c.detail,
             WIDTH.saturating_sub(head.len().max(DETAIL_COLUMN)),
         );
-        let painted = format!("{} {:<24} ", crate::term::paint(mark, code, colour), c.name);
+        let painted = format!(
+            "{} {:<24} ",
+            crate::support::term::paint(mark, code, colour),
+            c.name
+        );
         writeln!(out, "{painted}{}", lines[0])?;
         for line in &lines[1..] {
             writeln!(out, "{:DETAIL_COLUMN$}{line}", "")?;

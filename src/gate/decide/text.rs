@@ -101,12 +101,8 @@ pub fn branch_matches(pattern: &str, branch: &str) -> bool {
 }
 
 pub(super) fn short(command: &str) -> String {
-    let one_line: String = command.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 120 {
-        format!("{}…", one_line.chars().take(119).collect::<String>())
-    } else {
-        one_line
-    }
+    // A whole command line, in a reason the agent reads.
+    crate::support::text::short(command, 120)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use regex::Regex;
 
 use super::super::repos::Repos;
 use super::super::shell::{self, SimpleCommand, Word};
-use crate::gate::normalize;
+use crate::support::paths::normalize;
 
 /// Options that make a test command not run the tests.
 pub(crate) const NOT_A_RUN: [&str; 10] = [
@@ -301,12 +301,8 @@ fn makes_commits(cmd: &SimpleCommand, repos: &Repos) -> bool {
 }
 
 pub(crate) fn short(text: &str) -> String {
-    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one.chars().count() > 60 {
-        format!("{}…", one.chars().take(59).collect::<String>())
-    } else {
-        one
-    }
+    // A command among the session's facts: a line of a list.
+    crate::support::text::short(text, 60)
 }
 
 /// The files a simple command writes (absolute when its directory is known), `None` for a

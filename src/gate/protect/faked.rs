@@ -3,8 +3,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::gate::normalize;
 use crate::gate::shell::{self, SimpleCommand, Word};
+use crate::support::paths::normalize;
 
 /// Programs that write the files named in their arguments (besides redirects).
 const ARTIFACT_WRITERS: [&str; 12] = [

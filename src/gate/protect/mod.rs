@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use crate::gate::shell::{self, SimpleCommand, Word};
 
-use crate::gate::normalize;
+use crate::support::paths::normalize;
 pub use faked::{EvidenceSettings, faked_evidence};
 pub use file_tools::file_tool;
 use file_tools::{patch_check, shell_patch};

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::HUMAN_ONLY;
-use crate::config::dirs;
-use crate::gate::normalize;
+use crate::support::dirs;
+use crate::support::paths::normalize;
 
 /// Settings files whose hook entries an agent may not change, by path suffix.
 pub(super) const SETTINGS_FILES: [&str; 5] = [
@@ -36,7 +36,7 @@ impl Protected {
         let binary = std::env::current_exe()
             .ok()
             .map(|b| b.canonicalize().unwrap_or(b));
-        let files = std::env::var_os(crate::config::CONFIG_ENV)
+        let files = std::env::var_os(crate::support::dirs::CONFIG_ENV)
             .filter(|p| !p.is_empty())
             .map(|p| normalize(&PathBuf::from(p)))
             .into_iter()

@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::time::Timestamp;
+use crate::support::time::Timestamp;
 
 mod gate;
 mod stop;

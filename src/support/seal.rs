@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 
-use crate::config::dirs;
+use crate::support::dirs;
 
 /// The directory that holds the key: the boundary denies reading it to confined commands.
 pub fn key_dir() -> PathBuf {
