@@ -18,15 +18,6 @@ pub const REQUEST_TTL_MS: i64 = 60 * 60 * 1000;
 /// How long an approval stays good (it is also used up by one run).
 pub const APPROVAL_TTL_MS: i64 = 10 * 60 * 1000;
 
-/// What the agent is told when a person must decide and the agent cannot ask them from a hook.
-/// It never says how to approve: that is for the user, on their own terminal.
-pub const ASK_THE_USER: &str = "A person must decide on this command, and this hook cannot ask them. Stop here and ask the user whether to run it; do not retry it or work around it. Once the user says they approved it, run exactly the same command again.";
-
-/// What the person sees (never the agent) when a command waits for them in Codex or Gemini
-/// CLI: the agent's `systemMessage`, which both show in their UI as a warning and do not give
-/// the model. How to approve is for the person alone.
-pub const TELL_THE_PERSON: &str = "hookjudge held back a command for you to decide. To let it run once, run `hookjudge approve` in your own terminal (it shows the command and asks), then tell the agent to run it again.";
-
 /// Where requests and approvals are kept.
 pub fn store_path() -> PathBuf {
     dirs::state_dir().join("approvals.json")

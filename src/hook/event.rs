@@ -248,7 +248,7 @@ impl Tool {
         let call = if input
             .tool_name
             .as_deref()
-            .is_some_and(crate::gate::protect::is_file_tool)
+            .is_some_and(crate::agent::is_file_tool)
         {
             Call::File
         } else if agent::is_shell_tool(&input) {

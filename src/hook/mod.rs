@@ -21,12 +21,12 @@ use crate::support::time::Timestamp;
 pub mod cursor;
 pub mod event;
 pub mod gate_record;
-pub mod outcome;
 pub mod stop_record;
 pub mod verdict;
 
+use crate::agent::ParseError;
+pub use crate::agent::{GateOutcome, StopOutcome};
 pub use event::Event;
-pub use outcome::{GateOutcome, StopOutcome};
 
 /// Hook stdin larger than this is not read whole: the hook fails its own way.
 pub const MAX_STDIN_BYTES: u64 = 64 << 20;
@@ -69,10 +69,8 @@ pub enum InputError {
     TooLarge { limit: u64 },
     /// Reading stdin failed.
     Read(io::Error),
-    /// Nothing but whitespace arrived.
-    Empty,
-    /// What arrived is not the JSON object an agent sends.
-    NotJson(serde_json::Error),
+    /// What arrived is not an agent's hook input.
+    Parse(ParseError),
     /// No `--agent`, and the event is none an agent sends to a Stop hook.
     UnknownAgent(Box<event::Origin>),
 }
@@ -82,10 +80,10 @@ impl fmt::Display for InputError {
         match self {
             InputError::TooLarge { limit } => write!(f, "hook input is larger than {limit} bytes"),
             InputError::Read(e) => write!(f, "cannot read stdin: {e}"),
-            InputError::Empty => {
+            InputError::Parse(ParseError::Empty) => {
                 write!(f, "no hook input on stdin (expected the agent's hook JSON)")
             }
-            InputError::NotJson(e) => {
+            InputError::Parse(ParseError::NotJson(e)) => {
                 write!(f, "hook input is not the JSON object an agent sends: {e}")
             }
             InputError::UnknownAgent(origin) => write!(
@@ -97,11 +95,17 @@ impl fmt::Display for InputError {
     }
 }
 
+impl From<ParseError> for InputError {
+    fn from(e: ParseError) -> InputError {
+        InputError::Parse(e)
+    }
+}
+
 impl std::error::Error for InputError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             InputError::Read(e) => Some(e),
-            InputError::NotJson(e) => Some(e),
+            InputError::Parse(ParseError::NotJson(e)) => Some(e),
             _ => None,
         }
     }

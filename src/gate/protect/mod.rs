@@ -102,21 +102,6 @@ const INTERPRETERS: [&str; 12] = [
     "tclsh",
 ];
 
-/// The agents' file-writing tools.
-const FILE_TOOLS: [&str; 6] = [
-    "Write",
-    "Edit",
-    "MultiEdit",
-    "apply_patch",
-    "write_file",
-    "replace",
-];
-
-/// Whether `tool` is one of the agents' file-writing tools.
-pub fn is_file_tool(tool: &str) -> bool {
-    FILE_TOOLS.contains(&tool)
-}
-
 /// The reason the gate gives the agent for a denied self-protection action.
 pub fn reason(what: &str) -> String {
     format!(

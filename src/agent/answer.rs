@@ -1,0 +1,208 @@
+//! Writing a hook's outcome in each agent's shape: what a Stop or the gate decided, as values,
+//! and the JSON each agent reads.
+
+use serde_json::{Value, json};
+
+use super::Agent;
+
+/// What the agent is told when a person must decide and the agent cannot ask them from a hook.
+/// It never says how to approve: that is for the user, on their own terminal.
+pub const ASK_THE_USER: &str = "A person must decide on this command, and this hook cannot ask them. Stop here and ask the user whether to run it; do not retry it or work around it. Once the user says they approved it, run exactly the same command again.";
+
+/// What the person sees (never the agent) when a command waits for them in Codex or Gemini
+/// CLI: the agent's `systemMessage`, which both show in their UI as a warning and do not give
+/// the model. How to approve is for the person alone.
+pub const TELL_THE_PERSON: &str = "hookjudge held back a command for you to decide. To let it run once, run `hookjudge approve` in your own terminal (it shows the command and asks), then tell the agent to run it again.";
+
+/// How a Stop ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopOutcome {
+    /// The turn ends; nothing to say.
+    Allow,
+    /// The turn ends; the human is told this.
+    Notice(String),
+    /// The agent goes on, told `reason`; `notice` is for the human beside it.
+    Block {
+        reason: String,
+        notice: Option<String>,
+    },
+}
+
+impl StopOutcome {
+    /// The same outcome with `line` added for the human (after what it already says).
+    pub fn with_notice(self, line: String) -> StopOutcome {
+        let join = |other: Option<String>| match other {
+            Some(other) => format!("{other}\n{line}"),
+            None => line.clone(),
+        };
+        match self {
+            StopOutcome::Allow => StopOutcome::Notice(line),
+            StopOutcome::Notice(other) => StopOutcome::Notice(join(Some(other))),
+            StopOutcome::Block { reason, notice } => StopOutcome::Block {
+                reason,
+                notice: Some(join(notice)),
+            },
+        }
+    }
+}
+
+/// What the gate answers about a tool call. It never answers an explicit allow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GateOutcome {
+    /// No answer: the agent's own permission rules apply.
+    Silent,
+    /// Refused; the agent is told why.
+    Deny(String),
+    /// A human decides (see [`crate::agent::Agent::gate_answer`] for agents that cannot ask).
+    Ask(String),
+    /// The command runs inside the boundary (`boundary.mode` `landlock`): `input` is the tool
+    /// input with the command rewritten. `ask` is `Some(reason)` when a human must still
+    /// decide (the gate asks, or the agent would have asked); `None` only where the agent would
+    /// have run the command without asking anyway.
+    Confined {
+        input: serde_json::Value,
+        ask: Option<String>,
+    },
+}
+
+/// The JSON that blocks a Stop in `agent`'s shape.
+pub fn stop_block(agent: Agent, reason: &str) -> Value {
+    match agent {
+        Agent::Gemini => json!({ "decision": "deny", "reason": reason }),
+        // Cursor's `stop` continues the agent with a follow-up message.
+        Agent::Cursor => json!({ "followup_message": reason }),
+        _ => json!({ "decision": "block", "reason": reason }),
+    }
+}
+
+/// The JSON that lets a Stop through while telling the human something.
+pub fn stop_notice(message: &str) -> Value {
+    json!({ "systemMessage": message })
+}
+
+impl Agent {
+    /// The Stop answer in this agent's shape; `None` is no output (the turn ends).
+    pub fn stop_answer(self, outcome: &StopOutcome) -> Option<Value> {
+        match outcome {
+            StopOutcome::Allow => None,
+            // Cursor's `stop` answer has no field for the person.
+            StopOutcome::Notice(_) if self == Agent::Cursor => None,
+            StopOutcome::Notice(message) => Some(stop_notice(message)),
+            StopOutcome::Block { reason, notice } => {
+                let mut answer = stop_block(self, reason);
+                if let Some(notice) = notice.as_ref().filter(|_| self != Agent::Cursor) {
+                    // `systemMessage` is for the human in every agent.
+                    answer["systemMessage"] = Value::String(notice.clone());
+                }
+                Some(answer)
+            }
+        }
+    }
+
+    /// The gate's answer in this agent's shape; `None` is no output (see [`gate_output`]).
+    /// Cline reads no output as a failure, which blocks: it is told `{"cancel":false}`.
+    pub fn gate_answer(self, outcome: &GateOutcome) -> Option<Value> {
+        match outcome {
+            GateOutcome::Silent if self == Agent::Cline => Some(json!({"cancel": false})),
+            GateOutcome::Silent => None,
+            GateOutcome::Deny(reason) => Some(gate_output(self, true, reason)),
+            GateOutcome::Ask(reason) => Some(gate_output(self, false, reason)),
+            GateOutcome::Confined { input, ask } => {
+                match confined_output(self, input, ask.as_deref()) {
+                    Some(answer) => Some(answer),
+                    None => self.gate_answer(&GateOutcome::Silent),
+                }
+            }
+        }
+    }
+}
+
+/// The gate's answer in `agent`'s shape. `ask` becomes, for an agent that cannot ask in every
+/// run ([`Agent::can_ask`]), a deny that tells the agent to stop and ask the user (who approves
+/// with `hookjudge approve` on their own terminal; the agent is never told how). Codex and
+/// Gemini CLI also get a `systemMessage` telling the person how to approve: both show it in
+/// their UI and do not give it to the model.
+pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
+    let asks = !deny && agent.can_ask();
+    let reason = if deny || asks {
+        reason.to_owned()
+    } else {
+        format!("{reason} {}", ASK_THE_USER)
+    };
+    let decision = if asks { "ask" } else { "deny" };
+    let mut answer = match agent {
+        Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Droid => {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": reason}})
+        }
+        // The OpenCode plugin throws with the reason: the tool call fails and the model reads it.
+        Agent::Gemini | Agent::Crush | Agent::OpenCode => {
+            json!({"decision": decision, "reason": reason})
+        }
+        Agent::Copilot => {
+            json!({"permissionDecision": decision, "permissionDecisionReason": reason})
+        }
+        // `user_message` is shown to the person, `agent_message` sent to the model.
+        Agent::Cursor => {
+            json!({"permission": decision, "user_message": reason, "agent_message": reason})
+        }
+        Agent::Cline => json!({"cancel": true, "errorMessage": reason}),
+    };
+    if !deny && !asks && matches!(agent, Agent::Codex | Agent::Gemini) {
+        answer["systemMessage"] = json!(TELL_THE_PERSON);
+    }
+    answer
+}
+
+/// The gate's rewrite to run a command inside the boundary, in `agent`'s shape. Only Claude
+/// Code can show a rewrite and still ask; where another agent would have to ask, the command
+/// is held back as any ask is (see [`gate_output`]) and runs confined once approved.
+pub fn confined_output(agent: Agent, input: &Value, ask: Option<&str>) -> Option<Value> {
+    Some(match (agent, ask) {
+        (Agent::Claude, ask) => {
+            let decision = if ask.is_some() { "ask" } else { "allow" };
+            let reason = ask.unwrap_or("hookjudge runs this command inside its boundary");
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
+                "permissionDecisionReason": reason, "updatedInput": input}})
+        }
+        (_, Some(reason)) => gate_output(agent, false, reason),
+        (Agent::Codex, None) => {
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": input}})
+        }
+        // No decision: Gemini CLI merges the input and its own confirmation rules still apply.
+        (Agent::Gemini, None) => {
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input}})
+        }
+        // The other agents' rewrites are not known to be honoured: the command is not
+        // rewritten, and the gate's own reading of it (silent) stands.
+        (_, None) => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notices_add_up_beside_any_outcome() {
+        let line = || "trust".to_string();
+        assert_eq!(
+            StopOutcome::Allow.with_notice(line()),
+            StopOutcome::Notice("trust".into())
+        );
+        assert_eq!(
+            StopOutcome::Notice("failed".into()).with_notice(line()),
+            StopOutcome::Notice("failed\ntrust".into())
+        );
+        assert_eq!(
+            StopOutcome::Block {
+                reason: "r".into(),
+                notice: None
+            }
+            .with_notice(line()),
+            StopOutcome::Block {
+                reason: "r".into(),
+                notice: Some("trust".into())
+            }
+        );
+    }
+}

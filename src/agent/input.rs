@@ -1,0 +1,290 @@
+//! Reading an agent's hook stdin into the one shape the hooks use, and the tool names that
+//! mark a shell or a file-writing call in each agent.
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::Agent;
+use crate::support::hash::fnv1a;
+
+/// The hook input fields hookjudge reads; agents send more, which are ignored.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct HookInput {
+    pub session_id: Option<String>,
+    pub transcript_path: Option<String>,
+    pub cwd: Option<String>,
+    pub hook_event_name: Option<String>,
+    pub prompt_id: Option<String>,
+    pub turn_id: Option<String>,
+    pub stop_hook_active: Option<bool>,
+    pub last_assistant_message: Option<String>,
+    pub agent_id: Option<String>,
+    pub agent_transcript_path: Option<String>,
+    /// Gemini `AfterAgent`: the user's request.
+    pub prompt: Option<String>,
+    /// Gemini `AfterAgent`: the text of every model turn since the request.
+    pub prompt_response: Option<String>,
+    pub tool_name: Option<String>,
+    pub tool_input: Option<Value>,
+    /// The id of the tool call a PreToolUse hook is asked about.
+    pub tool_use_id: Option<String>,
+    /// Claude Code and Codex: the session's permission mode (`default`, `bypassPermissions`, …).
+    pub permission_mode: Option<String>,
+    /// Cursor: `afterAgentResponse`'s message, and at `stop` how it ended and how many times
+    /// a hook's `followup_message` has continued it.
+    pub text: Option<String>,
+    pub status: Option<String>,
+    pub loop_count: Option<u64>,
+    /// Qwen Code `Stop`: how full the context is (only Qwen sends it).
+    pub context_limit: Option<Value>,
+    // The fields other agents name their own way, read into the ones above by
+    // [`HookInput::parse`]. Copilot CLI: `sessionId`, `transcriptPath`, `toolName`, `toolArgs`
+    // (a JSON string in the CLI's hooks, an object in the SDK's).
+    #[serde(rename = "sessionId")]
+    pub copilot_session_id: Option<String>,
+    #[serde(rename = "transcriptPath")]
+    pub copilot_transcript_path: Option<String>,
+    #[serde(rename = "toolName")]
+    pub copilot_tool_name: Option<String>,
+    #[serde(rename = "toolArgs")]
+    pub copilot_tool_args: Option<Value>,
+    /// Cursor: `beforeShellExecution`'s command, the conversation and its workspace roots.
+    #[serde(rename = "command")]
+    pub cursor_command: Option<String>,
+    #[serde(rename = "conversation_id")]
+    pub cursor_conversation_id: Option<String>,
+    #[serde(rename = "workspace_roots")]
+    pub cursor_workspace_roots: Option<Vec<String>>,
+    pub cursor_version: Option<String>,
+    /// Cline: the event's name, the task, its workspace roots and
+    /// `preToolUse: {toolName, parameters}`.
+    #[serde(rename = "hookName")]
+    pub cline_hook_name: Option<String>,
+    #[serde(rename = "taskId")]
+    pub cline_task_id: Option<String>,
+    #[serde(rename = "workspaceRoots")]
+    pub cline_workspace_roots: Option<Vec<String>>,
+    #[serde(rename = "preToolUse")]
+    pub cline_pre_tool_use: Option<ClinePreToolUse>,
+    /// Factory Droid, as some of its integrations describe it: camelCase common fields
+    /// (`hookEventName`, `sessionId`, `transcriptPath`) beside snake_case tool fields.
+    #[serde(rename = "hookEventName")]
+    pub droid_hook_event_name: Option<String>,
+    /// Crush: the event's name.
+    #[serde(rename = "event")]
+    pub crush_event: Option<String>,
+}
+
+/// Cline's `preToolUse` object.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ClinePreToolUse {
+    #[serde(rename = "toolName")]
+    pub tool_name: Option<String>,
+    pub parameters: Option<Value>,
+}
+
+/// The tool name hookjudge gives Cursor's `beforeShellExecution`, which names no tool.
+pub const CURSOR_SHELL: &str = "Shell";
+
+impl HookInput {
+    /// Parses hook stdin, saying what is wrong in terms a user can check.
+    pub fn parse(stdin: &[u8]) -> Result<HookInput, ParseError> {
+        if stdin.iter().all(u8::is_ascii_whitespace) {
+            return Err(ParseError::Empty);
+        }
+        let mut input: HookInput = serde_json::from_slice(stdin).map_err(ParseError::NotJson)?;
+        input.read_foreign_fields();
+        Ok(input)
+    }
+
+    /// Fills the fields hookjudge reads from the names other agents give them (never over a
+    /// field the input already has).
+    fn read_foreign_fields(&mut self) {
+        let first = |roots: &Option<Vec<String>>| roots.as_ref().and_then(|r| r.first().cloned());
+        fill(&mut self.session_id, self.copilot_session_id.clone());
+        fill(&mut self.session_id, self.cursor_conversation_id.clone());
+        fill(&mut self.session_id, self.cline_task_id.clone());
+        fill(
+            &mut self.transcript_path,
+            self.copilot_transcript_path.clone(),
+        );
+        fill(&mut self.hook_event_name, self.cline_hook_name.clone());
+        fill(
+            &mut self.hook_event_name,
+            self.droid_hook_event_name.clone(),
+        );
+        fill(&mut self.hook_event_name, self.crush_event.clone());
+        fill(&mut self.cwd, first(&self.cursor_workspace_roots));
+        fill(&mut self.cwd, first(&self.cline_workspace_roots));
+        if self.tool_name.is_some() {
+            return;
+        }
+        if let Some(name) = self.copilot_tool_name.clone() {
+            // Copilot CLI sends the arguments as a JSON string.
+            self.tool_input = match self.copilot_tool_args.take() {
+                Some(Value::String(s)) => serde_json::from_str(&s).ok().or(Some(Value::String(s))),
+                args => args,
+            };
+            self.tool_name = Some(name);
+        } else if let Some(call) = self.cline_pre_tool_use.take() {
+            self.tool_name = call.tool_name;
+            self.tool_input = call.parameters;
+            // Kept to tell the agent apart.
+            self.cline_pre_tool_use = Some(ClinePreToolUse::default());
+        } else if let Some(command) = self.cursor_command.clone() {
+            self.tool_name = Some(CURSOR_SHELL.to_owned());
+            self.tool_input = Some(json!({ "command": command }));
+        }
+    }
+
+    /// Which agent sent this, from the event name and the fields only one agent sends. Qwen
+    /// Code and Factory Droid are told apart from Claude Code by their shell tool's name (or
+    /// Qwen's `context_limit` at `Stop`); an entry passes `--agent` in any case.
+    pub fn detect_agent(&self) -> Option<Agent> {
+        if self.cline_hook_name.is_some() || self.cline_pre_tool_use.is_some() {
+            return Some(Agent::Cline);
+        }
+        if self.cursor_version.is_some() || self.cursor_conversation_id.is_some() {
+            return Some(Agent::Cursor);
+        }
+        if self.droid_hook_event_name.is_some() {
+            return Some(Agent::Droid);
+        }
+        if self.copilot_tool_name.is_some() || self.copilot_session_id.is_some() {
+            return Some(Agent::Copilot);
+        }
+        if self.crush_event.is_some() {
+            return Some(Agent::Crush);
+        }
+        match self.hook_event_name.as_deref()? {
+            "AfterAgent" | "BeforeTool" => Some(Agent::Gemini),
+            "beforeShellExecution" => Some(Agent::Cursor),
+            "Stop" | "SubagentStop" | "PreToolUse" if self.turn_id.is_some() => Some(Agent::Codex),
+            "PreToolUse" if self.tool_name.as_deref() == Some("run_shell_command") => {
+                Some(Agent::Qwen)
+            }
+            "PreToolUse" if self.tool_name.as_deref() == Some("Execute") => Some(Agent::Droid),
+            "Stop" if self.context_limit.is_some() => Some(Agent::Qwen),
+            "Stop" | "SubagentStop" | "PreToolUse" => Some(Agent::Claude),
+            _ => None,
+        }
+    }
+
+    /// Whether this is a stop-like event (the end of an agent's response).
+    pub fn is_stop_event(&self) -> bool {
+        matches!(
+            self.hook_event_name.as_deref(),
+            Some("Stop" | "SubagentStop" | "AfterAgent")
+        )
+    }
+
+    /// The transcript to read for a Stop: the subagent's own for `SubagentStop`.
+    pub fn stop_transcript(&self) -> Option<PathBuf> {
+        let path = if self.hook_event_name.as_deref() == Some("SubagentStop") {
+            self.agent_transcript_path.as_deref()
+        } else {
+            self.transcript_path.as_deref()
+        }?;
+        (!path.is_empty()).then(|| {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            crate::support::paths::expand_home(path, home.as_deref())
+                .unwrap_or_else(|| PathBuf::from(path))
+        })
+    }
+
+    /// What identifies "one user prompt" for the loop breaker: the agent's prompt or turn id,
+    /// or for Gemini a digest of the prompt text. `None` when the agent sends nothing usable.
+    pub fn prompt_key(&self) -> Option<String> {
+        if let Some(id) = self.prompt_id.as_ref().or(self.turn_id.as_ref()) {
+            return Some(id.clone());
+        }
+        self.prompt
+            .as_ref()
+            .map(|p| format!("prompt-{:016x}", fnv1a(p.as_bytes())))
+    }
+}
+
+fn fill(field: &mut Option<String>, value: Option<String>) {
+    if field.is_none() {
+        *field = value;
+    }
+}
+
+/// The shell tool's name in each agent (Claude Code and Codex `Bash`, Gemini CLI and Qwen
+/// Code `run_shell_command`, Copilot CLI and Crush `bash`, Factory Droid `Execute`, Cline
+/// `execute_command`, Cursor [`CURSOR_SHELL`], and Codex's older names).
+pub const SHELL_TOOLS: [&str; 9] = [
+    "Bash",
+    "run_shell_command",
+    "shell",
+    "local_shell",
+    "exec_command",
+    "bash",
+    "Execute",
+    "execute_command",
+    CURSOR_SHELL,
+];
+
+/// Whether a pre-tool event concerns the shell tool ([`SHELL_TOOLS`]).
+pub fn is_shell_tool(input: &HookInput) -> bool {
+    input
+        .tool_name
+        .as_deref()
+        .is_some_and(|name| SHELL_TOOLS.contains(&name))
+}
+
+/// The command of a shell tool call.
+pub fn shell_command(input: &HookInput) -> Option<String> {
+    let tool_input = input.tool_input.as_ref()?;
+    match &tool_input["command"] {
+        Value::String(s) => Some(s.clone()),
+        // Some clients send argv arrays.
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(Value::as_str)
+                .map(shell_quote)
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        _ => None,
+    }
+}
+
+fn shell_quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// Why hook stdin is not an agent's hook input.
+#[derive(Debug)]
+pub enum ParseError {
+    /// Nothing but whitespace arrived.
+    Empty,
+    /// What arrived is not the JSON object an agent sends.
+    NotJson(serde_json::Error),
+}
+
+/// The agents' file-writing tools.
+pub const FILE_TOOLS: [&str; 6] = [
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "apply_patch",
+    "write_file",
+    "replace",
+];
+
+/// Whether `tool` is one of the agents' file-writing tools.
+pub fn is_file_tool(tool: &str) -> bool {
+    FILE_TOOLS.contains(&tool)
+}

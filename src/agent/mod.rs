@@ -1,0 +1,454 @@
+//! The agents' hook contracts: reading their stdin JSON and writing decisions in their shapes.
+//!
+//! Claude Code and Codex CLI send `Stop`/`SubagentStop` (Codex adds `turn_id`); Gemini CLI sends
+//! `AfterAgent` with the whole turn's text in `prompt_response`; Qwen Code and Factory Droid send
+//! Claude-style events. Copilot CLI (`toolName`/`toolArgs`), Cursor (`beforeShellExecution`),
+//! Cline (`hookName` with a `preToolUse` object) and Crush (`event`) name things their own way;
+//! [`HookInput::parse`] reads them into the one shape the hooks use. Every decision is exit 0
+//! with at most one JSON object on stdout; a hook never relies on exit 2 (see the protocol
+//! reference, §10). The per-agent facts (what can block, how an ask is expressed) are
+//! [`Agent::contract`]'s table.
+
+mod answer;
+mod input;
+
+pub use answer::{
+    ASK_THE_USER, GateOutcome, StopOutcome, TELL_THE_PERSON, confined_output, gate_output,
+    stop_block, stop_notice,
+};
+pub use input::{
+    CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS, is_file_tool,
+    is_shell_tool, shell_command,
+};
+
+use std::fmt;
+
+/// A coding agent whose hooks hookjudge serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Agent {
+    Claude,
+    Codex,
+    Gemini,
+    Qwen,
+    Droid,
+    Copilot,
+    Cursor,
+    Crush,
+    Cline,
+    OpenCode,
+}
+
+/// What one agent's hooks can do, as its documentation and schemas say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contract {
+    pub name: &'static str,
+    /// The product's name, for people.
+    pub display_name: &'static str,
+    /// The agent's config folder, in a project and in the home folder.
+    pub config_dir: &'static str,
+    /// Whether a pre-tool hook can hand the decision to a person (`ask`) in every run;
+    /// otherwise an ask is a deny telling the agent to stop and ask the user.
+    pub can_ask: bool,
+    /// What hookjudge does at the end of a turn for this agent.
+    pub turn_end: TurnEnd,
+}
+
+/// What hookjudge does when the agent's turn ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnEnd {
+    /// The Stop judges run and can send the agent back to work.
+    Judged,
+    /// The agent's turn-end event carries no text hookjudge can read, or cannot continue the
+    /// turn: no Stop judge runs (the gate still guards its shell commands).
+    NotJudged,
+}
+
+/// One row per agent: [`Agent::contract`].
+const CONTRACTS: [Contract; 10] = [
+    Contract {
+        name: "claude",
+        display_name: "Claude Code",
+        config_dir: ".claude",
+        can_ask: true,
+        turn_end: TurnEnd::Judged,
+    },
+    Contract {
+        name: "codex",
+        display_name: "Codex CLI",
+        config_dir: ".codex",
+        can_ask: false,
+        turn_end: TurnEnd::Judged,
+    },
+    // `"decision":"ask"` waits forever in headless runs for a confirmation nothing sends.
+    Contract {
+        name: "gemini",
+        display_name: "Gemini CLI",
+        config_dir: ".gemini",
+        can_ask: false,
+        turn_end: TurnEnd::Judged,
+    },
+    // An ask is a deny in headless (`--prompt`) runs and background subagents. Qwen Code 0.15
+    // sends `stop_hook_active: true` on every Stop and no prompt id, so the loop breaker counts
+    // a whole session as one prompt (exact for headless runs).
+    Contract {
+        name: "qwen",
+        display_name: "Qwen Code",
+        config_dir: ".qwen",
+        can_ask: false,
+        turn_end: TurnEnd::Judged,
+    },
+    Contract {
+        name: "droid",
+        display_name: "Factory Droid",
+        config_dir: ".factory",
+        can_ask: true,
+        turn_end: TurnEnd::Judged,
+    },
+    // `agentStop` names a transcript whose format is not documented, and no message text.
+    Contract {
+        name: "copilot",
+        display_name: "Copilot CLI",
+        config_dir: ".github",
+        can_ask: true,
+        turn_end: TurnEnd::NotJudged,
+    },
+    // `stop` carries no text: `afterAgentResponse`'s is kept for it (see `hook::cursor`).
+    Contract {
+        name: "cursor",
+        display_name: "Cursor",
+        config_dir: ".cursor",
+        can_ask: true,
+        turn_end: TurnEnd::Judged,
+    },
+    // No turn-end event; the JSON answer has no ask.
+    Contract {
+        name: "crush",
+        display_name: "Crush",
+        config_dir: ".crush",
+        can_ask: false,
+        turn_end: TurnEnd::NotJudged,
+    },
+    // `TaskComplete` has no text and cannot continue the task.
+    Contract {
+        name: "cline",
+        display_name: "Cline",
+        config_dir: ".clinerules",
+        can_ask: false,
+        turn_end: TurnEnd::NotJudged,
+    },
+    // The plugin blocks by throwing; `session.idle` cannot continue the session.
+    Contract {
+        name: "opencode",
+        display_name: "OpenCode",
+        config_dir: ".opencode",
+        can_ask: false,
+        turn_end: TurnEnd::NotJudged,
+    },
+];
+
+impl Agent {
+    pub const ALL: [Agent; 10] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Qwen,
+        Agent::Droid,
+        Agent::Copilot,
+        Agent::Cursor,
+        Agent::Crush,
+        Agent::Cline,
+        Agent::OpenCode,
+    ];
+
+    /// The agents whose hooks `init` writes into a settings file of Claude Code's shape
+    /// (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`).
+    pub const INSTALLABLE: [Agent; 5] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Qwen,
+        Agent::Droid,
+    ];
+
+    /// The agents `init` installs for: [`Agent::INSTALLABLE`], and OpenCode, whose hooks are
+    /// a plugin file `init` writes whole (see `install::settings::owned_path`).
+    pub const INIT: [Agent; 6] = [
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Qwen,
+        Agent::Droid,
+        Agent::OpenCode,
+    ];
+
+    /// This agent's row of the table.
+    pub fn contract(self) -> &'static Contract {
+        &CONTRACTS[self as usize]
+    }
+
+    pub fn name(self) -> &'static str {
+        self.contract().name
+    }
+
+    pub fn from_name(name: &str) -> Option<Agent> {
+        Agent::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The product's name, for people.
+    pub fn display_name(self) -> &'static str {
+        self.contract().display_name
+    }
+
+    /// The agent's config folder, in a project and in the home folder (Codex's home may be
+    /// moved by `CODEX_HOME`; see [`crate::install::settings::codex_home`]).
+    pub fn config_dir(self) -> &'static str {
+        self.contract().config_dir
+    }
+
+    /// Whether the agent's settings give hook timeouts in milliseconds (else seconds).
+    pub fn timeouts_in_ms(self) -> bool {
+        matches!(self, Agent::Gemini | Agent::Qwen)
+    }
+
+    /// Whether the gate's `ask` reaches a person in every run of this agent.
+    pub fn can_ask(self) -> bool {
+        self.contract().can_ask
+    }
+}
+
+/// `--agent NAME` on the hook entries: the names of [`Agent::name`], the only table of them.
+impl clap::ValueEnum for Agent {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Agent::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()))
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use serde_json::json;
+
+    use super::*;
+
+    #[track_caller]
+    fn detect(json: &str) -> Option<Agent> {
+        HookInput::parse(json.as_bytes()).unwrap().detect_agent()
+    }
+
+    #[test]
+    fn detects_each_agent_from_its_stop_event() {
+        assert_eq!(
+            detect(r#"{"hook_event_name":"Stop","session_id":"s"}"#),
+            Some(Agent::Claude)
+        );
+        assert_eq!(
+            detect(r#"{"hook_event_name":"SubagentStop"}"#),
+            Some(Agent::Claude)
+        );
+        assert_eq!(
+            detect(r#"{"hook_event_name":"Stop","turn_id":"t"}"#),
+            Some(Agent::Codex)
+        );
+        assert_eq!(
+            detect(r#"{"hook_event_name":"AfterAgent","prompt_response":"x"}"#),
+            Some(Agent::Gemini)
+        );
+        assert_eq!(detect(r#"{"hook_event_name":"SessionStart"}"#), None);
+        assert_eq!(detect(r#"{}"#), None);
+    }
+
+    #[test]
+    fn other_agents_fields_are_read_into_the_common_ones() {
+        let parse = |j: &str| HookInput::parse(j.as_bytes()).unwrap();
+        // Copilot CLI's `toolArgs` is a JSON string; the SDK's is an object.
+        for args in [
+            r#""{\"command\":\"git push\"}""#,
+            r#"{"command":"git push"}"#,
+        ] {
+            let input = parse(&format!(
+                r#"{{"sessionId":"c","toolName":"bash","toolArgs":{args}}}"#
+            ));
+            assert_eq!(shell_command(&input).as_deref(), Some("git push"), "{args}");
+            assert_eq!(input.session_id.as_deref(), Some("c"));
+            assert_eq!(input.detect_agent(), Some(Agent::Copilot));
+        }
+        let cline = parse(
+            r#"{"hookName":"PreToolUse","taskId":"t","workspaceRoots":["/w"],"preToolUse":{"toolName":"execute_command","parameters":{"command":"ls"}}}"#,
+        );
+        assert_eq!(
+            (
+                cline.cwd.as_deref(),
+                cline.session_id.as_deref(),
+                cline.hook_event_name.as_deref()
+            ),
+            (Some("/w"), Some("t"), Some("PreToolUse"))
+        );
+        assert!(is_shell_tool(&cline));
+        assert_eq!(cline.detect_agent(), Some(Agent::Cline));
+        let cursor = parse(
+            r#"{"hook_event_name":"beforeShellExecution","conversation_id":"cv","command":"make","cwd":"/c","workspace_roots":["/w"]}"#,
+        );
+        assert_eq!(cursor.cwd.as_deref(), Some("/c"), "its own `cwd` wins");
+        assert_eq!(shell_command(&cursor).as_deref(), Some("make"));
+        assert_eq!(cursor.detect_agent(), Some(Agent::Cursor));
+        let crush =
+            parse(r#"{"event":"PreToolUse","tool_name":"bash","tool_input":{"command":"ls"}}"#);
+        assert_eq!(crush.detect_agent(), Some(Agent::Crush));
+        assert_eq!(
+            parse(r#"{"hook_event_name":"PreToolUse","tool_name":"run_shell_command"}"#)
+                .detect_agent(),
+            Some(Agent::Qwen)
+        );
+        assert_eq!(
+            parse(r#"{"hook_event_name":"PreToolUse","tool_name":"Execute"}"#).detect_agent(),
+            Some(Agent::Droid)
+        );
+        // Factory Droid with camelCase common fields.
+        let droid = parse(
+            r#"{"hookEventName":"PreToolUse","sessionId":"d","transcriptPath":"/t.jsonl","tool_name":"Execute","tool_input":{"command":"ls"}}"#,
+        );
+        assert_eq!(droid.detect_agent(), Some(Agent::Droid));
+        assert_eq!(
+            (
+                droid.hook_event_name.as_deref(),
+                droid.session_id.as_deref()
+            ),
+            (Some("PreToolUse"), Some("d"))
+        );
+        // A Claude Code input is read as before.
+        let claude = parse(
+            r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        );
+        assert_eq!(claude.detect_agent(), Some(Agent::Claude));
+    }
+
+    #[test]
+    fn the_table_has_one_row_per_agent_in_order() {
+        for agent in Agent::ALL {
+            assert_eq!(Agent::from_name(agent.name()), Some(agent));
+        }
+        for agent in Agent::INSTALLABLE {
+            assert_eq!(agent.contract().turn_end, TurnEnd::Judged, "{agent}");
+        }
+    }
+
+    #[test]
+    fn bad_stdin_is_explained() {
+        let err = |bytes: &[u8]| HookInput::parse(bytes).unwrap_err();
+        assert!(matches!(err(b""), ParseError::Empty));
+        assert!(matches!(err(b"  \n"), ParseError::Empty));
+        assert!(matches!(err(b"not json"), ParseError::NotJson(_)));
+        assert!(matches!(err(b"[1]"), ParseError::NotJson(_)));
+    }
+
+    #[test]
+    fn subagent_stop_reads_its_own_transcript() {
+        let input = HookInput::parse(
+            br#"{"hook_event_name":"SubagentStop","transcript_path":"/p.jsonl","agent_transcript_path":"/a.jsonl"}"#,
+        )
+        .unwrap();
+        assert_eq!(input.stop_transcript(), Some(PathBuf::from("/a.jsonl")));
+        let input =
+            HookInput::parse(br#"{"hook_event_name":"Stop","transcript_path":""}"#).unwrap();
+        assert_eq!(input.stop_transcript(), None);
+    }
+
+    #[test]
+    fn prompt_key_prefers_ids_then_gemini_prompt() {
+        let key = |j: &str| HookInput::parse(j.as_bytes()).unwrap().prompt_key();
+        assert_eq!(
+            key(r#"{"prompt_id":"p","turn_id":"t"}"#).as_deref(),
+            Some("p")
+        );
+        assert_eq!(key(r#"{"turn_id":"t"}"#).as_deref(), Some("t"));
+        assert_eq!(key(r#"{"prompt":"fix it"}"#), key(r#"{"prompt":"fix it"}"#));
+        assert_ne!(
+            key(r#"{"prompt":"fix it"}"#),
+            key(r#"{"prompt":"fix that"}"#)
+        );
+        assert_eq!(key(r#"{}"#), None);
+    }
+
+    #[test]
+    fn gemini_never_gets_ask_nor_allow_from_the_gate() {
+        let asked = gate_output(Agent::Gemini, false, "hookjudge: no proof.");
+        assert_eq!(
+            asked["decision"], "deny",
+            "`ask` hangs headless Gemini runs"
+        );
+        let reason = asked["reason"].as_str().unwrap();
+        assert!(reason.starts_with("hookjudge: no proof. "), "{reason}");
+        assert!(
+            reason.contains("ask the user whether to run it"),
+            "{reason}"
+        );
+        assert!(!reason.contains("hookjudge approve"), "{reason}");
+        assert!(!reason.contains("HOOKJUDGE_APPROVED"), "{reason}");
+        let denied = gate_output(Agent::Gemini, true, "hookjudge gate [push]: run the tests.");
+        assert_eq!(
+            denied,
+            json!({"decision": "deny", "reason": "hookjudge gate [push]: run the tests."})
+        );
+    }
+
+    #[test]
+    fn outcomes_render_per_agent() {
+        let block = StopOutcome::Block {
+            reason: "r".into(),
+            notice: Some("n".into()),
+        };
+        assert_eq!(
+            Agent::Gemini.stop_answer(&block),
+            Some(json!({"decision":"deny","reason":"r","systemMessage":"n"}))
+        );
+        assert_eq!(Agent::Codex.stop_answer(&StopOutcome::Allow), None);
+        assert_eq!(
+            Agent::Claude.stop_answer(&StopOutcome::Notice("n".into())),
+            Some(json!({"systemMessage":"n"}))
+        );
+        assert_eq!(Agent::Claude.gate_answer(&GateOutcome::Silent), None);
+        let ask = GateOutcome::Ask("why".into());
+        assert_eq!(
+            Agent::Claude.gate_answer(&ask).unwrap()["hookSpecificOutput"]["permissionDecision"],
+            "ask"
+        );
+        for agent in [Agent::Codex, Agent::Gemini] {
+            let answer = agent.gate_answer(&ask).unwrap();
+            let text = answer.to_string();
+            assert!(
+                text.contains("\"deny\"") && !text.contains("\"ask\""),
+                "{text}"
+            );
+            assert_eq!(answer["systemMessage"], crate::agent::TELL_THE_PERSON);
+            let deny = agent.gate_answer(&GateOutcome::Deny("no".into())).unwrap();
+            assert_eq!(deny.get("systemMessage"), None);
+        }
+    }
+
+    #[test]
+    fn block_shapes_per_agent() {
+        assert_eq!(
+            stop_block(Agent::Claude, "r"),
+            json!({"decision":"block","reason":"r"})
+        );
+        assert_eq!(
+            stop_block(Agent::Codex, "r"),
+            json!({"decision":"block","reason":"r"})
+        );
+        assert_eq!(
+            stop_block(Agent::Gemini, "r"),
+            json!({"decision":"deny","reason":"r"})
+        );
+    }
+}
