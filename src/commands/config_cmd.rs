@@ -10,10 +10,10 @@ use serde_json::json;
 use super::{ExitStatus, UserError};
 use crate::cli::{ConfigArgs, ConfigCommand};
 use crate::config::Settings;
-use crate::config_schema::schema;
-use crate::config_source::{effective, sourced};
+use crate::config::schema::schema;
+use crate::config::source::{effective, sourced};
+use crate::config::trust::{Report, Standing};
 use crate::install::plan::{SCHEMA_FILE, schema_text};
-use crate::trust::{Report, Standing};
 
 pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitStatus, UserError> {
     let cwd = super::current_dir();
@@ -52,7 +52,7 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         }
         ConfigCommand::Check => {
             let settings = Settings::load(&cwd, explicit)?;
-            problems = crate::config_check::problems(&settings);
+            problems = crate::config::check::problems(&settings);
             let mut r = Ok(());
             for layer in Settings::layers(&cwd, explicit) {
                 let path = &layer.path;
@@ -83,7 +83,7 @@ pub(super) fn config(args: &ConfigArgs, explicit: Option<&Path>) -> Result<ExitS
         }
         ConfigCommand::Show { json } => {
             let settings = Settings::load(&cwd, explicit)?;
-            problems = crate::config_check::problems(&settings);
+            problems = crate::config::check::problems(&settings);
             let sourced = sourced(&settings);
             if *json {
                 let sources: IndexMap<&str, &Path> = sourced

@@ -116,7 +116,7 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     let mut warnings = Vec::new();
     let settings = match Settings::load(&t.root, config) {
         Ok(s) => {
-            for problem in crate::config_check::problems(&s) {
+            for problem in crate::config::check::problems(&s) {
                 warnings.push(format!("{problem} ({})", problem.hint()));
             }
             s
@@ -184,7 +184,7 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         .any(|p| p.path == repo_config && p.old.is_none())
     {
         // What init wrote is what is trusted, never what the file holds by now.
-        crate::trust::trust_content(&repo_config, REPO_CONFIG.as_bytes())
+        crate::config::trust::trust_content(&repo_config, REPO_CONFIG.as_bytes())
             .map_err(|e| UserError::new(e.to_string()))?;
     } else if let Some(report) = &settings.repo_report {
         lines.push(format!(

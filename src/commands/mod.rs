@@ -216,7 +216,7 @@ impl From<crate::config::Error> for UserError {
 /// that is not a regex, a glob that is not a glob), each with its key and next step.
 pub(crate) fn warn_config_problems(settings: &crate::config::Settings) {
     let mut err = io::stderr().lock();
-    for problem in crate::config_check::problems(settings) {
+    for problem in crate::config::check::problems(settings) {
         let _ = writeln!(err, "warning: {problem}\n  hint: {}", problem.hint());
     }
 }

@@ -171,7 +171,7 @@ impl StopHook<'_> {
         let trust_note = settings
             .repo_report
             .as_ref()
-            .filter(|r| crate::trust::first_notice(r))
+            .filter(|r| crate::config::trust::first_notice(r))
             .map(|r| format!("hookjudge: {}", r.message()));
         let panel = match settings.panel(&[]) {
             Ok(panel) => panel,

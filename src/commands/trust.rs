@@ -1,14 +1,14 @@
 //! `hookjudge trust`: the user trusts a repository's `.hookjudge.json` as it is now (see
-//! [`crate::trust`]); `--list` and `--revoke` manage the records.
+//! [`crate::config::trust`]); `--list` and `--revoke` manage the records.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{ExitStatus, UserError};
 use crate::cli::TrustArgs;
+use crate::config::trust::{self, Store};
 use crate::config::{self, Settings};
 use crate::human::{self, Refusal, Tty};
-use crate::trust::{self, Store};
 
 /// The terminal of the person who runs `hookjudge COMMAND`, or the error that says why only a
 /// person at their own terminal may run it (see [`human::person`]).

@@ -5,7 +5,6 @@ mod error;
 pub mod files;
 pub mod githook;
 pub mod ignore;
-pub mod jsonedit;
 pub mod plan;
 pub mod record;
 pub mod settings;

@@ -5,19 +5,19 @@
 
 use std::path::{Path, PathBuf};
 
-use super::jsonedit::{self, Encoding};
 use super::settings::{self, Fill, Scope};
 use super::target::Target;
 use super::{Error, ErrorKind, files, githook, ignore};
 use crate::agent::Agent;
 use crate::config;
+use crate::support::jsonc::{self, Encoding};
 
 /// Where the editor schema goes, relative to the repository root (ignored by git).
 pub const SCHEMA_FILE: &str = ".hookjudge/schema.json";
 
 /// The per-repository config written where none exists (what makes hookjudge stricter for
 /// this repository goes here; the LLM and the log belong in the user's own config). `init`
-/// trusts it, since it wrote it (see [`crate::trust::INIT_WRITTEN`]). It names no `$schema`:
+/// trusts it, since it wrote it (see [`crate::config::trust::INIT_WRITTEN`]). It names no `$schema`:
 /// the file is committed, and the schema file is not, so a clone would point at nothing;
 /// editors are pointed at the schema by their own settings (see the README).
 pub const REPO_CONFIG: &str = r#"{
@@ -30,7 +30,7 @@ pub const REPO_CONFIG: &str = r#"{
 pub fn schema_text() -> String {
     format!(
         "{}\n",
-        serde_json::to_string_pretty(&crate::config_schema::schema()).expect("schema serialises")
+        serde_json::to_string_pretty(&crate::config::schema::schema()).expect("schema serialises")
     )
 }
 
@@ -275,7 +275,7 @@ fn plan_settings(
         false => encoding.encode(&merged.text),
         true => format!(
             "{}\n",
-            jsonedit::render(&serde_json::json!({ "hooks": hooks }), Some("  "), "")
+            jsonc::render(&serde_json::json!({ "hooks": hooks }), Some("  "), "")
         ),
     };
     let created_members = match fresh {

@@ -5,13 +5,13 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::jsonedit::{self, Encoding};
 use super::plan::SCHEMA_FILE;
 use super::record::{self, Before, Record};
 use super::settings::{self, Scope};
 use super::target::Target;
 use super::{Error, ErrorKind, files, githook, ignore};
 use crate::agent::Agent;
+use crate::support::jsonc::{self, Encoding};
 
 /// What `uninstall` did (or, in a dry run, would do) to one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +113,7 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
             match agent {
                 Some(agent) => {
                     let (encoding, body) = Encoding::decode(text);
-                    if jsonedit::parse(&body).is_err() {
+                    if jsonc::parse(&body).is_err() {
                         return text.to_owned();
                     }
                     encoding.encode(&settings::remove(&body, &settings::events(*agent), members))
@@ -156,7 +156,7 @@ fn installed_anywhere(t: &Target) -> bool {
 fn refuse_if_not_json(path: &Path, agent: Agent) -> Result<(), UndoError> {
     let real = files::resolve(path);
     if let Ok(Some(raw)) = files::read(&real)
-        && let Err(e) = jsonedit::parse(&Encoding::decode(&raw).1)
+        && let Err(e) = jsonc::parse(&Encoding::decode(&raw).1)
     {
         return Err(UndoError {
             error: Error::new(
@@ -240,6 +240,6 @@ fn undo(
 }
 
 fn is_empty_object(text: &str) -> bool {
-    jsonedit::parse(&Encoding::decode(text).1)
-        .is_ok_and(|p| matches!(&p.root.kind, jsonedit::Kind::Object(m) if m.is_empty()))
+    jsonc::parse(&Encoding::decode(text).1)
+        .is_ok_and(|p| matches!(&p.root.kind, jsonc::Kind::Object(m) if m.is_empty()))
 }

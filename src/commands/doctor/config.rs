@@ -4,16 +4,16 @@
 use std::path::Path;
 
 use super::report::{Check, check, info};
+use crate::config::trust::Standing;
 use crate::config::{self, Settings};
-use crate::trust::Standing;
 
 /// The config's checks, and the settings the other checks use (the defaults when the config
 /// cannot be used).
 pub(super) fn config_checks(cwd: &Path, config: Option<&Path>) -> (Vec<Check>, Settings) {
     let mut checks = Vec::new();
     let settings = match Settings::load(cwd, config) {
-        Ok(s) if !crate::config_check::problems(&s).is_empty() => {
-            let problems = crate::config_check::problems(&s);
+        Ok(s) if !crate::config::check::problems(&s).is_empty() => {
+            let problems = crate::config::check::problems(&s);
             let list: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
             checks.push(check(
                 "config",

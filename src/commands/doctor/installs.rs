@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use super::report::{Check, check};
 use crate::agent::Agent;
 use crate::config::Settings;
-use crate::install::jsonedit::{self, Encoding};
 use crate::install::settings::{self as entries, Installed, Scope};
 use crate::install::{ErrorKind, files, githook};
+use crate::support::jsonc::{self, Encoding};
 
 /// Every agent's settings file in every scope that runs hookjudge (or is not JSON), the
 /// agents whose hooks run twice, and "no hooks" when none does.
@@ -54,7 +54,7 @@ pub(super) fn settings_checks(
                 }
             };
             let body = Encoding::decode(&raw).1;
-            if let Err(e) = jsonedit::parse(&body) {
+            if let Err(e) = jsonc::parse(&body) {
                 checks.push(check(
                     name,
                     false,

@@ -7,8 +7,8 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use super::super::jsonedit::{self, Node, Parsed};
 use super::ours::ours_in;
+use crate::support::jsonc::{self, Node, Parsed};
 
 /// Matchers that earlier versions of the templates wrote. An entry of ours with one of these is
 /// upgraded to the template's matcher; any other matcher is the user's and is kept. Append the
@@ -83,7 +83,7 @@ fn unique_member<'a>(
     key: &str,
     path: &str,
 ) -> Result<Option<&'a Node>, MergeError> {
-    let jsonedit::Kind::Object(members) = &object.kind else {
+    let jsonc::Kind::Object(members) = &object.kind else {
         return Ok(None);
     };
     let found: Vec<&(String, usize, Node)> = members.iter().filter(|(k, _, _)| k == key).collect();
@@ -132,7 +132,7 @@ pub fn merge(text: &str, hooks: &Value) -> Result<Merged, MergeError> {
 }
 
 fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
-    let parsed = jsonedit::parse(text).map_err(|e| MergeError::NotJson {
+    let parsed = jsonc::parse(text).map_err(|e| MergeError::NotJson {
         line: e.line,
         column: e.column,
         message: e.message,
@@ -144,7 +144,7 @@ fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
         });
     }
     let Some(hooks_node) = unique_member(&parsed, root, "hooks", "hooks")? else {
-        let text = jsonedit::insert_member(text, root, "hooks", hooks);
+        let text = jsonc::insert_member(text, root, "hooks", hooks);
         let mut created = vec!["hooks".to_owned()];
         created.extend(
             hooks
@@ -165,7 +165,7 @@ fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
     for (event, groups) in hooks.as_object().expect("templates hold an object") {
         let path = format!("hooks.{event}");
         let Some(array) = unique_member(&parsed, hooks_node, event, &path)? else {
-            let text = jsonedit::insert_member(text, hooks_node, event, groups);
+            let text = jsonc::insert_member(text, hooks_node, event, groups);
             return Ok(Step::Edit(text, vec![path], None));
         };
         if !array.is_array() {
@@ -184,7 +184,7 @@ fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
         {
             let Some(&(gi, hi)) = ours.get(k) else {
                 return Ok(Step::Edit(
-                    jsonedit::append_element(text, array, group),
+                    jsonc::append_element(text, array, group),
                     Vec::new(),
                     None,
                 ));
@@ -197,7 +197,7 @@ fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
                     .as_str()
                     .is_some_and(|m| PREVIOUS_MATCHERS.contains(&m))
             {
-                let text = jsonedit::replace(text, node, want);
+                let text = jsonc::replace(text, node, want);
                 return Ok(Step::Edit(text, Vec::new(), None));
             }
             let handler = &group_node.member("hooks").expect("found in it").elements()[hi];
@@ -238,14 +238,14 @@ fn update_handler(
             )
         });
         let edited = match handler.member(key) {
-            Some(node) => jsonedit::replace(text, node, want),
-            None => jsonedit::insert_member(text, handler, key, want),
+            Some(node) => jsonc::replace(text, node, want),
+            None => jsonc::insert_member(text, handler, key, want),
         };
         return Some(Step::Edit(edited, Vec::new(), note));
     }
     if current.get("args").is_some() && wanted.get("args").is_none() {
         return Some(Step::Edit(
-            jsonedit::remove_member(text, handler, "args"),
+            jsonc::remove_member(text, handler, "args"),
             Vec::new(),
             None,
         ));

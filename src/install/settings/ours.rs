@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::super::jsonedit::{self, Node, Parsed};
 use super::{Scope, settings_path, template::events};
 use crate::agent::Agent;
+use crate::support::jsonc::{self, Node, Parsed};
 
 /// The subcommands our entries run; an entry running another one is not ours.
 pub const SUBCOMMANDS: [&str; 2] = ["stop", "gate"];
@@ -79,7 +79,7 @@ pub struct Installed {
 
 /// Our handlers in `text`, for `agent`'s events.
 pub fn installed(agent: Agent, text: &str) -> Vec<Installed> {
-    let Ok(parsed) = jsonedit::parse(text) else {
+    let Ok(parsed) = jsonc::parse(text) else {
         return Vec::new();
     };
     let Some(hooks) = parsed.root.member("hooks") else {
@@ -135,7 +135,7 @@ pub fn installed_elsewhere(
         }
         seen.push(p.clone());
         let ours = std::fs::read_to_string(&p)
-            .is_ok_and(|raw| !installed(agent, &jsonedit::Encoding::decode(&raw).1).is_empty());
+            .is_ok_and(|raw| !installed(agent, &jsonc::Encoding::decode(&raw).1).is_empty());
         if ours {
             found.push((s, p));
         }

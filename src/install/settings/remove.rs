@@ -1,8 +1,8 @@
 //! Taking our entries out of a settings file again, and the containers `init` created for
 //! them, keeping everything else.
 
-use super::super::jsonedit;
 use super::ours::ours_in;
+use crate::support::jsonc;
 
 /// Removes every handler of ours for `events`; a group left empty goes with its last handler,
 /// and a container goes when it is empty and listed in `created` (what `init` created).
@@ -10,7 +10,7 @@ use super::ours::ours_in;
 pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
     let mut text = text.to_owned();
     'again: loop {
-        let Ok(parsed) = jsonedit::parse(&text) else {
+        let Ok(parsed) = jsonc::parse(&text) else {
             return text;
         };
         let Some(hooks) = parsed.root.member("hooks").filter(|h| h.is_object()) else {
@@ -23,9 +23,9 @@ pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
             if let Some(&(gi, hi)) = ours_in(&parsed, array).first() {
                 let handlers = array.elements()[gi].member("hooks").expect("found in it");
                 text = if handlers.elements().len() == 1 {
-                    jsonedit::remove_element(&text, array, gi)
+                    jsonc::remove_element(&text, array, gi)
                 } else {
-                    jsonedit::remove_element(&text, handlers, hi)
+                    jsonc::remove_element(&text, handlers, hi)
                 };
                 continue 'again;
             }
@@ -36,7 +36,7 @@ pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
     let mut created: Vec<&String> = created.iter().collect();
     created.sort_by_key(|p| std::cmp::Reverse(p.matches('.').count()));
     for path in created {
-        let Ok(parsed) = jsonedit::parse(&text) else {
+        let Ok(parsed) = jsonc::parse(&text) else {
             return text;
         };
         let (parent, key) = match path.rsplit_once('.') {
@@ -46,12 +46,12 @@ pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
         };
         let Some(parent) = parent else { continue };
         let empty = parent.member(key).is_some_and(|n| match &n.kind {
-            jsonedit::Kind::Object(m) => m.is_empty(),
-            jsonedit::Kind::Array(a) => a.is_empty(),
-            jsonedit::Kind::Scalar => false,
+            jsonc::Kind::Object(m) => m.is_empty(),
+            jsonc::Kind::Array(a) => a.is_empty(),
+            jsonc::Kind::Scalar => false,
         });
         if empty {
-            text = jsonedit::remove_member(&text, parent, key);
+            text = jsonc::remove_member(&text, parent, key);
         }
     }
     text

@@ -1,6 +1,6 @@
 //! Checks of a loaded config that loading does not make: judge definitions that do not build,
 //! artifact globs that are not globs (a pattern that is not a regex does not load at all, see
-//! [`crate::config_patterns`]). Each problem names the exact key (`gate.add_artifacts[1]`), the
+//! [`crate::config::patterns`]). Each problem names the exact key (`gate.add_artifacts[1]`), the
 //! file that sets it, and what to run next, so that every command that reads the config can
 //! report it the same way.
 

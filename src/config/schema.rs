@@ -331,7 +331,7 @@ fn section(description: &str) -> Value {
 
 /// The JSON Schema of a config file.
 pub fn schema() -> Value {
-    let defaults = crate::config_source::effective(&Settings::defaults());
+    let defaults = crate::config::source::effective(&Settings::defaults());
     let mut properties = Map::new();
     for key in KEYS {
         let property = property(key, default_of(&defaults, key.path));

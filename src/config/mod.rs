@@ -4,15 +4,22 @@
 //! because a typo must never silently disable a guard. Layers merge key by key; judges merge
 //! per judge (see [`JudgeSpec::overlay`]). Relative paths in a file are relative to that file.
 //! The repository file applies in full only when the user trusted its content; otherwise only
-//! what makes hookjudge stricter applies (see [`crate::trust`]).
+//! what makes hookjudge stricter applies (see [`crate::config::trust`]).
+
+pub mod check;
+pub mod error;
+pub mod patterns;
+pub mod schema;
+pub mod source;
+pub mod trust;
 
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Deserialize;
 
-pub use crate::config_error::{Error, ErrorKind, ParseError};
-pub use crate::config_source::{Layer, LayerKind, Sources};
+pub use crate::config::error::{Error, ErrorKind, ParseError};
+pub use crate::config::source::{Layer, LayerKind, Sources};
 use crate::judge::evaluate::{JudgeTurns, Panel};
 use crate::judge::speech::{self, UserRules};
 use crate::judge::{self, Judge, JudgeSpec};
@@ -149,8 +156,8 @@ pub struct Settings {
     pub boundary_hide_credentials: bool,
     /// The files that were found and applied, lowest layer first.
     pub files: Vec<PathBuf>,
-    /// What was ignored of a repository file that is not trusted (see [`crate::trust`]).
-    pub repo_report: Option<crate::trust::Report>,
+    /// What was ignored of a repository file that is not trusted (see [`crate::config::trust`]).
+    pub repo_report: Option<crate::config::trust::Report>,
     /// The layer that set each key (see [`Sources`]).
     pub sources: Sources,
 }
@@ -187,7 +194,7 @@ impl Settings {
 
     /// Merges `layers`, lowest first, onto the defaults. A missing file is skipped unless it
     /// was named explicitly; a repository file that is not named explicitly too passes the
-    /// trust filter first (see [`crate::trust`]).
+    /// trust filter first (see [`crate::config::trust`]).
     pub fn load_layers(layers: &[Layer]) -> Result<Settings, Error> {
         let mut settings = Settings::defaults();
         let named = |path: &Path| {
@@ -201,7 +208,7 @@ impl Settings {
             match std::fs::read_to_string(path) {
                 // Someone else's text until the user trusts it (see `trust`).
                 Ok(text) if layer.kind == LayerKind::Repository && !named(path) => {
-                    let filtered = crate::trust::repo_layer(path, &text, &settings);
+                    let filtered = crate::config::trust::repo_layer(path, &text, &settings);
                     if let Some(file) = filtered.file {
                         check_patterns(&file, path)?;
                         settings.apply(file, base, layer);
@@ -369,7 +376,7 @@ impl Settings {
 
 /// Checks the regexes `file` (at `path`) sets, before it is merged.
 fn check_patterns(file: &ConfigFile, path: &Path) -> Result<(), Error> {
-    crate::config_patterns::check(file).map_err(|kind| Error {
+    crate::config::patterns::check(file).map_err(|kind| Error {
         path: Some(path.to_path_buf()),
         kind,
     })
@@ -388,7 +395,7 @@ pub fn parse(text: &str) -> Result<ConfigFile, ParseError> {
     match parse_json(text) {
         Ok(file) => Ok(file),
         Err(first) => {
-            let plain = crate::install::jsonedit::blank(text);
+            let plain = crate::support::jsonc::blank(text);
             if plain == text {
                 Err(first)
             } else {

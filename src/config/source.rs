@@ -16,7 +16,7 @@ use crate::judge;
 pub enum LayerKind {
     /// The user's own file (e.g. `~/.config/hookjudge/config.json`).
     User,
-    /// `.hookjudge.json` at the repository root (see [`crate::trust`]).
+    /// `.hookjudge.json` at the repository root (see [`crate::config::trust`]).
     Repository,
     /// A file named by `--config` or `HOOKJUDGE_CONFIG`.
     Explicit,
