@@ -1,6 +1,6 @@
 //! Claims checked against the session: a final message that says tests, a build or a check
 //! pass, or that something works now, is compared with what the session file shows (see
-//! [`crate::gate::evidence::facts`]).
+//! [`crate::transcript::facts`]).
 //!
 //! [`Grounded`] wraps the LLM stage. For the `unverified-claim` judge it answers itself when the
 //! facts settle the claim (the last run failed, ran no test, or came before the last edit; no
@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use super::Judge;
 use super::evaluate::{Answer, Answers, Layer2, Layer2Call, Question};
-use crate::gate::evidence::facts::{ClaimKind, Settled, TurnFacts};
+use crate::transcript::facts::{ClaimKind, Settled, TurnFacts};
 
 /// The judge of claims checked against the session.
 pub const CLAIM_JUDGE: &str = "unverified-claim";
@@ -312,8 +312,8 @@ mod tests {
 #[cfg(test)]
 mod grounded_tests {
     use super::*;
-    use crate::gate::evidence::facts::{Command, Step};
     use crate::judge::evaluate::{Decision, Panel, Verdict, evaluate};
+    use crate::transcript::facts::{Command, Step};
 
     /// A Layer 2 that reports verification for every judge it is asked about.
     struct Reports;

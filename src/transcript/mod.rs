@@ -18,6 +18,7 @@
 
 mod claude;
 mod codex;
+pub mod facts;
 mod gemini;
 mod reverse;
 mod session;
