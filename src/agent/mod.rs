@@ -10,6 +10,7 @@
 //! [`Agent::contract`]'s table.
 
 mod answer;
+pub mod human;
 mod input;
 
 pub use answer::{

@@ -1,12 +1,12 @@
 //! `hookjudge approve`: the user approves, on their own terminal, one command the gate held back
-//! (see [`crate::approval`]).
+//! (see [`crate::gate::approval`]).
 
 use std::io::{self, Write};
 
 use super::{ExitStatus, UserError};
-use crate::approval::{self, APPROVAL_TTL_MS, Request};
+use crate::agent::human;
 use crate::cli::ApproveArgs;
-use crate::human;
+use crate::gate::approval::{self, APPROVAL_TTL_MS, Request};
 use crate::support::time::Timestamp;
 
 pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {

@@ -128,7 +128,7 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
             Some(true) => (ExitStatus::Success, CheckDecider::UserTerminal),
             Some(false) => (ExitStatus::Attention, CheckDecider::UserTerminal),
             // A person's push from an IDE or a script: theirs to make, told what was found.
-            None if args.pre_push && crate::human::inside_agent().is_none() => {
+            None if args.pre_push && crate::agent::human::inside_agent().is_none() => {
                 let _ = writeln!(out, "\n{}", PUSH_GOES_AHEAD);
                 (ExitStatus::Success, CheckDecider::NoTerminal)
             }
@@ -374,7 +374,7 @@ fn write_report(
                 "               {} {} {:<8} {}",
                 ts.get(..16).unwrap_or(ts),
                 r.kind(),
-                crate::outcome::of(&r),
+                crate::log::outcome::of(&r),
                 text.chars().take(60).collect::<String>()
             )?;
         }

@@ -12,10 +12,10 @@ use std::time::Instant;
 
 use super::ExitStatus;
 use crate::agent::Agent;
-use crate::approval;
 use crate::boundary::{self, Mode};
 use crate::cli::GateArgs;
 use crate::config::{self, Settings};
+use crate::gate::approval;
 use crate::gate::policy::{self, Context, Decision, Ruling};
 use crate::gate::{classify, protect};
 use crate::hook::event::{Call, Event, Kind, Tool};

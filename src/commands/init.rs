@@ -385,7 +385,7 @@ fn report(
 /// when the process runs inside an agent's tool (its environment markers or an agent among
 /// the parent processes), as `trust` and `approve` are.
 pub(super) fn refuse_inside_agent(command: &str) -> Result<(), UserError> {
-    match crate::human::inside_agent() {
+    match crate::agent::human::inside_agent() {
         Some(why) => Err(UserError::new(format!(
             "`hookjudge {command}` is for you to run in your own terminal, not for an agent ({why})"
         ))

@@ -1,7 +1,7 @@
 //! `hookjudge log`: recent decisions from the decision log, as a table sized to the terminal or
 //! as JSON lines.
 //!
-//! Times are local unless `--utc`; outcomes use the words of [`crate::outcome`]; a fail-open
+//! Times are local unless `--utc`; outcomes use the words of [`crate::log::outcome`]; a fail-open
 //! row is followed by its cause, so "see `hookjudge log`" in a hook message leads somewhere.
 
 use std::io::{self, Write};
@@ -14,7 +14,7 @@ use crate::config::Settings;
 use crate::judge::evaluate::Verdict;
 use crate::judge::layer1::Signal;
 use crate::log::Record;
-use crate::outcome;
+use crate::log::outcome;
 use crate::support::term::{self, cell};
 use crate::support::time::{Timestamp, Zone};
 

@@ -29,7 +29,7 @@ const TEST_COMMANDS: [(&str, &str); 6] = [
 /// Runs `command` (or the one the project's files name, when empty) in `root`, its output on
 /// stderr, and records a pass; a failure removes an earlier record.
 pub(super) fn run_and_record(root: &Path, command: &str) -> Result<(), UserError> {
-    if let Some(why) = crate::human::inside_agent() {
+    if let Some(why) = crate::agent::human::inside_agent() {
         return Err(UserError::new(format!(
             "`--run-tests` records evidence for the gate, so it is for a person's own terminal, and {why}"
         ))

@@ -19,7 +19,7 @@ use crate::gate::policy::DecidedBy;
 use crate::judge::evaluate::{CacheUse, Decision, Verdict};
 use crate::judge::layer1::Signal;
 use crate::log::Record;
-use crate::outcome;
+use crate::log::outcome;
 use crate::support::term;
 use crate::support::time::{Timestamp, Zone};
 

@@ -15,12 +15,13 @@ use crate::config::{self, Settings};
 use crate::gate::evidence::facts;
 use crate::hook::event::{Event, Kind, Response};
 use crate::hook::stop_record;
-use crate::hook::{self, Failed, InputError, Ran, StopOutcome, verdict};
+use crate::hook::{self, Failed, InputError, Ran, StopOutcome};
 use crate::judge::claims::Grounded;
 use crate::judge::evaluate::{Panel, evaluate};
-use crate::ledger::Limits;
 use crate::llm::LlmJudge;
 use crate::log::{StopRecord, TranscriptInfo};
+use crate::stop::ledger::Limits;
+use crate::stop::verdict;
 use crate::support::dirs;
 use crate::support::time::{Timestamp, micros};
 use crate::transcript;
@@ -323,7 +324,7 @@ fn no_llm_note(resolution: Option<&crate::llm::Resolution>, record: &StopRecord)
 /// Whether the no-LLM notice is new to `session` (a ledger that cannot be read repeats it:
 /// better than hiding it).
 fn told_first(state_dir: &Path, session: &str, record: &mut StopRecord) -> bool {
-    crate::ledger::first_in_session(state_dir, session, NO_LLM_NOTICE).unwrap_or_else(|e| {
+    crate::stop::ledger::first_in_session(state_dir, session, NO_LLM_NOTICE).unwrap_or_else(|e| {
         record.errors.push(format!(
             "session ledger unavailable ({e}); the no-LLM notice may repeat"
         ));

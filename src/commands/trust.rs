@@ -5,10 +5,10 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{ExitStatus, UserError};
+use crate::agent::human::{self, Refusal, Tty};
 use crate::cli::TrustArgs;
 use crate::config::trust::{self, Store};
 use crate::config::{self, Settings};
-use crate::human::{self, Refusal, Tty};
 
 /// The terminal of the person who runs `hookjudge COMMAND`, or the error that says why only a
 /// person at their own terminal may run it (see [`human::person`]).

@@ -16,7 +16,7 @@ use crate::support::dirs;
 ///
 /// Removing hooks switches protection off, so it is only for the person at the terminal:
 /// without `--dry-run`, the removals are shown and confirmed on the controlling terminal
-/// first (see [`crate::human::person`]); nothing else (a script, an agent's tool, a job left
+/// first (see [`crate::agent::human::person`]); nothing else (a script, an agent's tool, a job left
 /// in the background) can answer.
 pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
     refuse_inside_agent("uninstall")?;

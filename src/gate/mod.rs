@@ -13,6 +13,7 @@
 //! nothing of the user's. `repos` opens each repository once per hook call, for the git
 //! aliases classification reads and for the facts gathered after.
 
+pub mod approval;
 pub mod chained;
 pub mod classify;
 pub mod decide;

@@ -24,7 +24,7 @@ pub struct Context<'a> {
     pub transcript: Option<&'a super::evidence::Session>,
     /// The gate's judge (`gate-verification`), when enabled, and the LLM behind it.
     pub judge: Option<(&'a Judge, &'a dyn Layer2)>,
-    /// The user approved this exact command with `hookjudge approve` (see [`crate::approval`]).
+    /// The user approved this exact command with `hookjudge approve` (see [`crate::gate::approval`]).
     pub approved: bool,
     /// Now, in ms since the epoch.
     pub now: i64,

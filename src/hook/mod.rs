@@ -22,7 +22,6 @@ pub mod cursor;
 pub mod event;
 pub mod gate_record;
 pub mod stop_record;
-pub mod verdict;
 
 use crate::agent::ParseError;
 pub use crate::agent::{GateOutcome, StopOutcome};

@@ -9,7 +9,7 @@
 //!   seal, and a copy of the binary run by them cannot either (it runs confined too);
 //! - without a boundary the key is a plain file of the user's, which the agent's commands can
 //!   read like any other: the seal then only stops records written by hand or copied from
-//!   another machine, and the checks on who runs `trust`/`approve` ([`crate::human`]) are what
+//!   another machine, and the checks on who runs `trust`/`approve` ([`crate::agent::human`]) are what
 //!   is left.
 //!
 //! The key is made by the first `trust`, `approve` or `init` that seals something; reading

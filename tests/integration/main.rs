@@ -34,6 +34,7 @@ mod install;
 mod install_agents;
 mod install_files;
 mod install_script;
+mod layers;
 mod llama;
 mod llm_http;
 mod local_scope;

@@ -104,7 +104,7 @@ impl Record {
         &self.origin().ts
     }
 
-    /// The logged action (see [`crate::outcome::word`] for the word shown).
+    /// The logged action (see [`crate::log::outcome::word`] for the word shown).
     pub fn action(&self) -> &'static str {
         match self {
             Record::Stop(r) => r.action.name(),

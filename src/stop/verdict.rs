@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use crate::hook::StopOutcome;
+use crate::agent::StopOutcome;
 use crate::judge::Judge;
 use crate::judge::evaluate::{Decision, Verdict};
-use crate::ledger::{self, Admission, Limits};
 use crate::log::{StopAction, StopRecord};
+use crate::stop::ledger::{self, Admission, Limits};
 
 /// Applies the loop breaker to the judges in `record` (their decisions, `released`, `action`
 /// and `decision` are updated) and says how the Stop ends. `judges` give the reasons.
