@@ -40,7 +40,8 @@ Compared per invocation, step by step: stdout, stderr, exit status, and the deci
 the step appended (the files under `XDG_DATA_HOME/hookjudge/logs`), after these normalisations,
 the only ones (`--no-normalise` compares the raw text):
 
-  1. ISO-8601 times (`2026-12-02T11:36:45.851Z`, with or without fraction and zone) -> <TS>
+  1. ISO-8601 times (`2026-12-02T11:36:45.851Z`, with or without seconds, fraction, zone)
+     -> <TS>
   2. Measured durations and clock readings in JSON: the numbers of `"timings_us"` (a number or
      an object of numbers), and of `latency_ms*`, `median_layer2_ms`,
      `expected_added_ms_per_turn`, `mean_added_ms`, `mean_added_ms_per_response`,
@@ -96,7 +97,7 @@ DEFAULT_SCRATCH = Path("/dev/shm" if os.path.isdir("/dev/shm") else "/tmp") / "h
 # Normalisation
 
 NORMALISERS = [
-    (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?"), "<TS>"),
+    (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"), "<TS>"),
     (re.compile(r'("timings_us":\s*)\d+'), r"\1<N>"),
     (
         re.compile(r'("timings_us":\s*)\{[^{}]*\}'),
