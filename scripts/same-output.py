@@ -91,7 +91,11 @@ MAX_DIFF_LINES = 40
 WRITTEN_MTIME = datetime(2026, 1, 2, tzinfo=timezone.utc).timestamp()
 STEP_TIMEOUT = 60
 # A tmpfs where there is one: resetting an environment is a copy of a few hundred small files.
-DEFAULT_SCRATCH = Path("/dev/shm" if os.path.isdir("/dev/shm") else "/tmp") / "hookjudge-same-output"
+# One directory per run (both binaries of a run share it, so paths in outputs match), so that
+# two runs at once do not remove each other's environments.
+DEFAULT_SCRATCH = (
+    Path("/dev/shm" if os.path.isdir("/dev/shm") else "/tmp") / f"hookjudge-same-output-{os.getpid()}"
+)
 
 # ---------------------------------------------------------------------------------------------
 # Normalisation
