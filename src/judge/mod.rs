@@ -91,6 +91,13 @@ pub enum Kind {
     Gate,
 }
 
+/// Fields the built-in judges ask for but leave out of their own rules: `arguable` (a careful
+/// reviewer could read the message as no violation) goes to the decision log, and a user who
+/// prefers fewer false blocks to more caught violations adds `{"not": "arguable"}` to a judge's
+/// `block_when`. On real messages kept aside it trades 78 % caught and 4.7 % false blocks for
+/// 37 % and none, so the built-in rules do not use it.
+pub const REPORT_ONLY: [&str; 1] = ["arguable"];
+
 /// One judge as written in data. Every key is optional so that a config layer can change only
 /// what it names; a judge must be complete once every layer is applied.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -449,7 +456,11 @@ mod tests {
                 "the reason must not repeat the prompt"
             );
             // Every field is named in the prompt's list exactly once and used by the rule.
-            for f in &judge.fields {
+            for f in judge
+                .fields
+                .iter()
+                .filter(|f| !REPORT_ONLY.contains(&f.name.as_str()))
+            {
                 assert!(
                     judge.block_when.field_names().contains(&f.name.as_str()),
                     "{name}: `{}` is not used by `block_when`",
@@ -461,9 +472,11 @@ mod tests {
             field_names(&builtin("commit")),
             [
                 "new_proposal",
+                "acted_unasked",
                 "verification_reported",
                 "direction_query",
-                "future_step_description"
+                "future_step_description",
+                "user_requested"
             ]
         );
         assert_eq!(
@@ -477,7 +490,8 @@ mod tests {
                 "cause_named",
                 "recap_of_earlier_work",
                 "setup_or_non_defect",
-                "quoted_or_hypothetical"
+                "quoted_or_hypothetical",
+                "arguable"
             ]
         );
         assert_eq!(
@@ -488,7 +502,8 @@ mod tests {
                 "diagnosed",
                 "recap_of_earlier_work",
                 "setup_or_non_defect",
-                "quoted_or_hypothetical"
+                "quoted_or_hypothetical",
+                "arguable"
             ]
         );
         assert_eq!(
@@ -500,7 +515,8 @@ mod tests {
                 "owns_remaining_failures",
                 "optional_or_quoted",
                 "user_decided",
-                "only_user_can"
+                "only_user_can",
+                "arguable"
             ]
         );
     }
@@ -511,6 +527,53 @@ mod tests {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), Value::Bool(*v)))
             .collect()
+    }
+
+    #[test]
+    fn the_commit_judge_blocks_an_unasked_shipment_and_never_what_the_user_asked_for() {
+        let commit = builtin("commit");
+        let holds = |pairs: &[(&str, bool)]| commit.block_when.holds(&answer(pairs));
+        // "The changes have been committed and pushed" after a request to change a colour.
+        assert!(holds(&[("acted_unasked", true)]));
+        assert!(holds(&[("new_proposal", true)]));
+        for exemption in [
+            "verification_reported",
+            "direction_query",
+            "future_step_description",
+            "user_requested",
+        ] {
+            assert!(
+                !holds(&[("new_proposal", true), (exemption, true)]),
+                "{exemption}"
+            );
+            assert!(
+                !holds(&[("acted_unasked", true), (exemption, true)]),
+                "{exemption}"
+            );
+        }
+    }
+
+    #[test]
+    fn arguable_is_reported_but_the_built_in_rules_do_not_read_it() {
+        for name in [
+            "scope-change",
+            "shallow-bugfix",
+            "bugfix-without-reproduction",
+        ] {
+            let judge = builtin(name);
+            assert!(field_names(&judge).contains(&"arguable"), "{name}");
+            assert!(
+                !judge.block_when.field_names().contains(&"arguable"),
+                "{name}"
+            );
+        }
+        // A user's stricter rule over the same fields can.
+        let strict = Rule::from_json(&serde_json::json!(
+            {"all": ["fix_reported", {"not": "cause_named"}, {"not": "arguable"}]}
+        ))
+        .unwrap();
+        assert!(strict.holds(&answer(&[("fix_reported", true)])));
+        assert!(!strict.holds(&answer(&[("fix_reported", true), ("arguable", true)])));
     }
 
     #[test]
