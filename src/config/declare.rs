@@ -29,6 +29,11 @@ pub struct Key {
     pub doc: &'static [&'static str],
     /// Whether its default depends on the machine (a path under the user's home).
     pub machine_default: bool,
+    /// The name of its merge rule (`set`, `append`, `class`, …; see [`merge_rule`]).
+    pub rule: &'static str,
+    /// The key `config show` credits when a layer sets this one: itself, or the key whose list
+    /// it adds to (`gate.add_artifacts` sets `gate.artifacts`).
+    pub sets: &'static str,
 }
 
 impl Key {
@@ -266,6 +271,16 @@ macro_rules! doc_of {
     };
 }
 
+/// The key a layer setting this one is credited with (see [`Key::sets`]).
+macro_rules! sets_of {
+    (add_to($($place:ident).+, $other:literal) $path:expr) => {
+        $other
+    };
+    ($rule:ident($($arg:tt)*) $path:expr) => {
+        $path
+    };
+}
+
 /// Whether `machine` was written after a key's shape.
 macro_rules! machine_flag {
     () => {
@@ -340,6 +355,8 @@ macro_rules! config_section {
             shape: $crate::config::declare::shapes::$shape,
             doc: doc_of!($rule($($arg)*) [$($doc),*]),
             machine_default: machine_flag!($($flag)?),
+            rule: stringify!($rule),
+            sets: sets_of!($rule($($arg)*) key_path!($section . $field $(as $ren)?)),
         }); )*
     };
 }
@@ -420,6 +437,8 @@ macro_rules! config_keys {
                 shape: $crate::config::declare::shapes::$rshape,
                 doc: doc_of!($rrule($($rarg)*) [$($rdoc),*]),
                 machine_default: machine_flag!($($rflag)?),
+                rule: stringify!($rrule),
+                sets: sets_of!($rrule($($rarg)*) key_path!($rfield $(as $rren)?)),
             }); )*
             $( config_section!(@keys keys, $s1; $($k1)*); )*
             $( config_section!(@keys keys, $s2; $($k2)*); )*

@@ -140,3 +140,123 @@ config_keys! {
         hide_credentials: bool [boolean] => set(boundary_hide_credentials) = true;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::config::LayerKind;
+    use crate::config::schema::schema;
+    use crate::config::show::sourced;
+
+    /// Two different values a key of this JSON Schema shape accepts, for a lower and a higher
+    /// layer.
+    fn two_values(shape: &Value) -> (Value, Value) {
+        if let Some(variants) = shape["enum"].as_array() {
+            return (variants[0].clone(), variants[1].clone());
+        }
+        match shape["type"].as_str() {
+            Some("integer") => (json!(3), json!(5)),
+            Some("boolean") => (json!(true), json!(false)),
+            Some("string") => (json!("lower"), json!("upper")),
+            Some("array") => (json!(["lower"]), json!(["upper"])),
+            other => panic!("no test values for a {other:?}"),
+        }
+    }
+
+    /// `value` at the dotted `path` of a config file.
+    fn file_with(path: &str, value: Value) -> Value {
+        match path.split_once('.') {
+            Some((section, leaf)) => json!({ section: { leaf: value } }),
+            None => json!({ path: value }),
+        }
+    }
+
+    #[test]
+    fn one_declaration_drives_the_schema_config_show_and_the_merge() {
+        let schema = schema();
+        let defaults = Settings::defaults();
+        let shown_defaults = sourced(&defaults);
+        let dir = tempfile::tempdir().unwrap();
+        let (lower, upper) = (dir.path().join("lower.json"), dir.path().join("upper.json"));
+        let layers = [
+            Layer {
+                kind: LayerKind::User,
+                path: lower.clone(),
+            },
+            Layer {
+                kind: LayerKind::Explicit,
+                path: upper.clone(),
+            },
+        ];
+        let declared = keys();
+        assert!(declared.len() > 30, "every key is declared");
+        for key in &declared {
+            let path = key.path;
+            // The schema: the declared shape and doc, and the default `config show` prints.
+            let pointer = match path.split_once('.') {
+                Some((section, leaf)) => format!("/properties/{section}/properties/{leaf}"),
+                None => format!("/properties/{path}"),
+            };
+            let property = schema.pointer(&pointer).unwrap_or_else(|| panic!("{path}"));
+            assert_eq!(property["description"], json!(key.description()), "{path}");
+            assert!(key.description().len() > 10, "`{path}` has a doc");
+            let mut shape = property.clone();
+            shape.as_object_mut().unwrap().remove("description");
+            let default = shape.as_object_mut().unwrap().remove("default");
+            assert_eq!(shape, (key.shape)(), "{path}");
+            let row = shown_defaults.iter().find(|(k, _, _)| k == path);
+            match (row, default) {
+                (Some((_, value, layer)), Some(default)) => {
+                    assert_eq!(*value, default, "{path}");
+                    assert!(layer.is_none(), "{path} is a default");
+                }
+                (Some((_, value, _)), None) => {
+                    assert!(value.is_null() || key.machine_default, "{path}: {value}")
+                }
+                (None, default) => {
+                    assert!(default.is_none(), "{path}");
+                    assert!(
+                        matches!(key.rule, "add_to" | "ignored"),
+                        "`{path}` is missing from config show"
+                    );
+                }
+            }
+            if key.rule == "ignored" {
+                continue;
+            }
+            // The merge: a higher layer's value wins, or is added, per the declared rule, and
+            // `config show` credits that layer.
+            let (a, b) = two_values(&(key.shape)());
+            std::fs::write(&lower, file_with(path, a.clone()).to_string()).unwrap();
+            std::fs::write(&upper, file_with(path, b.clone()).to_string()).unwrap();
+            let merged = Settings::load_layers(&layers).unwrap();
+            let rows = sourced(&merged);
+            let (_, value, layer) = rows
+                .iter()
+                .find(|(k, _, _)| k == key.sets)
+                .unwrap_or_else(|| panic!("{path} sets {}", key.sets));
+            assert_eq!(layer.map(|l| &l.path), Some(&upper), "{path}");
+            let both = |a: &Value, b: &Value| {
+                let mut list = a.as_array().unwrap().clone();
+                list.extend(b.as_array().unwrap().iter().cloned());
+                json!(list)
+            };
+            let expected = match key.rule {
+                "set" | "class" => b.clone(),
+                "relative" => json!(dir.path().join(b.as_str().unwrap())),
+                "append" | "append_words" => both(&a, &b),
+                "add_to" => {
+                    let (_, below, _) = shown_defaults
+                        .iter()
+                        .find(|(k, _, _)| k == key.sets)
+                        .unwrap();
+                    both(&both(below, &a), &b)
+                }
+                rule => panic!("`{path}`: no expectation for the rule `{rule}`"),
+            };
+            assert_eq!(*value, expected, "{path} ({})", key.rule);
+        }
+    }
+}

@@ -199,3 +199,38 @@ impl Settings {
 pub fn default_log_dir() -> PathBuf {
     dirs::data_dir().join("logs")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{Layer, LayerKind, REPO_FILE};
+
+    #[test]
+    fn an_untrusted_repository_file_parses_the_built_in_judges_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(REPO_FILE);
+        std::fs::write(
+            &file,
+            r#"{"judges": {"commit": {"add_triggers": ["\\bship it\\b"]}}}"#,
+        )
+        .unwrap();
+        let layers = [Layer {
+            kind: LayerKind::Repository,
+            path: file,
+        }];
+        let s = Settings::load_layers(&layers).unwrap();
+        assert!(s.repo_report.is_some(), "the file is not trusted");
+        // The trust filter read the built-ins into these settings; the judges reuse them.
+        let parsed = s
+            .builtins
+            .get()
+            .expect("the filter parsed the built-ins")
+            .as_ptr();
+        assert!(!s.judges(&[]).unwrap().is_empty());
+        assert_eq!(s.builtin_specs().as_ptr(), parsed);
+        assert!(
+            Settings::defaults().builtins.get().is_none(),
+            "parsed only when needed"
+        );
+    }
+}
