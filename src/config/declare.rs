@@ -13,6 +13,12 @@
 //!   how `config show` prints it (see [`merge_rule`] and [`show_rule`]);
 //! - `= default` is the value with no file, for a key whose place the config owns; a key whose
 //!   place is a lower layer's options (`llm`, `transcript`, `gate`) takes that `Default`.
+//!
+//! For example `/// the model name the provider is asked for`
+//! `model: String [string] => set(llm.model);` is the `llm.model` key: a string in a file, a
+//! `{"type": "string"}` in the schema, replacing `Settings::llm.model` when a layer sets it,
+//! shown as that value, with `LlmSettings`' default. A gate class policy (`class(Push)`) is
+//! described by [`POLICY_DOC`], what the policies mean; its doc lines are for the reader here.
 
 use serde_json::{Value, json};
 
@@ -306,6 +312,8 @@ macro_rules! config_section {
 
         impl $S {
             /// The class policies this section sets, in declaration order (none outside `gate`).
+            // A push per declared key that is a class policy: a list built by expansion.
+            #[allow(clippy::vec_init_then_push)]
             pub fn class_policies(&self) -> Vec<(crate::gate::classify::Class, Option<crate::gate::settings::Policy>)> {
                 #[allow(unused_mut)]
                 let mut list = Vec::new();
@@ -430,6 +438,8 @@ macro_rules! config_keys {
         }
 
         /// Every declared key, in declaration order.
+        // A push per declared key (the sections' keys are expanded by another macro).
+        #[allow(clippy::vec_init_then_push)]
         pub fn keys() -> Vec<$crate::config::declare::Key> {
             let mut keys = Vec::new();
             $( keys.push($crate::config::declare::Key {
