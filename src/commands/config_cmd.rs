@@ -11,7 +11,7 @@ use super::{ExitStatus, UserError};
 use crate::cli::{ConfigArgs, ConfigCommand};
 use crate::config::Settings;
 use crate::config::schema::schema;
-use crate::config::source::{effective, sourced};
+use crate::config::show::{effective, sourced};
 use crate::config::trust::{Report, Standing};
 use crate::install::plan::{SCHEMA_FILE, schema_text};
 

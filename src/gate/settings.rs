@@ -1,7 +1,7 @@
 //! The gate's settings: a policy per class of action, the branches a force push must not
 //! rewrite, what a test run is and which files it writes, the commands that deploy or publish,
-//! and the deadline of the gate's own judge. `GateFile` is the `gate` section as a config file
-//! writes it; `GateSettings` is what the layers resolve to (merged in `config_source`).
+//! and the deadline of the gate's own judge: what the config's `gate` keys resolve to (declared
+//! and merged in `crate::config::keys`), with the defaults a config file starts from.
 
 use serde::Deserialize;
 
@@ -22,36 +22,6 @@ pub enum Policy {
     Deny,
     /// Deny only when something would be lost (destructive operations).
     Guard,
-}
-
-/// The `gate` section.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GateFile {
-    pub commit: Option<Policy>,
-    pub push: Option<Policy>,
-    pub publish: Option<Policy>,
-    pub deploy: Option<Policy>,
-    #[serde(rename = "hook-bypass")]
-    pub hook_bypass: Option<Policy>,
-    pub destructive: Option<Policy>,
-    /// `rm -rf` of `/`, the home directory, a repository or its `.git`. By default, `deny`.
-    pub catastrophic: Option<Policy>,
-    pub unparsed: Option<Policy>,
-    /// Branches a force push must never rewrite (`*` matches within a segment).
-    pub protected_branches: Option<Vec<String>>,
-    /// Files test runs write; replaces the defaults.
-    pub artifacts: Option<Vec<String>>,
-    /// Files test runs write; added to the defaults.
-    pub add_artifacts: Option<Vec<String>>,
-    /// A regex over a command line that recognises a test run.
-    pub test_commands: Option<String>,
-    /// Command prefixes that deploy (e.g. `./scripts/deploy.sh`, `make deploy`).
-    pub deploy_commands: Option<Vec<String>>,
-    /// Command prefixes that publish (e.g. `./scripts/release.sh`, `make release`).
-    pub publish_commands: Option<Vec<String>>,
-    /// The deadline of the gate's own judge call.
-    pub timeout_ms: Option<u64>,
 }
 
 /// The resolved `gate` settings.

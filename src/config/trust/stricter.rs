@@ -2,7 +2,6 @@
 //! layers below it, and so applies without trust; everything else is ignored, each with why.
 
 use crate::config::{ConfigFile, Policy, Settings};
-use crate::gate::classify::Class;
 
 /// How strict each gate policy is. An untrusted file may move a class only to a higher rank.
 /// `verify` and `guard` rank the same: for a given class they run the same checks.
@@ -158,28 +157,15 @@ fn stricter_gate(
 ) -> crate::config::GateFile {
     let current = &below.gate;
     let mut keep = crate::config::GateFile::default();
-    let classes: [(Class, Option<Policy>, &mut Option<Policy>); 8] = [
-        (Class::Commit, gate.commit, &mut keep.commit),
-        (Class::Push, gate.push, &mut keep.push),
-        (Class::Publish, gate.publish, &mut keep.publish),
-        (Class::Deploy, gate.deploy, &mut keep.deploy),
-        (Class::HookBypass, gate.hook_bypass, &mut keep.hook_bypass),
-        (Class::Destructive, gate.destructive, &mut keep.destructive),
-        (
-            Class::Catastrophic,
-            gate.catastrophic,
-            &mut keep.catastrophic,
-        ),
-        (Class::Unparsed, gate.unparsed, &mut keep.unparsed),
-    ];
-    for (class, wanted, slot) in classes {
+    // The class policies as declared (see `crate::config::keys`).
+    for (class, wanted) in gate.class_policies() {
         let Some(wanted) = wanted else { continue };
         let now = current.policy(class);
         if wanted == now {
             continue;
         }
         if strictness(wanted) > strictness(now) {
-            *slot = Some(wanted);
+            keep.set_class_policy(class, Some(wanted));
             applied.push(format!("`gate.{}`", class.name()));
         } else {
             ignored.push(format!(
