@@ -8,11 +8,11 @@ use serde_json::json;
 use super::{ExitStatus, UserError};
 use crate::cli::JudgeArgs;
 use crate::config::Settings;
-use crate::gate::evidence::facts;
 use crate::judge::claims::Grounded;
 use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
+use crate::stop::session_facts;
 use crate::support::dirs;
 
 /// Judges a file or stdin with the configured judges. Exit 0 allow, 1 block, 2 error.
@@ -32,13 +32,7 @@ pub(super) fn judge(args: &JudgeArgs, config: Option<&Path>) -> Result<ExitStatu
     let layer2: &dyn Layer2 = if args.no_llm { &NoLayer2 } else { &llm };
     let facts = match &args.transcript {
         Some(path) => Some(
-            facts::of_file(
-                path,
-                settings.transcript,
-                &settings.gate.test_commands,
-                &super::current_dir(),
-            )
-            .map_err(|e| {
+            session_facts::read(path, &settings, &super::current_dir()).map_err(|e| {
                 UserError::new(format!("cannot read the session file `{}`: {e}", path.display()))
                     .hint("`--transcript` names an agent's session file (a Claude Code transcript, a Codex rollout or a Gemini session); drop it to judge the text alone")
             })?,

@@ -14,6 +14,7 @@ use crate::config::Settings;
 use crate::judge::evaluate::Verdict;
 use crate::judge::layer1::Signal;
 use crate::log::Record;
+use crate::log::cause::Cause;
 use crate::log::outcome;
 use crate::support::term::{self, cell};
 use crate::support::time::{Timestamp, Zone};
@@ -266,9 +267,9 @@ impl Table {
             &woken(r),
             &text,
         ])];
-        if let Some((cause, detail)) = outcome::fail_open_cause(r) {
+        if let Some((cause, detail)) = Cause::of(r) {
             let indent = " ".repeat(TIME_WIDTH + GAP.len());
-            let because = format!("because ({cause}) {detail}");
+            let because = format!("because ({}) {detail}", cause.label());
             let room = self.width.saturating_sub(indent.len());
             rows.push(format!("{indent}{}", term::truncate(&because, room)));
         }

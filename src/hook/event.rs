@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{self, Agent, HookInput};
 use crate::hook::InputError;
+pub use crate::stop::response::{Response, Stop};
 
 /// What every event says about where it comes from, as logged.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,41 +59,6 @@ pub enum Kind {
     /// An event whose text was kept for the turn's end (Cursor's `afterAgentResponse`; see
     /// [`crate::hook::cursor`]): nothing to answer or log.
     Recorded,
-}
-
-/// The end of a response.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Stop {
-    /// What identifies "one user prompt" for the loop breaker (see [`HookInput::prompt_key`]).
-    pub prompt: Option<String>,
-    /// The agent is already continuing because of a Stop hook.
-    pub stop_hook_active: bool,
-    pub response: Response,
-    /// The agent's session file (Claude Code's transcript, the subagent's own for
-    /// `SubagentStop`; Codex's rollout; Gemini's session), where the turn's facts are read.
-    pub session_file: Option<PathBuf>,
-}
-
-/// Where the text of the response is, per agent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Response {
-    /// Claude Code: the turn is read from the transcript (the subagent's own for
-    /// `SubagentStop`); the last message is what is judged when there is none.
-    Transcript {
-        path: Option<PathBuf>,
-        last_message: Option<String>,
-    },
-    /// Codex: the last assistant message; its rollout file (`transcript_path`, "not a stable
-    /// interface") is read only for the user's request, and only when a judge wakes.
-    LastMessage {
-        text: Option<String>,
-        rollout: Option<PathBuf>,
-    },
-    /// Gemini CLI: the text of every model turn since the request, and the request itself.
-    Turn {
-        text: Option<String>,
-        request: Option<String>,
-    },
 }
 
 /// A tool call about to run.

@@ -21,6 +21,7 @@ use crate::support::time::Timestamp;
 pub mod cursor;
 pub mod event;
 pub mod gate_record;
+pub mod stop;
 pub mod stop_record;
 
 use crate::agent::ParseError;
@@ -217,6 +218,18 @@ impl fmt::Display for Failed {
             Failed::Input(e) => e.fmt(f),
             Failed::Config(e) => e.fmt(f),
             Failed::Panic(p) => p.fmt(f),
+        }
+    }
+}
+
+impl Failed {
+    /// Why the Stop hook fails open on this failure, as logged and counted.
+    pub fn cause(&self) -> crate::log::cause::Cause {
+        use crate::log::cause::Cause;
+        match self {
+            Failed::Input(_) => Cause::BadInput,
+            Failed::Config(_) => Cause::Config,
+            Failed::Panic(_) => Cause::Internal,
         }
     }
 }

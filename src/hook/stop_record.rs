@@ -38,7 +38,7 @@ impl crate::hook::LogRecord for StopRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::evaluate::{Decision, JudgeOutcome, Layer2Call, Verdict};
+    use crate::judge::evaluate::{Decision, FailureKind, JudgeOutcome, Layer2Call, Verdict};
     use crate::judge::layer1::Signal;
     use crate::log::StopAction;
 
@@ -64,7 +64,7 @@ mod tests {
                 layer2: Some(Layer2Call {
                     provider: Some("openai".into()),
                     latency_ms: Some(12),
-                    failure: Some("timeout".into()),
+                    failure: Some(FailureKind::Timeout),
                     ..Layer2Call::default()
                 }),
                 asked: true,
@@ -78,8 +78,8 @@ mod tests {
         let judge = &read.judges()[0];
         let layer2 = &judge.layer2.as_ref().unwrap().call;
         assert_eq!(
-            (layer2.latency_ms, layer2.failure.as_deref()),
-            (Some(12), Some("timeout"))
+            (layer2.latency_ms, layer2.failure.clone()),
+            (Some(12), Some(FailureKind::Timeout))
         );
         assert!(judge.woke());
         // The names and values the Stop hook has always written.

@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 
 use super::Judge;
 use super::layer1::{self, Signal};
+pub use super::layer2::{
+    Answer, Answers, CacheUse, FailureKind, Layer2, Layer2Call, NoLayer2, Question,
+};
 use super::speech::UserRules;
 
 /// A judge's verdict on a triggered text.
@@ -60,147 +63,6 @@ impl Decision {
     }
 }
 
-/// What is known of one judge's LLM call: who answered, how, and how long it took. It is
-/// logged with the judge's outcome; every fact is left out when it is not known.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Layer2Call {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provider: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache: Option<CacheUse>,
-    /// Request parameters the server refused, left out of this call and later ones.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub param_refused: Option<Vec<String>>,
-    /// The response format the server rejected, before the one used.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format_rejected: Option<String>,
-    /// The response format used.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency_ms: Option<u64>,
-    /// The failure kind (`timeout`, `http`, …) when the call gave no usable answer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub failure: Option<String>,
-    /// The prompt's tokens: the server's count where it gives usage, else bytes / 4.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_tokens: Option<u64>,
-    /// `true` when `prompt_tokens` is the bytes / 4 estimate.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_tokens_estimated: Option<bool>,
-    /// How many judges shared this call (a combined call carries every judge of the turn).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shared_by: Option<u32>,
-    /// Why what was learned about the server (a refused parameter, the format that works)
-    /// could not be kept for the next call.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub memory_error: Option<String>,
-}
-
-/// Whether a cached verdict answered instead of the LLM.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CacheUse {
-    Hit,
-    Miss,
-}
-
-/// Layer 2's answer for one judge.
-#[derive(Debug, Clone)]
-pub enum Answer {
-    /// No LLM is configured: the trigger stays unjudged.
-    Unjudged,
-    /// The model returned these fields (already normalised to booleans where possible).
-    Fields {
-        fields: Map<String, Value>,
-        reason: Option<String>,
-        meta: Layer2Call,
-    },
-    /// The call failed; `cause` says why, `meta` what is known (provider, latency, …).
-    Failed { cause: String, meta: Layer2Call },
-}
-
-/// What the judges of one turn ask Layer 2 together.
-#[derive(Debug, Clone, Copy)]
-pub struct Question<'a> {
-    pub judges: &'a [&'a Judge],
-    pub text: &'a str,
-    /// Layer 1's signals for the prompt, one line each.
-    pub hints: &'a [String],
-    /// A block of facts about the session, already rendered and framed, if any.
-    pub facts: Option<&'a str>,
-    /// For each judge, whether Layer 1 triggered on it: a judge asked only because every turn
-    /// is judged has no sign of its subject in the text, and nothing may be settled for it
-    /// without reading the text.
-    pub woke: &'a [bool],
-}
-
-/// Layer 2's answers to a [`Question`], one per judge in order, and the provider calls they
-/// cost (0 when a cache answered or no LLM is configured).
-#[derive(Debug, Clone)]
-pub struct Answers {
-    pub answers: Vec<Answer>,
-    pub calls: u32,
-}
-
-/// The LLM stage, as seen by the judges.
-pub trait Layer2: Sync {
-    /// Asks the LLM to fill `judge`'s fields for `text`.
-    fn ask(&self, judge: &Judge, text: &str) -> Answer;
-
-    /// Whether an LLM may answer at all: without one, the question (its hints, its threads) is
-    /// not even built.
-    fn available(&self) -> bool {
-        true
-    }
-
-    /// Whether the session shows work done in this turn (edits, commands): a short reply that
-    /// follows work is judged, as it may report or claim that work. Unknown without a session.
-    fn session_did_work(&self) -> bool {
-        false
-    }
-
-    /// Asks for every judge of `question` at once. By default, each judge on its own,
-    /// concurrently; an LLM provider answers them all in one call.
-    fn ask_all(&self, question: &Question) -> Answers {
-        let answers: Vec<Answer> = match question.judges {
-            [] => Vec::new(),
-            [only] => vec![self.ask(only, question.text)],
-            many => std::thread::scope(|scope| {
-                let handles: Vec<_> = many
-                    .iter()
-                    .map(|&judge| scope.spawn(move || self.ask(judge, question.text)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| {
-                        h.join().unwrap_or_else(|_| Answer::Failed {
-                            cause: "the judge panicked".into(),
-                            meta: Layer2Call::default(),
-                        })
-                    })
-                    .collect()
-            }),
-        };
-        let calls = answers.iter().filter(|a| a.called()).count() as u32;
-        Answers { answers, calls }
-    }
-}
-
-impl Answer {
-    /// Whether answering cost a provider call (not a cache hit, not unjudged).
-    fn called(&self) -> bool {
-        match self {
-            Answer::Unjudged => false,
-            Answer::Fields { meta, .. } | Answer::Failed { meta, .. } => {
-                meta.cache != Some(CacheUse::Hit)
-            }
-        }
-    }
-}
-
 /// Which turns the Stop judges send to the LLM (`stop.judge_turns`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -220,19 +82,6 @@ impl JudgeTurns {
             JudgeTurns::All => "all",
             JudgeTurns::Lexicon => "lexicon",
         }
-    }
-}
-
-/// Layer 2 when no LLM is configured: every trigger stays unjudged.
-pub struct NoLayer2;
-
-impl Layer2 for NoLayer2 {
-    fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
-        Answer::Unjudged
-    }
-
-    fn available(&self) -> bool {
-        false
     }
 }
 

@@ -14,6 +14,7 @@ pub mod claims;
 pub mod compile;
 pub mod evaluate;
 pub mod layer1;
+pub mod layer2;
 pub mod literals;
 pub mod pattern;
 pub mod rule;

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use crate::judge::Judge;
 use crate::judge::evaluate::{Answer, Answers, CacheUse, Layer2, Layer2Call, Question};
+use crate::judge::layer2::FailureKind;
 pub use http::ResponseFormat;
 pub use resolve::{Backend, Resolution};
 
@@ -91,16 +92,16 @@ pub enum Failure {
 }
 
 impl Failure {
-    /// A short name for statistics.
-    pub fn kind(&self) -> &'static str {
+    /// The failure's kind, as logged and counted.
+    pub fn kind(&self) -> FailureKind {
         match self {
-            Failure::Timeout => "timeout",
-            Failure::Http { .. } => "http",
-            Failure::Connect(_) => "connect",
-            Failure::Unparseable(_) => "unparseable",
-            Failure::Missing(_) => "missing",
-            Failure::Process(_) => "process",
-            Failure::Config(_) => "config",
+            Failure::Timeout => FailureKind::Timeout,
+            Failure::Http { .. } => FailureKind::Http,
+            Failure::Connect(_) => FailureKind::Connect,
+            Failure::Unparseable(_) => FailureKind::Unparseable,
+            Failure::Missing(_) => FailureKind::Missing,
+            Failure::Process(_) => FailureKind::Process,
+            Failure::Config(_) => FailureKind::Config,
         }
     }
 }
@@ -374,7 +375,7 @@ impl Layer2 for LlmJudge {
                 }
             }
             Err(failure) => {
-                meta.failure = Some(failure.kind().to_owned());
+                meta.failure = Some(failure.kind());
                 Answer::Failed {
                     cause: failure.to_string(),
                     meta,
@@ -463,7 +464,7 @@ impl Layer2 for LlmJudge {
 /// A judge's failed answer, with the call's facts and the failure's kind.
 fn failed(failure: Failure, meta: &Layer2Call) -> Answer {
     let mut meta = meta.clone();
-    meta.failure = Some(failure.kind().to_owned());
+    meta.failure = Some(failure.kind());
     Answer::Failed {
         cause: failure.to_string(),
         meta,

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::{Origin, Session};
 use crate::judge::evaluate::{Decision, JudgeOutcome, Layer2Call, RefusedBypass, Verdict};
 use crate::judge::layer1::Signal;
+use crate::log::cause::Cause;
 use crate::transcript::Boundary;
 
 /// A judged response.
@@ -212,8 +213,15 @@ impl StopRecord {
         }
     }
 
-    /// Marks the Stop as failed open because of `error`.
-    pub fn fail_open(&mut self, error: String) {
+    /// Marks the Stop as failed open because of `error`, a failure before any judge ran whose
+    /// cause is `cause`. The message is logged, and its beginning says the cause to the log's
+    /// readers ([`Cause::of_hook_error`]): a debug build holds every writer to it.
+    pub fn fail_open(&mut self, cause: Cause, error: String) {
+        debug_assert_eq!(
+            Cause::of_hook_error(&error),
+            cause,
+            "a fail-open's error must begin with its cause's words: {error}"
+        );
         self.action = StopAction::FailOpen;
         self.decision = Decision::Allow;
         self.errors.push(error);

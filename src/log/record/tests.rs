@@ -1,6 +1,7 @@
 use super::*;
 use crate::gate::classify::Class;
 use crate::gate::policy::{DecidedBy, Decision, Ruling};
+use crate::judge::layer2::FailureKind;
 use serde_json::{Value, json};
 
 /// `line` read as a record and written back.
@@ -73,7 +74,7 @@ fn every_line_a_version_wrote_reads_typed_and_writes_back_whole() {
         (layer2(0).latency_ms, layer2(0).cache),
         (Some(712), Some(crate::judge::evaluate::CacheUse::Miss))
     );
-    assert_eq!(layer2(2).failure.as_deref(), Some("timeout"));
+    assert_eq!(layer2(2).failure, Some(FailureKind::Timeout));
     assert_eq!(r.timings_us.layer2, 712_000);
     assert!(r.rest.is_empty(), "every field is typed: {:?}", r.rest);
     let (gate, _) = round_trip(&gate_line());
