@@ -189,7 +189,8 @@ fn is_protected_state(path: &str) -> bool {
 }
 
 /// Classifies one simple command.
-/// A git command that stashes the current changes marks `known` for the commands after it.
+/// A git command that stashes the current changes or defines an alias marks `known` for the
+/// commands after it.
 pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
     let words: Vec<&str> = cmd.argv.iter().map(Word::text).collect();
     let gated = |class: Class, what: String| Gated {
@@ -252,6 +253,7 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
     if git::is_git(cmd) {
         let git = git::classify(cmd, &known.aliases, known.repos, known.stashed);
         known.stashed |= git.stashes;
+        known.aliases.0.extend(git.defines);
         return match git.found {
             git::Found::Gated(found) => {
                 out.extend(found);

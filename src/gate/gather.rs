@@ -376,7 +376,7 @@ fn transcript_tests(
     query: &EvidenceQuery,
     ctx: &Context,
 ) -> Option<Finding> {
-    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let tests = evidence::test_commands(&ctx.settings.test_commands)?;
     let relevant = |path: &str| -> bool {
         let Scope::Paths(paths) = &query.scope else {
             return true;
@@ -410,7 +410,7 @@ fn written_artifact(
     query: &EvidenceQuery,
     ctx: &Context,
 ) -> Option<Finding> {
-    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let tests = evidence::test_commands(&ctx.settings.test_commands)?;
     let everything = |_: &str| true;
     let reader = evidence::Reader {
         tests: &tests,

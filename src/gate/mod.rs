@@ -125,9 +125,6 @@ fn collect(
         }
         // Work written over (`: > f`, `dd of=f`, `cp -t dir f`): judged by its effect.
         found.extend(overwrite::gated(cmd, line));
-        if let Some(alias) = git::defines_alias(cmd, repos) {
-            known.aliases.0.push(alias);
-        }
         // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
         // `$c` split at a custom IFS): what runs depends on word splitting at run time.
         if let Some(first) = cmd.argv.first()

@@ -58,7 +58,7 @@ fn tested_on_the_line(gated: &Gated, ctx: &Context) -> Option<gather::Evidence> 
     if gated.class != Class::Commit || ctx.line.is_empty() {
         return None;
     }
-    let tests = regex::Regex::new(&ctx.settings.test_commands).ok()?;
+    let tests = super::evidence::test_commands(&ctx.settings.test_commands)?;
     let command = super::chained::tested_before(ctx.line, &gated.command, ctx.cwd, &tests)?;
     Some(gather::Evidence {
         artifacts: super::evidence::Finding::TestRunAfterChange { command },

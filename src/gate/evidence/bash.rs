@@ -98,8 +98,9 @@ pub(crate) fn read(
     let mut interpreted = false;
     for cmd in &script.commands {
         call.writes.extend(writes_of(cmd));
-        call.commits |= makes_commits(cmd, repos);
-        call.pushes |= git_verb(cmd, repos).is_some_and(|v| v == "push");
+        let verb = git_verb(cmd, repos);
+        call.commits |= verb.as_deref().is_some_and(makes_commits);
+        call.pushes |= verb.as_deref() == Some("push");
         interpreted |= cmd.program().is_some_and(|p| {
             INTERPRETERS.contains(&p.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'))
                 || INTERPRETERS.contains(&p)
@@ -274,7 +275,8 @@ fn is_test_run(cmd: &SimpleCommand, tests: &Regex) -> bool {
         .is_some_and(|m| line[..m.start()].trim().is_empty())
 }
 
-/// The git verb of a simple command, when it is a git command with a literal verb.
+/// The git verb of a simple command, when it is a git command with a literal verb (read once
+/// per command: whether it commits and whether it pushes are both asked of it).
 fn git_verb(cmd: &SimpleCommand, repos: &Repos) -> Option<String> {
     if !super::super::git::is_git(cmd) {
         return None;
@@ -283,20 +285,11 @@ fn git_verb(cmd: &SimpleCommand, repos: &Repos) -> Option<String> {
     inv.verb.as_ref().and_then(Word::literal).map(str::to_owned)
 }
 
-/// Whether a simple command makes commits.
-fn makes_commits(cmd: &SimpleCommand, repos: &Repos) -> bool {
+/// Whether a git verb makes commits.
+fn makes_commits(verb: &str) -> bool {
     matches!(
-        git_verb(cmd, repos).as_deref(),
-        Some(
-            "commit"
-                | "merge"
-                | "cherry-pick"
-                | "revert"
-                | "am"
-                | "rebase"
-                | "pull"
-                | "commit-tree"
-        )
+        verb,
+        "commit" | "merge" | "cherry-pick" | "revert" | "am" | "rebase" | "pull" | "commit-tree"
     )
 }
 

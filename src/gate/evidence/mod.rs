@@ -15,8 +15,12 @@ pub(crate) use bash::NOT_A_RUN;
 pub mod facts;
 mod session;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use regex::Regex;
 use serde::Serialize;
 
 use super::facts::mtime_ms;
@@ -45,6 +49,29 @@ pub const DEFAULT_ARTIFACTS: [&str; 14] = [
 
 /// Default test commands, as a regex over a shell command line.
 pub const DEFAULT_TEST_COMMANDS: &str = r"(?:^|[\s;&|(])(?:cargo (?:test|nextest)|cargo make test|pytest|python3? -m pytest|(?:npm|pnpm|yarn|bun)(?: run)? test|npx (?:jest|vitest)|go test|mvn(?: \S+)* (?:test|verify)|(?:\./)?gradlew?(?: \S+)* (?:test|check)|make (?:test|check)|just test|tox|nox|jest|vitest|rspec|phpunit|ctest|deno test|dotnet test|mix test|swift test|zig build test)(?:\s|$|;|&|\|)";
+
+/// How many test-command patterns [`test_commands`] keeps compiled (a process sees one or two:
+/// the default and a repository's own).
+const KEPT_PATTERNS: usize = 8;
+
+/// The test-command regex of `pattern` (`gate.test_commands`), `None` when it does not compile.
+/// Compiled once per pattern text for the process: one gate call asks for it in several places
+/// (a test run earlier on the line, the session's runs, an artifact the session wrote, a
+/// command that writes an artifact), each with the settings of its own target, so the pattern
+/// text is the key rather than a value passed down through them all.
+pub fn test_commands(pattern: &str) -> Option<Arc<Regex>> {
+    static COMPILED: Mutex<Vec<(String, Option<Arc<Regex>>)>> = Mutex::new(Vec::new());
+    let mut compiled = COMPILED.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, regex)) = compiled.iter().find(|(text, _)| text == pattern) {
+        return regex.clone();
+    }
+    let regex = Regex::new(pattern).ok().map(Arc::new);
+    if compiled.len() >= KEPT_PATTERNS {
+        compiled.clear();
+    }
+    compiled.push((pattern.to_owned(), regex.clone()));
+    regex
+}
 
 /// Proof found, or why none was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -171,6 +198,29 @@ pub fn is_artifact(rel_path: &str, globs: &[String]) -> bool {
         return true;
     }
     super::glob::covers(rel_path, globs)
+}
+
+thread_local! {
+    /// The set for the last glob list: [`matches_a_glob`] runs for every word of a line that
+    /// may name an artifact, and for each directory it may be relative to.
+    static PLAIN: RefCell<Option<(Vec<String>, GlobSet)>> = const { RefCell::new(None) };
+}
+
+/// Whether `path` matches one of `globs` as `globset` reads a glob by default (`*` crosses
+/// `/`); globs that do not parse match nothing. The set is built once per list.
+pub fn matches_a_glob(path: &str, globs: &[String]) -> bool {
+    PLAIN.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        if cell.as_ref().is_none_or(|(g, _)| g.as_slice() != globs) {
+            let mut set = GlobSetBuilder::new();
+            for glob in globs.iter().filter_map(|g| Glob::new(g).ok()) {
+                set.add(glob);
+            }
+            let set = set.build().unwrap_or_else(|_| GlobSet::empty());
+            *cell = Some((globs.to_vec(), set));
+        }
+        cell.as_ref().expect("just set").1.is_match(path)
+    })
 }
 
 /// `*` within a path (matching across `/` too), for pathspecs.

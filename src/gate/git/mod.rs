@@ -4,12 +4,17 @@
 //! command line, from `git config alias.…` earlier in the same line, and from the repository's
 //! and the user's git config), and each subcommand's options with git's abbreviation rule.
 //!
-//! `read` reads the global part and expands aliases, once per command; `verbs` names what each
-//! subcommand does to shared state, from its table of subcommands,
-//! with `loss` for the forms that lose branches, stashes or changes.
+//! `read` reads the global part and expands aliases, once per command (what `classify` finds
+//! and the alias a command defines for the rest of its line come from that one reading);
+//! `verbs` names what each subcommand does to shared state, from its table of subcommands whose
+//! procedural rows are read by `rules`, with `loss` for the forms that lose branches, stashes
+//! or changes.
 
 mod loss;
 mod read;
+mod rules;
+#[cfg(test)]
+mod tests;
 mod verbs;
 
 use std::path::Path;
@@ -73,11 +78,13 @@ fn program_config(inv: &Invocation) -> Option<String> {
     })
 }
 
-/// A git command, read once: what it does, and whether it stashes the current changes (for
-/// the commands after it on the line).
+/// A git command, read once: what it does, and what it leaves for the commands after it on
+/// the line: whether it stashes the current changes, and an alias (or `help.autocorrect`) it
+/// defines.
 pub struct GitCommand {
     pub found: Found,
     pub stashes: bool,
+    pub defines: Option<(String, String)>,
 }
 
 /// Names the gated actions of a git command.
@@ -94,9 +101,18 @@ pub fn classify(
         (Found::Gated(gated), Some(program)) => Found::GatedAndProgram(gated, program),
         (found, _) => found,
     };
+    // A definition is looked for without the line's aliases (`git c alias.p push`, after
+    // `git config alias.c config`, defines nothing); only when one of them was expanded does
+    // that reading differ from this one.
+    let defines = if inv.expanded_line_alias {
+        defines_alias(cmd, repos)
+    } else {
+        read::defined_alias(&inv)
+    };
     GitCommand {
         found,
         stashes: verbs::stashes(&inv),
+        defines,
     }
 }
 

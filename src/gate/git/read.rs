@@ -31,6 +31,9 @@ pub struct Invocation {
     pub unreadable: Option<String>,
     /// A `!shell` alias: the command it runs.
     pub shell_alias: Option<String>,
+    /// An alias defined earlier in the same line was expanded: read without the line's
+    /// aliases, the command is another.
+    pub expanded_line_alias: bool,
 }
 
 impl Invocation {
@@ -129,17 +132,23 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases, repos: &Repos) -> Invocatio
             break;
         }
         let key = format!("alias.{}", verb.to_ascii_lowercase());
-        let found = inv
-            .config_value(&key)
-            .map(str::to_owned)
-            .or_else(|| {
-                line.0
-                    .iter()
-                    .rev()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, v)| v.clone())
-            })
-            .or_else(|| config_alias(&inv.target, &key, repos));
+        let in_line = || {
+            line.0
+                .iter()
+                .rev()
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.clone())
+        };
+        let found = match inv.config_value(&key).map(str::to_owned) {
+            Some(value) => Some(value),
+            None => match in_line() {
+                Some(value) => {
+                    inv.expanded_line_alias = true;
+                    Some(value)
+                }
+                None => config_alias(&inv.target, &key, repos),
+            },
+        };
         let Some(expansion) = found else {
             // Another config file named by the environment may define the alias.
             if let Some((name, file)) = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"]
@@ -264,7 +273,12 @@ pub fn defines_alias(cmd: &SimpleCommand, repos: &Repos) -> Option<(String, Stri
     if !is_git(cmd) {
         return None;
     }
-    let inv = read(cmd, &LineAliases::default(), repos);
+    defined_alias(&read(cmd, &LineAliases::default(), repos))
+}
+
+/// What [`defines_alias`] finds, from the command already read (with no alias of the line
+/// expanded, so that the reading is the same).
+pub(super) fn defined_alias(inv: &Invocation) -> Option<(String, String)> {
     if inv.verb.as_ref().and_then(Word::literal) != Some("config") {
         return None;
     }

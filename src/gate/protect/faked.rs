@@ -48,8 +48,10 @@ pub fn faked_evidence(
     globs.extend(settings.artifacts);
     let tests = settings
         .test_commands
-        .and_then(|t| regex::Regex::new(&t).ok())
-        .or_else(|| regex::Regex::new(crate::gate::evidence::DEFAULT_TEST_COMMANDS).ok());
+        .and_then(|t| crate::gate::evidence::test_commands(&t))
+        .or_else(|| {
+            crate::gate::evidence::test_commands(crate::gate::evidence::DEFAULT_TEST_COMMANDS)
+        });
     let is_artifact = |word: &str, dir: Option<&Path>| {
         let path = match dir {
             Some(dir) if !word.starts_with('/') => dir.join(word),
@@ -65,11 +67,7 @@ pub fn faked_evidence(
         (0..parts.len()).any(|i| {
             let rel = parts[i..].join("/");
             crate::gate::glob::covers(&rel, &globs)
-                && globs.iter().any(|g| {
-                    globset::Glob::new(g)
-                        .ok()
-                        .is_some_and(|g| g.compile_matcher().is_match(&rel))
-                })
+                && crate::gate::evidence::matches_a_glob(&rel, &globs)
         })
     };
     let script = shell::parse(command, cwd);
