@@ -8,6 +8,8 @@
 //! evidence, the judge's answer), [`decide`] says which one it needs; [`super::policy`] gathers
 //! it and asks again.
 
+#[cfg(test)]
+mod facts_tests;
 mod guard;
 mod push;
 #[cfg(test)]
