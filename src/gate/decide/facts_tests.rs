@@ -407,6 +407,14 @@ fn each_paths_facts_serialise_as_before() {
         .map(|(name, r)| (*name, serde_json::to_string(&r.facts).unwrap()))
         .collect();
     assert_eq!(got.len(), expected.len());
+    // A gate judge that does not build: the hook adds why, after what was read.
+    let mut misconfigured = cases[7].1.clone();
+    misconfigured.facts.judge_failure = Some("bad `judges.gate-verification`".into());
+    assert_eq!(
+        serde_json::to_string(&misconfigured.facts).unwrap(),
+        expected[7].1.strip_suffix('}').unwrap().to_owned()
+            + r#","judge_failure":"bad `judges.gate-verification`"}"#
+    );
     for ((name, json), (want_name, want)) in got.iter().zip(expected) {
         assert_eq!((name, json.as_str()), (want_name, *want));
     }
