@@ -61,21 +61,17 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     let now = Timestamp::now().millis;
     let mut rulings = Vec::new();
     for (spec, words) in &pushes {
+        let (command, what) = match class {
+            Class::Commit => ("git commit".into(), "creates a commit"),
+            _ => (push_command(spec), "pushes commits"),
+        };
         let gated = Gated {
             class,
-            command: if class == Class::Commit {
-                "git commit".into()
-            } else {
-                push_command(spec)
-            },
+            command,
             target: target.clone(),
             push: (class == Class::Push).then(|| spec.clone()),
             destructive: None,
-            what: if class == Class::Commit {
-                "creates a commit".into()
-            } else {
-                "pushes commits".into()
-            },
+            what: what.into(),
         };
         let ctx = Context::plain(&settings.gate, &cwd, now, &reads);
         let mut ruling = policy::decide(&gated, &ctx);
