@@ -95,6 +95,8 @@ pub struct Ruling {
 }
 
 /// The outcome of one decision step.
+// A step is made and consumed at once, a few per action: not worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Step {
     Ruled(Ruling),
