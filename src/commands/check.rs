@@ -8,17 +8,19 @@
 //! an agent runs it. `--run-tests` runs the project's tests and records a pass as evidence.
 
 use std::io::{self, BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::{ExitStatus, UserError};
 use crate::cli::CheckArgs;
 use crate::config::Settings;
 use crate::gate::classify::{Class, Gated, PushSpec, Target};
-use crate::gate::facts::Repo;
+use crate::gate::evidence::Finding;
+use crate::gate::facts::{Changes, PushFacts, Repo};
 use crate::gate::gather::Reads;
-use crate::gate::policy::{self, Context, Decision, Ruling};
+use crate::gate::outcome;
+use crate::gate::policy::{self, Context, Decision, Ruling, RulingFacts};
 use crate::log::{CheckDecider, CheckRecord, Origin, Record, RulingEntry};
 use crate::support::time::Timestamp;
 
@@ -59,32 +61,19 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     let now = Timestamp::now().millis;
     let mut rulings = Vec::new();
     for (spec, words) in &pushes {
+        let (command, what) = match class {
+            Class::Commit => ("git commit".into(), "creates a commit"),
+            _ => (push_command(spec), "pushes commits"),
+        };
         let gated = Gated {
             class,
-            command: if class == Class::Commit {
-                "git commit".into()
-            } else {
-                push_command(spec)
-            },
+            command,
             target: target.clone(),
             push: (class == Class::Push).then(|| spec.clone()),
             destructive: None,
-            what: if class == Class::Commit {
-                "creates a commit".into()
-            } else {
-                "pushes commits".into()
-            },
+            what: what.into(),
         };
-        let ctx = Context {
-            settings: &settings.gate,
-            cwd: &cwd,
-            line: "",
-            transcript: None,
-            judge: None,
-            approved: false,
-            now,
-            reads: &reads,
-        };
+        let ctx = Context::plain(&settings.gate, &cwd, now, &reads);
         let mut ruling = policy::decide(&gated, &ctx);
         // Git names the commits by id; the person reads what they are pushing, in words.
         if let Some(words) = words {
@@ -95,14 +84,8 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
         }
         rulings.push(ruling);
     }
-    let report = report(repo, &settings, &rulings);
-    let worst = if rulings.iter().any(|r| r.decision == Decision::Deny) {
-        Decision::Deny
-    } else if rulings.iter().any(|r| r.decision == Decision::Ask) {
-        Decision::Ask
-    } else {
-        Decision::Silent
-    };
+    let report = Report::of(repo, &settings, &rulings);
+    let worst = outcome::worst(&rulings);
     let mut out: Box<dyn Write> = if args.pre_push {
         Box::new(io::stderr())
     } else {
@@ -110,11 +93,13 @@ pub(super) fn check(args: &CheckArgs, config: Option<&Path>) -> Result<ExitStatu
     };
     let write = |out: &mut dyn Write| -> io::Result<()> {
         if args.json {
-            writeln!(
-                out,
-                "{}",
-                json!({"report": report, "decision": worst, "rulings": rulings})
-            )
+            let json = serde_json::to_string(&Json {
+                report: &report,
+                decision: worst,
+                rulings: &rulings,
+            })
+            .map_err(io::Error::other)?;
+            writeln!(out, "{json}")
         } else {
             write_report(out, &report, &rulings, worst)
         }
@@ -255,118 +240,129 @@ fn pre_push_specs(args: &CheckArgs) -> Result<Vec<(PushSpec, Option<String>)>, U
     Ok(specs)
 }
 
-fn report(repo: &Repo, settings: &Settings, rulings: &[Ruling]) -> Value {
-    let changes = repo.changes().ok();
-    let root = repo.work_tree.clone();
-    let recent: Vec<Record> = crate::log::read(
-        &settings.log_dir,
-        Some(Timestamp {
-            millis: Timestamp::now().millis - 7 * 86_400_000,
-        }),
-    )
-    .map(|r| r.records)
-    .unwrap_or_default()
-    .into_iter()
-    .filter(|r| r.kind() != "check")
-    .filter(|r| {
-        root.as_ref()
-            .is_some_and(|root| r.cwd().is_some_and(|c| Path::new(c).starts_with(root)))
-    })
-    .rev()
-    .take(5)
-    .collect();
-    json!({
-        "repository": root,
-        "branch": repo.branch(),
-        "upstream": repo.upstream(),
-        // A push ruling holds the facts of each ref it pushes.
-        "push": rulings
+/// What `--json` prints.
+#[derive(Serialize)]
+struct Json<'a> {
+    report: &'a Report<'a>,
+    decision: Decision,
+    rulings: &'a [Ruling],
+}
+
+/// What `check` found, besides the rulings.
+#[derive(Serialize)]
+struct Report<'a> {
+    repository: Option<PathBuf>,
+    branch: Option<String>,
+    upstream: Option<String>,
+    /// A push ruling holds the facts of each ref it pushes; any other ruling, its facts.
+    push: Vec<Pushed<'a>>,
+    uncommitted: Option<Changes>,
+    evidence: Vec<Option<&'a Finding>>,
+    recent_decisions: Vec<Record>,
+}
+
+/// One entry of [`Report::push`].
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Pushed<'a> {
+    Ref(&'a PushFacts),
+    Facts(&'a RulingFacts),
+}
+
+impl<'a> Report<'a> {
+    fn of(repo: &Repo, settings: &Settings, rulings: &'a [Ruling]) -> Report<'a> {
+        let root = repo.work_tree.clone();
+        let recent = crate::log::read(
+            &settings.log_dir,
+            Some(Timestamp {
+                millis: Timestamp::now().millis - 7 * 86_400_000,
+            }),
+        )
+        .map(|r| r.records)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|r| r.kind() != "check")
+        .filter(|r| {
+            root.as_ref()
+                .is_some_and(|root| r.cwd().is_some_and(|c| Path::new(c).starts_with(root)))
+        })
+        .rev()
+        .take(5)
+        .collect();
+        let push = rulings
             .iter()
-            .flat_map(|r| match r.facts["refs"].as_array() {
-                Some(refs) => refs.clone(),
-                None => vec![r.facts.clone()],
+            .flat_map(|r| match r.facts.pushed_refs() {
+                Some(refs) => refs.iter().map(Pushed::Ref).collect(),
+                None => vec![Pushed::Facts(&r.facts)],
             })
-            .collect::<Vec<_>>(),
-        "uncommitted": changes,
-        "evidence": rulings.iter().map(|r| r.evidence.clone()).collect::<Vec<_>>(),
-        "recent_decisions": recent,
-    })
+            .collect();
+        Report {
+            uncommitted: repo.changes().ok(),
+            repository: root,
+            branch: repo.branch(),
+            upstream: repo.upstream(),
+            push,
+            evidence: rulings.iter().map(|r| r.evidence.as_ref()).collect(),
+            recent_decisions: recent,
+        }
+    }
 }
 
 fn write_report(
     out: &mut dyn Write,
-    report: &Value,
+    report: &Report,
     rulings: &[Ruling],
     worst: Decision,
 ) -> io::Result<()> {
-    writeln!(
-        out,
-        "hookjudge check: {}",
-        report["repository"].as_str().unwrap_or("?")
-    )?;
-    let branch = report["branch"].as_str().unwrap_or("(detached HEAD)");
-    let upstream = report["upstream"]
-        .as_str()
+    let repository = report.repository.as_deref().and_then(Path::to_str);
+    writeln!(out, "hookjudge check: {}", repository.unwrap_or("?"))?;
+    let branch = report.branch.as_deref().unwrap_or("(detached HEAD)");
+    let upstream = report
+        .upstream
+        .as_ref()
         .map(|u| format!(" -> {u}"))
         .unwrap_or_else(|| " (no upstream)".into());
     writeln!(out, "  branch       {branch}{upstream}")?;
-    for facts in report["push"]
-        .as_array()
-        .into_iter()
+    for facts in rulings
+        .iter()
+        .filter_map(|r| r.facts.pushed_refs())
         .flatten()
-        .filter(|f| f["ahead"].is_object())
     {
         writeln!(
             out,
             "  to push      {} ahead, {} behind `{}/{}`",
-            facts["ahead"]["count"],
-            facts["behind"]["count"],
-            facts["remote"].as_str().unwrap_or("?"),
-            facts["destination"].as_str().unwrap_or("?")
+            facts.ahead.count, facts.behind.count, facts.remote, facts.destination
         )?;
-        for c in facts["ahead"]["first"].as_array().into_iter().flatten() {
-            writeln!(
-                out,
-                "               + {} {}",
-                c["id"].as_str().unwrap_or(""),
-                c["subject"].as_str().unwrap_or("")
-            )?;
+        for c in &facts.ahead.first {
+            writeln!(out, "               + {} {}", c.id, c.subject)?;
         }
-        for c in facts["behind"]["first"].as_array().into_iter().flatten() {
+        for c in &facts.behind.first {
             writeln!(
                 out,
                 "               - {} {} (only on the remote)",
-                c["id"].as_str().unwrap_or(""),
-                c["subject"].as_str().unwrap_or("")
+                c.id, c.subject
             )?;
         }
     }
-    let u = &report["uncommitted"];
-    let count = |k: &str| u[k].as_array().map(Vec::len).unwrap_or(0);
+    let u = report.uncommitted.as_ref();
     writeln!(
         out,
         "  uncommitted  {} modified, {} untracked",
-        count("modified"),
-        count("untracked")
+        u.map_or(0, |u| u.modified.len()),
+        u.map_or(0, |u| u.untracked.len())
     )?;
-    for e in report["evidence"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|e| !e.is_null())
-    {
-        let line = match e["kind"].as_str() {
-            Some("fresh_artifact") => format!("test results `{}`, {} s old, newer than the last change", e["path"].as_str().unwrap_or(""), e["age_ms"].as_i64().unwrap_or(0) / 1000),
-            Some("stale_artifact") => format!("test results `{}` are older than the last change", e["path"].as_str().unwrap_or("")),
+    let path = |p: &PathBuf| p.to_str().unwrap_or("").to_owned();
+    for e in report.evidence.iter().flatten() {
+        let line = match e {
+            Finding::FreshArtifact { path: p, age_ms } => format!("test results `{}`, {} s old, newer than the last change", path(p), age_ms / 1000),
+            Finding::StaleArtifact { path: p, .. } => format!("test results `{}` are older than the last change", path(p)),
             _ => "none found (`hookjudge check --run-tests` runs the tests and records a pass; see also `gate.artifacts`)".into(),
         };
         writeln!(out, "  evidence     {line}")?;
     }
-    let recent: Vec<Record> =
-        serde_json::from_value(report["recent_decisions"].clone()).unwrap_or_default();
-    if !recent.is_empty() {
+    if !report.recent_decisions.is_empty() {
         writeln!(out, "  recent       (newest first)")?;
-        for r in recent {
+        for r in &report.recent_decisions {
             let ts = r.ts();
             let text: String = r.subject().split_whitespace().collect::<Vec<_>>().join(" ");
             writeln!(
@@ -374,7 +370,7 @@ fn write_report(
                 "               {} {} {:<8} {}",
                 ts.get(..16).unwrap_or(ts),
                 r.kind(),
-                crate::log::outcome::of(&r),
+                crate::log::outcome::of(r),
                 text.chars().take(60).collect::<String>()
             )?;
         }

@@ -11,7 +11,10 @@
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
 //! agents' file-writing tools. `scratch` tells the session's own new files, which deleting loses
 //! nothing of the user's. `repos` opens each repository once per hook call, for the git
-//! aliases classification reads and for the facts gathered after.
+//! aliases classification reads and for the facts gathered after. `outcome` is the gate's
+//! answer to one command, from finding its gated actions to silent, deny or ask: the rules
+//! around the rulings (the recursion guard, approvals, which repository's configuration
+//! applies, how rulings combine, confinement) live there.
 
 pub mod approval;
 pub mod chained;
@@ -24,6 +27,7 @@ pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
+pub mod outcome;
 pub mod overwrite;
 mod packed;
 pub mod patch;

@@ -11,7 +11,7 @@ use super::settings::GateSettings;
 use crate::judge::Judge;
 use crate::judge::evaluate::Layer2;
 
-pub use super::decide::{DecidedBy, Decision, Ruling, branch_matches};
+pub use super::decide::{DecidedBy, Decision, Read, Ruling, RulingFacts, branch_matches};
 
 /// What the gate knows besides the command.
 pub struct Context<'a> {
@@ -31,6 +31,28 @@ pub struct Context<'a> {
     /// What this hook call has read (repositories, the session's activity), shared by all
     /// its actions.
     pub reads: &'a Reads,
+}
+
+impl<'a> Context<'a> {
+    /// A context with no command line, no session, no judge and no approval: what
+    /// `hookjudge check` rules with, and what a hook call adds to.
+    pub fn plain(
+        settings: &'a GateSettings,
+        cwd: &'a Path,
+        now: i64,
+        reads: &'a Reads,
+    ) -> Context<'a> {
+        Context {
+            settings,
+            cwd,
+            line: "",
+            transcript: None,
+            judge: None,
+            approved: false,
+            now,
+            reads,
+        }
+    }
 }
 
 /// Rules on one gated action.
@@ -79,7 +101,7 @@ fn unreachable_fact(gated: &Gated, need: &Need) -> Ruling {
             gated.what
         ),
         repo: None,
-        facts: serde_json::json!({}),
+        facts: RulingFacts::default(),
         evidence: None,
     }
 }

@@ -170,7 +170,7 @@ impl Counts {
 mod tests {
     use super::*;
     use crate::gate::classify::Class;
-    use crate::gate::policy::{DecidedBy, Ruling};
+    use crate::gate::policy::{DecidedBy, Read, Ruling, RulingFacts};
 
     fn ruling(command: &str, evidence: Option<Finding>) -> RulingEntry {
         Ruling {
@@ -180,7 +180,10 @@ mod tests {
             decided_by: DecidedBy::Policy,
             reason: format!("pushes `{command}`"),
             repo: None,
-            facts: serde_json::json!({"error": "x", "remote": command}),
+            facts: RulingFacts::of(Read::NoRemote {
+                remote: Some(command.into()),
+                configured: None,
+            }),
             evidence,
         }
         .into()

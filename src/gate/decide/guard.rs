@@ -1,10 +1,8 @@
 //! A destructive operation: silent when it would lose nothing, denied (with what it would lose
 //! and how to keep it) when it would.
 
-use serde_json::json;
-
 use super::text::{path_covers, plural, subjects};
-use super::{DecidedBy, Decision, Ruling, ask};
+use super::{DecidedBy, Decision, Read, Ruling, RulingFacts, ask};
 use crate::gate::classify::{Destructive, Gated};
 use crate::gate::gather::{DestructiveFacts, Facts};
 
@@ -23,7 +21,7 @@ pub(super) fn guard(
         return ruling;
     };
     let cannot_tell = |mut ruling: Ruling, e: &str| {
-        ruling.facts = json!({"error": e});
+        ruling.facts = RulingFacts::unreadable(e);
         let why = format!(
             "`{cmd}` {}, and hookjudge cannot tell what it would lose ({e}).",
             gated.what
@@ -159,7 +157,9 @@ pub(super) fn guard(
             (lost, if *discard { KEEP_CHANGES } else { KEEP_COMMITS })
         }
     };
-    ruling.facts = json!({"would_lose": lost});
+    ruling.facts = RulingFacts::of(Read::WouldLose {
+        would_lose: lost.clone(),
+    });
     ruling.decided_by = DecidedBy::Facts;
     if lost.is_empty() {
         return ruling;

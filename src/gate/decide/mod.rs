@@ -8,21 +8,23 @@
 //! evidence, the judge's answer), [`decide`] says which one it needs; [`super::policy`] gathers
 //! it and asks again.
 
+#[cfg(test)]
+mod facts_tests;
 mod guard;
 mod push;
+mod ruling_facts;
 #[cfg(test)]
 mod tests;
 mod text;
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
-
 use super::classify::{Class, Gated};
 use super::evidence::Finding;
 use super::gather::{EvidenceQuery, Facts, JudgeSaid, RepoFacts, Scope, WorkFacts};
 use super::settings::{GateSettings, Policy};
+pub use ruling_facts::{Read, RulingFacts};
+use serde::{Deserialize, Serialize};
 pub use text::branch_matches;
 use text::{describe, short};
 
@@ -87,12 +89,14 @@ pub struct Ruling {
     /// For the agent (deny) or the human (ask); empty when silent.
     pub reason: String,
     pub repo: Option<PathBuf>,
-    pub facts: Value,
+    pub facts: RulingFacts,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Finding>,
 }
 
 /// The outcome of one decision step.
+// A step is made and consumed at once, a few per action: not worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Step {
     Ruled(Ruling),
@@ -118,7 +122,7 @@ pub fn decide(gated: &Gated, facts: &Facts, settings: &GateSettings) -> Step {
         decided_by: DecidedBy::Policy,
         reason: String::new(),
         repo: None,
-        facts: json!({}),
+        facts: RulingFacts::default(),
         evidence: None,
     };
     let cmd = short(&gated.command);
@@ -143,11 +147,13 @@ pub fn decide(gated: &Gated, facts: &Facts, settings: &GateSettings) -> Step {
     match (&facts.repo, gated.class) {
         // Not every publish or deploy happens in a repository; judge on the transcript alone.
         (RepoFacts::Unreadable(e), Class::Publish | Class::Deploy) => {
-            ruling.facts = json!({"repository": e});
+            ruling.facts = RulingFacts::of(Read::NoRepository {
+                repository: e.to_string(),
+            });
             verify(ruling, facts, None, 0, &what, Scope::Everything)
         }
         (RepoFacts::Unreadable(e), _) => {
-            ruling.facts = json!({"error": e});
+            ruling.facts = RulingFacts::unreadable(e);
             let why = format!(
                 "`{cmd}` {}, but hookjudge cannot read its repository ({e}).",
                 gated.what
@@ -195,10 +201,11 @@ pub fn rests_on_repository(class: Class, settings: &GateSettings) -> bool {
 /// A commit, publish or deploy: silent when it has nothing to take, else it needs evidence.
 fn work(mut ruling: Ruling, facts: &Facts, repo: &WorkFacts, gated: &Gated, what: &str) -> Step {
     let changes = repo.changes.as_ref().ok();
-    ruling.facts = json!({"branch": repo.branch, "changes": changes});
-    if let Err(e) = &repo.changes {
-        ruling.facts["error"] = json!(e);
-    }
+    ruling.facts = RulingFacts::of(Read::Work {
+        branch: repo.branch.clone(),
+        changes: changes.cloned(),
+        error: repo.changes.as_ref().err().map(ToString::to_string),
+    });
     // Only `git commit` commits the uncommitted changes; a merge, a cherry-pick or
     // `npm version` commits on a clean tree.
     if gated.class == Class::Commit
@@ -296,7 +303,7 @@ fn verify(
             );
             return Step::Ruled(ruling);
         }
-        Some(JudgeSaid::Failed(cause)) => ruling.facts["judge_failure"] = json!(cause),
+        Some(JudgeSaid::Failed(cause)) => ruling.facts.judge_failure = Some(cause.clone()),
         Some(JudgeSaid::Nothing) => {}
     }
     let why = format!(

@@ -2,10 +2,8 @@
 //! would rewrite a protected branch or drop commits the remote has, asked about when it mirrors
 //! or deletes, and otherwise verified against what the pushed commits change.
 
-use serde_json::json;
-
 use super::text::{branch_matches, plural, subjects};
-use super::{DecidedBy, Decision, Ruling, Step, ask, verify};
+use super::{DecidedBy, Decision, Read, Ruling, RulingFacts, Step, ask, verify};
 use crate::gate::classify::Gated;
 use crate::gate::gather::{Facts, PushRepoFacts, Scope};
 
@@ -26,19 +24,25 @@ pub(super) fn push(
         return Step::Ruled(ask(ruling, facts, why, DecidedBy::Facts));
     }
     if let (Some(remote), Some(false)) = (&spec.remote, repo.named_remote_configured) {
-        ruling.facts = json!({"remote": remote, "configured": false});
+        ruling.facts = RulingFacts::of(Read::NoRemote {
+            remote: Some(remote.clone()),
+            configured: Some(false),
+        });
         ruling.decided_by = DecidedBy::Facts;
         return Step::Ruled(ruling); // git refuses: no such remote
     }
     if spec.remote.is_none() && !repo.has_upstream && !repo.origin_configured {
-        ruling.facts = json!({"remote": null});
+        ruling.facts = RulingFacts::of(Read::NoRemote {
+            remote: None,
+            configured: None,
+        });
         ruling.decided_by = DecidedBy::Facts;
         return Step::Ruled(ruling); // nowhere to push: git refuses
     }
     let all_facts = match &repo.refs {
         Some(Ok(f)) => f,
         Some(Err(e)) => {
-            ruling.facts = json!({"error": e});
+            ruling.facts = RulingFacts::unreadable(e);
             let why = format!("`{cmd}` pushes, but hookjudge cannot tell what ({e}).");
             return Step::Ruled(ask(ruling, facts, why, DecidedBy::Facts));
         }
@@ -47,7 +51,11 @@ pub(super) fn push(
             return Step::Ruled(ask(ruling, facts, why, DecidedBy::Facts));
         }
     };
-    ruling.facts = json!({"refs": all_facts});
+    ruling.facts = RulingFacts::of(Read::Push {
+        refs: all_facts.clone(),
+        pushed_paths: None,
+        error: None,
+    });
     let remote = all_facts
         .first()
         .map(|f| f.remote.clone())
@@ -97,16 +105,19 @@ pub(super) fn push(
     // What is pushed is the commits: an uncommitted edit is not part of it, but a pushed file
     // changed after the tests is.
     let scope = match &repo.pushed_paths {
-        Ok(paths) => {
-            ruling.facts["pushed_paths"] = json!(paths.len());
-            Scope::Paths(paths.clone())
-        }
+        Ok(paths) => Scope::Paths(paths.clone()),
         // What the commits change is unknown: every change counts against the evidence.
-        Err(e) => {
-            ruling.facts["error"] = json!(e);
-            Scope::Everything
-        }
+        Err(_) => Scope::Everything,
     };
+    if let Read::Push {
+        pushed_paths,
+        error,
+        ..
+    } = &mut ruling.facts.read
+    {
+        *pushed_paths = repo.pushed_paths.as_ref().ok().map(Vec::len);
+        *error = repo.pushed_paths.as_ref().err().map(ToString::to_string);
+    }
     let described: Vec<String> = all_facts
         .iter()
         .filter(|f| f.ahead.count > 0)

@@ -155,7 +155,10 @@ fn an_unreadable_repository() {
             DecidedBy::Facts,
             "cannot read its repository (no git repository at `/x`)",
         );
-        assert_eq!(r.facts["error"], "no git repository at `/x`");
+        assert_eq!(
+            r.facts,
+            RulingFacts::unreadable("no git repository at `/x`")
+        );
     }
     // A publish or deploy need not happen in a repository: the evidence decides.
     for class in [Class::Publish, Class::Deploy] {
@@ -188,7 +191,12 @@ fn an_unreadable_repository() {
         DecidedBy::JudgeFailed,
         "no proof of verification",
     );
-    assert_eq!(r.facts["repository"], "no git repository at `/x`");
+    assert_eq!(
+        r.facts.read,
+        Read::NoRepository {
+            repository: "no git repository at `/x`".into()
+        }
+    );
 }
 
 #[test]
@@ -434,7 +442,7 @@ fn evidence_and_judge_table() {
         );
         assert!(r.reason.contains(reason), "{:?} lacks {reason:?}", r.reason);
         if judge == Some(JudgeSaid::Failed("timed out".into())) {
-            assert_eq!(r.facts["judge_failure"], "timed out");
+            assert_eq!(r.facts.judge_failure.as_deref(), Some("timed out"));
         }
     }
 }
@@ -967,11 +975,7 @@ fn destructive_table() {
             DecidedBy::Facts,
             "cannot tell what it would lose (cannot",
         );
-        assert!(
-            r.facts["error"]
-                .as_str()
-                .is_some_and(|e| e.starts_with("cannot"))
-        );
+        assert!(matches!(&r.facts.read, Read::Unreadable { error } if error.starts_with("cannot")));
     }
     let many: Vec<&str> = vec!["a", "b", "c", "d", "e", "f", "g"];
     let repo = DestructiveFacts {
@@ -1006,7 +1010,10 @@ fn a_push_whose_changed_paths_are_unknown_counts_every_change() {
         ..facts
     };
     let r = ruled(decide(&g, &facts, &GateSettings::default()));
-    assert_eq!(r.facts["error"], "cannot read a commit's tree");
+    assert!(matches!(
+        &r.facts.read,
+        Read::Push { error: Some(e), pushed_paths: None, .. } if e == "cannot read a commit's tree"
+    ));
 }
 
 #[test]

@@ -110,7 +110,9 @@ impl From<Ruling> for RulingEntry {
             decided_by: Some(ruling.decided_by),
             reason: ruling.reason,
             repo: ruling.repo,
-            facts: ruling.facts,
+            // As the ruling serialises them: the log reads any line ever written, so its
+            // facts stay plain JSON.
+            facts: serde_json::to_value(&ruling.facts).unwrap_or_default(),
             evidence: ruling.evidence,
             rest: Map::new(),
         }

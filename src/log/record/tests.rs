@@ -167,7 +167,11 @@ fn what_check_writes_reads_back_equal() {
         decided_by: DecidedBy::Facts,
         reason: "r".into(),
         repo: Some("/r".into()),
-        facts: json!({"refs": []}),
+        facts: crate::gate::policy::RulingFacts::of(crate::gate::policy::Read::Push {
+            refs: Vec::new(),
+            pushed_paths: None,
+            error: None,
+        }),
         evidence: None,
     };
     let written = Record::Check(CheckRecord {

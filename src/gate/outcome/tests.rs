@@ -1,0 +1,83 @@
+//! The rules around the rulings: how they combine, and what the recursion guard rules.
+
+use super::*;
+use crate::gate::classify::{Class, Target};
+
+fn gated(class: Class, command: &str) -> Gated {
+    Gated {
+        class,
+        command: command.into(),
+        target: Target::default(),
+        push: None,
+        destructive: None,
+        what: "does the thing".into(),
+    }
+}
+
+fn ruling(decision: Decision, reason: &str) -> Ruling {
+    Ruling {
+        decision,
+        reason: reason.into(),
+        ..recursion_guard_ruling(&gated(Class::Push, "git push"))
+    }
+}
+
+#[test]
+fn a_deny_wins_over_an_ask_and_an_ask_over_silence() {
+    use Decision::*;
+    let rulings = [
+        ruling(Ask, "ask 1"),
+        ruling(Deny, "deny 1"),
+        ruling(Deny, "deny 1"),
+        ruling(Silent, ""),
+        ruling(Deny, "deny 2"),
+    ];
+    assert_eq!(combine(&rulings), (Deny, "deny 1\ndeny 2".to_owned()));
+    assert_eq!(
+        combine(&rulings[..1]),
+        (Ask, "ask 1".to_owned()),
+        "an ask alone"
+    );
+    assert_eq!(combine(&rulings[3..4]), (Silent, String::new()));
+    assert_eq!(combine(&[]), (Silent, String::new()));
+    assert_eq!(worst(&rulings[..1]), Ask);
+}
+
+#[test]
+fn the_recursion_guard_asks_and_says_so_in_its_facts() {
+    let r = recursion_guard_ruling(&gated(Class::Push, " git push "));
+    assert_eq!(
+        (r.decision, r.decided_by, r.class),
+        (Decision::Ask, DecidedBy::Policy, Class::Push)
+    );
+    assert!(
+        r.reason
+            .starts_with("hookjudge: `git push` does the thing; hookjudge's recursion guard"),
+        "{}",
+        r.reason
+    );
+    // As the gate has always logged it.
+    assert_eq!(
+        serde_json::to_string(&r.facts).unwrap(),
+        r#"{"recursion_guard":true}"#
+    );
+}
+
+#[test]
+fn an_answer_tells_the_agent_its_decision_and_reason() {
+    let answer = |decision| Answer {
+        decision,
+        reason: "why".into(),
+        rulings: Vec::new(),
+        guarded: false,
+    };
+    assert_eq!(answer(Decision::Silent).outcome(), GateOutcome::Silent);
+    assert_eq!(
+        answer(Decision::Deny).outcome(),
+        GateOutcome::Deny("why".into())
+    );
+    assert_eq!(
+        answer(Decision::Ask).outcome(),
+        GateOutcome::Ask("why".into())
+    );
+}
