@@ -339,3 +339,54 @@ fn doctor_without_an_llm_warns_exits_0_and_shows_installed_agents_only() {
     let broken = run_in(&home, &repo.work, &["doctor", "--json"]);
     assert_eq!(broken.code, 1, "{}", broken.stdout);
 }
+
+/// The README's "try a hook by hand" commands, as a person pastes them.
+fn readme_hook_commands() -> String {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let after = readme
+        .split("To try a hook by hand")
+        .nth(1)
+        .expect("the README shows how to feed a hook by hand");
+    let block = after.split("```sh").nth(1).expect("a shell block");
+    block.split("```").next().unwrap().to_owned()
+}
+
+#[test]
+fn the_readmes_hooks_fed_by_hand_are_logged_for_the_repository() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    let bin = home.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(crate::harness::BIN, bin.join("hookjudge")).unwrap();
+    let path = format!("{}:{SYSTEM_PATH}", bin.display());
+    let mut sh = home.cmd(&[]).env("PATH", &path);
+    sh.command = std::process::Command::new("sh");
+    sh.command
+        .args(["-c", &readme_hook_commands()])
+        .current_dir(&repo.work)
+        .env_clear()
+        .env("PATH", &path)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_STATE_HOME", home.path().join("state"));
+    let out = sh.output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Both hooks are this repository's: `log` and `stats` inside it show them.
+    let log = run_in(&home, &repo.work, &["log"]);
+    assert!(log.stdout.contains("push:allow git push"), "{}", log.stdout);
+    assert!(
+        log.stdout.contains("All done. I will commit"),
+        "the Stop fed by hand is missing from the repository's log:\n{}",
+        log.stdout
+    );
+    let stats = run_in(&home, &repo.work, &["stats"]);
+    assert!(
+        stats.stdout.starts_with("1 response judged")
+            || stats.stdout.starts_with("1 responses judged"),
+        "{}",
+        stats.stdout
+    );
+}
