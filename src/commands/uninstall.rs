@@ -97,9 +97,9 @@ fn summary(removed: &[Removal]) -> Vec<String> {
             } => {
                 let backups = match backups.as_slice() {
                     [] => String::new(),
-                    [one] => format!("; its backup `{one}` goes too"),
+                    [one] => format!("; backup `{one}` removed with it"),
                     many => format!(
-                        "; its backups {} go too",
+                        "; backups {} removed with it",
                         many.iter()
                             .map(|b| format!("`{b}`"))
                             .collect::<Vec<_>>()

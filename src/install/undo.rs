@@ -135,13 +135,12 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
         // Named before the change, as the file was.
         let name = t.shown(path);
         let diff_name = t.diff_name(path);
-        if let Some((undone, diff, backups)) = undo(path, &diff_name, dry_run, state, &surgical)? {
-            let backups = backups.iter().map(|b| t.shown(b)).collect();
+        if let Some(undid) = undo(path, &diff_name, dry_run, state, &surgical)? {
             removals.push(Removal::File {
                 name,
-                undone,
-                diff,
-                backups,
+                undone: undid.undone,
+                diff: undid.diff,
+                backups: undid.backups.iter().map(|b| t.shown(b)).collect(),
             });
         }
     }
@@ -193,6 +192,15 @@ fn refuse_if_not_json(path: &Path, agent: Agent) -> Result<(), UndoError> {
     Ok(())
 }
 
+/// What [`undo`] did to one file (or, in a dry run, would do).
+struct Undid {
+    undone: Undone,
+    /// In a dry run, the diff of the change.
+    diff: Option<String>,
+    /// The backups removed with it (in a dry run, that would be).
+    backups: Vec<PathBuf>,
+}
+
 /// Takes our part out of one file: the original bytes when nothing changed since `init`,
 /// otherwise only our entries (`surgical`). `None` when there was nothing of ours; the diff
 /// in a dry run; the backups removed with it (or, in a dry run, that would be).
@@ -202,7 +210,7 @@ fn undo(
     dry_run: bool,
     state: &Path,
     surgical: &dyn Fn(&str, &[String]) -> String,
-) -> Result<Option<(Undone, Option<String>, Vec<PathBuf>)>, Error> {
+) -> Result<Option<Undid>, Error> {
     let real = files::resolve(path);
     let rec: Option<Record> = record::load(state, &real);
     let Some(current) = files::read(&real)? else {
@@ -244,7 +252,11 @@ fn undo(
     };
     if dry_run {
         let diff = files::diff(diff_name, Some(&current), new.as_deref());
-        return Ok(Some((undone, Some(diff), backups)));
+        return Ok(Some(Undid {
+            undone,
+            diff: Some(diff),
+            backups,
+        }));
     }
     match &new {
         None => {
@@ -266,7 +278,11 @@ fn undo(
         }
     }
     record::forget(state, &real);
-    Ok(Some((undone, None, removed)))
+    Ok(Some(Undid {
+        undone,
+        diff: None,
+        backups: removed,
+    }))
 }
 
 fn is_empty_object(text: &str) -> bool {

@@ -222,7 +222,7 @@ fn uninstall_dry_run_names_exactly_what_uninstall_changes() {
     let dry = run_in(&home, &repo.work, &["uninstall", "--dry-run"]);
     assert_eq!(dry.code, 0, "{}", dry.stderr);
     assert_eq!(snapshot(&repo.work), before, "a dry run changes nothing");
-    // `# would be removed    NAME  (…; its backup `B` goes too)`
+    // `# would be removed    NAME  (…; backup `B` removed with it)`
     let line = regex::Regex::new(r"^# would be \w+ +(\S+)  \((.*)\)$").unwrap();
     let backup = regex::Regex::new(r"`([^`]+\.hookjudge-backup[^`]*)`").unwrap();
     let mut named: Vec<PathBuf> = Vec::new();
