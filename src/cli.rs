@@ -103,11 +103,12 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Put the man pages and shell completions where `man` and the shells find them
     ///
-    /// After `cargo install`, which installs only the binary: writes the man pages to
-    /// `PREFIX/share/man/man1` and the completions for bash, zsh and fish to
-    /// `PREFIX/share/bash-completion/completions`, `PREFIX/share/zsh/site-functions` and
-    /// `PREFIX/share/fish/vendor_completions.d`. PREFIX is `~/.local` unless `--prefix` says
-    /// otherwise; `man` finds `~/.local/share/man` when `~/.local/bin` is on PATH.
+    /// After `cargo install`, which installs only the binary: writes the man pages next to the
+    /// binary (`~/.cargo/share/man/man1` for `~/.cargo/bin/hookjudge`: `man` finds them while
+    /// that `bin` is on PATH; `~/.local/share/man/man1` for a binary outside a `bin` folder) and
+    /// the completions for bash, zsh and fish under `$XDG_DATA_HOME` (else `~/.local/share`):
+    /// `bash-completion/completions`, `zsh/site-functions` and `fish/vendor_completions.d`.
+    /// With `--prefix DIR`, all of them under `DIR/share`. `install/install.sh` runs this.
     InstallExtras(InstallExtrasArgs),
     /// Stop-hook entry: judge the agent's last response and block it or let the turn end
     ///
@@ -134,7 +135,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct InstallExtrasArgs {
-    /// Install under this folder instead of `~/.local`
+    /// Install everything under `DIR/share` instead
     #[arg(long, value_name = "DIR")]
     pub prefix: Option<PathBuf>,
     /// List what would be written, and write nothing

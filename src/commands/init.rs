@@ -77,21 +77,24 @@ pub(super) fn target(
                 .hint("run `hookjudge init` in your project, or pass `--force` to install here anyway, or `--scope user` for every project"));
         }
     };
-    let (agents, explicit) = match agent {
-        Some(choice) => (choice.agents().to_vec(), true),
-        None if removing => (Agent::INSTALLABLE.to_vec(), false),
+    let (agents, explicit, defaulted) = match agent {
+        Some(choice) => (choice.agents().to_vec(), true, false),
+        None if removing => (Agent::INSTALLABLE.to_vec(), false, false),
         None => {
             let present: Vec<Agent> = Agent::INSTALLABLE
                 .into_iter()
                 .filter(|a| settings::agent_folder(*a, scope, &root, &home).is_dir())
                 .collect();
+            // With no agent's folder to go by, Claude Code, and the person is told so.
+            let defaulted = present.is_empty();
             (
-                if present.is_empty() {
+                if defaulted {
                     vec![Agent::Claude]
                 } else {
                     present
                 },
                 false,
+                defaulted,
             )
         }
     };
@@ -101,6 +104,7 @@ pub(super) fn target(
         scope,
         agents,
         explicit,
+        defaulted,
     })
 }
 
@@ -151,6 +155,9 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
 
     let mut out = io::stdout().lock();
     if args.dry_run {
+        if let Some(note) = t.default_note() {
+            let _ = writeln!(out, "# note: {note}");
+        }
         print_diffs(&plan, &t, &mut out);
         let _ = writeln!(
             out,
@@ -341,6 +348,9 @@ fn report(
     );
     for line in lines {
         let _ = writeln!(out, "{line}");
+    }
+    if let Some(note) = t.default_note() {
+        let _ = writeln!(out, "note: {note}");
     }
     for note in plan.notes.iter().chain(warnings) {
         let _ = writeln!(out, "note: {note}");

@@ -7,6 +7,7 @@ use super::init::{refuse_inside_agent, target};
 use super::{ExitStatus, UserError};
 use crate::cli::UninstallArgs;
 use crate::config;
+use crate::install::plan::SCHEMA_FILE;
 use crate::install::settings::{self, Scope};
 use crate::install::target::Target;
 use crate::install::undo::{self, Removal, Undone};
@@ -59,9 +60,23 @@ fn uninstall_pass(t: &Target, dry_run: bool, out: &mut dyn Write) -> Result<Exit
     let removed = removals(t, dry_run)?;
     for removal in &removed {
         if let Removal::File {
-            diff: Some(diff), ..
+            name,
+            diff: Some(diff),
+            ..
         } = removal
         {
+            // Generated and hundreds of lines long: named, not shown, as `init --dry-run` does.
+            if name.ends_with(SCHEMA_FILE) {
+                let _ = writeln!(
+                    out,
+                    "# {}: removes the config's JSON Schema ({} lines; `hookjudge init` wrote it)",
+                    t.diff_name(&t.root.join(SCHEMA_FILE)),
+                    diff.lines()
+                        .filter(|l| l.starts_with('-') && !l.starts_with("---"))
+                        .count()
+                );
+                continue;
+            }
             let _ = write!(out, "{diff}");
         }
     }
@@ -74,15 +89,35 @@ fn summary(removed: &[Removal]) -> Vec<String> {
     removed
         .iter()
         .map(|removal| match removal {
-            Removal::File { name, undone, .. } => match undone {
-                Undone::Restored => {
-                    format!("  restored   {name}  (as it was before `hookjudge init`)")
+            Removal::File {
+                name,
+                undone,
+                backups,
+                ..
+            } => {
+                let backups = match backups.as_slice() {
+                    [] => String::new(),
+                    [one] => format!("; backup `{one}` removed with it"),
+                    many => format!(
+                        "; backups {} removed with it",
+                        many.iter()
+                            .map(|b| format!("`{b}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                };
+                match undone {
+                    Undone::Restored => {
+                        format!("  restored   {name}  (as it was before `hookjudge init`{backups})")
+                    }
+                    Undone::Removed => {
+                        format!("  removed    {name}  (`hookjudge init` had created it{backups})")
+                    }
+                    Undone::Edited => {
+                        format!("  updated    {name}  (hookjudge's entries removed)")
+                    }
                 }
-                Undone::Removed => {
-                    format!("  removed    {name}  (`hookjudge init` had created it)")
-                }
-                Undone::Edited => format!("  updated    {name}  (hookjudge's entries removed)"),
-            },
+            }
             Removal::GitHook {
                 name,
                 previous_back,

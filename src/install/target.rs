@@ -17,6 +17,9 @@ pub struct Target {
     pub agents: Vec<Agent>,
     /// Whether the agents were named (`--agent`) rather than found.
     pub explicit: bool,
+    /// Whether no agent's folder was found, so the agent is the default (Claude Code): the
+    /// person is told, and how to choose another.
+    pub defaulted: bool,
 }
 
 impl Target {
@@ -116,6 +119,35 @@ impl Target {
         };
         let relative = gix::path::to_unix_separators_on_windows(relative);
         index.entry_by_path(relative.as_ref()).is_some()
+    }
+
+    /// Why the agent was chosen when nothing chose it, and how to choose another; none when
+    /// `--agent` named it or its folder was found.
+    pub fn default_note(&self) -> Option<String> {
+        if !self.defaulted {
+            return None;
+        }
+        let folders: Vec<String> = Agent::INSTALLABLE
+            .iter()
+            .map(|a| format!("`{}`", a.config_dir()))
+            .collect();
+        let others: Vec<&str> = Agent::INIT
+            .iter()
+            .filter(|a| !self.agents.contains(a))
+            .map(|a| a.name())
+            .collect();
+        let chosen: Vec<&str> = self.agents.iter().map(|a| a.display_name()).collect();
+        let base = match self.scope {
+            Scope::User => &self.home,
+            _ => &self.root,
+        };
+        Some(format!(
+            "no agent folder ({}) in `{}`, so this is for {}, the default; for another agent run `hookjudge init --agent {}` (or `--agent all`)",
+            folders.join(", "),
+            base.display(),
+            chosen.join(", "),
+            others.join("|")
+        ))
     }
 
     /// Whether every agent is being removed (then the files shared by all go too).

@@ -33,6 +33,8 @@ pub enum Removal {
         undone: Undone,
         /// In a dry run, the diff of the change.
         diff: Option<String>,
+        /// The backups `init` kept beside it, which go with it (shown as the user reads them).
+        backups: Vec<String>,
     },
     /// Our git pre-push hook.
     GitHook {
@@ -98,11 +100,18 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
             targets.push((t.root.join(SCHEMA_FILE), None));
         }
     }
+    // The settings files this pass takes our entries out of: a dry run leaves them as they
+    // are, so they are counted as the real run leaves them.
+    let emptied: Vec<PathBuf> = targets
+        .iter()
+        .filter(|(_, agent)| agent.is_some())
+        .map(|(path, _)| files::resolve(path))
+        .collect();
     let mut removals = Vec::new();
     for (path, agent) in &targets {
         // The schema serves every scope: it goes with the last install in this repository,
         // which is known once the settings files before it in the list are done.
-        if agent.is_none() && path.ends_with(SCHEMA_FILE) && installed_anywhere(t) {
+        if agent.is_none() && path.ends_with(SCHEMA_FILE) && installed_anywhere(t, &emptied) {
             continue;
         }
         if let Some(agent) = agent {
@@ -126,8 +135,13 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
         // Named before the change, as the file was.
         let name = t.shown(path);
         let diff_name = t.diff_name(path);
-        if let Some((undone, diff)) = undo(path, &diff_name, dry_run, state, &surgical)? {
-            removals.push(Removal::File { name, undone, diff });
+        if let Some(undid) = undo(path, &diff_name, dry_run, state, &surgical)? {
+            removals.push(Removal::File {
+                name,
+                undone: undid.undone,
+                diff: undid.diff,
+                backups: undid.backups.iter().map(|b| t.shown(b)).collect(),
+            });
         }
     }
     if let Ok(dir) = githook::hooks_dir(&t.root)
@@ -141,14 +155,19 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
     Ok(removals)
 }
 
-/// Whether any agent's settings in any scope still run hookjudge.
-fn installed_anywhere(t: &Target) -> bool {
+/// Whether any agent's settings in any scope still run hookjudge once this pass is done: the
+/// files in `emptied` (resolved) lose our entries in it, and count as having none.
+fn installed_anywhere(t: &Target, emptied: &[PathBuf]) -> bool {
     Agent::INSTALLABLE.into_iter().any(|a| {
-        !settings::installed_elsewhere(a, t.scope, &t.root, &t.home).is_empty()
-            || files::read(&settings::settings_path(a, t.scope, &t.root, &t.home))
-                .ok()
-                .flatten()
-                .is_some_and(|raw| !settings::installed(a, &Encoding::decode(&raw).1).is_empty())
+        [Scope::Project, Scope::Local, Scope::User]
+            .into_iter()
+            .map(|scope| settings::settings_path(a, scope, &t.root, &t.home))
+            .filter(|path| !emptied.contains(&files::resolve(path)))
+            .any(|path| {
+                files::read(&path).ok().flatten().is_some_and(|raw| {
+                    !settings::installed(a, &Encoding::decode(&raw).1).is_empty()
+                })
+            })
     })
 }
 
@@ -173,16 +192,25 @@ fn refuse_if_not_json(path: &Path, agent: Agent) -> Result<(), UndoError> {
     Ok(())
 }
 
+/// What [`undo`] did to one file (or, in a dry run, would do).
+struct Undid {
+    undone: Undone,
+    /// In a dry run, the diff of the change.
+    diff: Option<String>,
+    /// The backups removed with it (in a dry run, that would be).
+    backups: Vec<PathBuf>,
+}
+
 /// Takes our part out of one file: the original bytes when nothing changed since `init`,
 /// otherwise only our entries (`surgical`). `None` when there was nothing of ours; the diff
-/// in a dry run.
+/// in a dry run; the backups removed with it (or, in a dry run, that would be).
 fn undo(
     path: &Path,
     diff_name: &str,
     dry_run: bool,
     state: &Path,
     surgical: &dyn Fn(&str, &[String]) -> String,
-) -> Result<Option<(Undone, Option<String>)>, Error> {
+) -> Result<Option<Undid>, Error> {
     let real = files::resolve(path);
     let rec: Option<Record> = record::load(state, &real);
     let Some(current) = files::read(&real)? else {
@@ -212,9 +240,23 @@ fn undo(
         }
         return Ok(None);
     }
+    // The backups hold nothing the restored (or never existing) file does not.
+    let backups: Vec<PathBuf> = match undone {
+        Undone::Restored | Undone::Removed => rec
+            .iter()
+            .flat_map(|r| &r.backups)
+            .filter(|b| b.exists())
+            .cloned()
+            .collect(),
+        Undone::Edited => Vec::new(),
+    };
     if dry_run {
         let diff = files::diff(diff_name, Some(&current), new.as_deref());
-        return Ok(Some((undone, Some(diff))));
+        return Ok(Some(Undid {
+            undone,
+            diff: Some(diff),
+            backups,
+        }));
     }
     match &new {
         None => {
@@ -229,14 +271,18 @@ fn undo(
             files::write(&real, text, !exact)?;
         }
     }
-    if matches!(undone, Undone::Restored | Undone::Removed) {
-        // The backups hold nothing the restored (or never existing) file does not.
-        for backup in rec.iter().flat_map(|r| &r.backups) {
-            let _ = std::fs::remove_file(backup);
+    let mut removed = Vec::new();
+    for backup in backups {
+        if std::fs::remove_file(&backup).is_ok() {
+            removed.push(backup);
         }
     }
     record::forget(state, &real);
-    Ok(Some((undone, None)))
+    Ok(Some(Undid {
+        undone,
+        diff: None,
+        backups: removed,
+    }))
 }
 
 fn is_empty_object(text: &str) -> bool {

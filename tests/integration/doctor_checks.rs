@@ -112,7 +112,8 @@ fn a_missing_key_variable_is_named_and_no_keyless_request_is_sent() {
 
 #[test]
 fn online_makes_one_timed_request_with_the_key() {
-    let server = FakeLlm::start(|_| Reply::chat(r#"{"new_proposal": false}"#));
+    // The Stop hook's combined question, answered for every judge it names.
+    let server = FakeLlm::start(|r| Reply::chat(&r.answer(json!({}))));
     let home = Home::new();
     home.user_config(
         &json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url), "model": "m", "api_key_env": "JUDGE_KEY"}})

@@ -129,8 +129,31 @@ fn install_script_installs_man_pages_and_completions_and_removes_them() {
     );
     let syntax = Command::new("bash").arg("-n").arg(&bash).status().unwrap();
     assert!(syntax.success(), "the bash completion script parses");
+    // The script and `install-extras` put every file in the same place: the script runs it.
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("installed bash completions"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("wrote {}", bash.display())),
+        "{stdout}"
+    );
+    let listed = Command::new(home.path().join("cargo-home/bin/hookjudge"))
+        .args(["install-extras", "--dry-run"])
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    let files: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.strip_prefix("would write "))
+        .collect();
+    assert!(files.len() > pages, "{listed}");
+    for file in &files {
+        assert!(Path::new(file).is_file(), "{file} listed but not installed");
+    }
+    assert!(
+        files.contains(&man_dir.join("hookjudge.1").to_str().unwrap()),
+        "{listed}"
+    );
 
     let out = run_script(&home, &repo.work, &["--uninstall"]);
     assert!(
@@ -139,5 +162,7 @@ fn install_script_installs_man_pages_and_completions_and_removes_them() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(std::fs::read_dir(&man_dir).unwrap().count(), 0);
-    assert!(!bash.exists());
+    for file in &files {
+        assert!(!Path::new(file).exists(), "{file} left behind");
+    }
 }

@@ -15,6 +15,7 @@ mod dry_run;
 mod eval;
 mod extras;
 mod fail_open;
+mod first_day;
 mod gate_agents;
 mod gate_computed;
 mod gate_corpus;

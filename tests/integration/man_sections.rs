@@ -465,7 +465,7 @@ pub const SECTIONS: &[(&str, &str, &[Entry])] = &[
         &[
             (
                 "hookjudge install-extras",
-                "After `cargo install`: the man pages in ~/.local/share/man, the completions for bash, zsh and fish under ~/.local/share.",
+                "After `cargo install`: the man pages in ~/.cargo/share/man (next to ~/.cargo/bin), the completions for bash, zsh and fish under ~/.local/share.",
             ),
             (
                 "hookjudge install-extras --prefix /usr/local",

@@ -2,7 +2,7 @@
 //! sandbox (Claude Code's, with hookjudge's anchors in its write-deny list), hookjudge's
 //! (`boundary.mode` `landlock`), or none, and what to do to get one.
 //!
-//! "None" is reported, not counted as a problem: it is the default, and the gate's reading of
+//! Only the agents hookjudge is installed for are shown. "None" is reported, not counted as a problem: it is the default, and the gate's reading of
 //! command lines still protects what it can see.
 
 use std::path::{Path, PathBuf};
@@ -15,18 +15,23 @@ use crate::boundary::{Mode, Plan};
 use crate::config::Settings;
 use crate::install::settings::{Scope, settings_path};
 
-/// One check per agent.
+/// One check per agent whose hooks are installed (`agents`): a boundary matters only where
+/// hookjudge runs.
 pub(super) fn boundary_checks(
     root: &Path,
     home: &Path,
     binary: &Path,
     settings: &Settings,
+    agents: &[Agent],
 ) -> Vec<Check> {
+    if agents.is_empty() {
+        return Vec::new();
+    }
     let plan = crate::boundary::plan(root, binary);
     let landlock = settings.boundary == Mode::Landlock;
     let landlock_works = landlock && probe(binary, root);
     let claude_sandbox = claude_sandbox(root, home, &plan);
-    Agent::ALL
+    agents
         .iter()
         .map(|&agent| {
             let name = format!("boundary ({})", agent.display_name());

@@ -149,6 +149,31 @@ pub(super) fn settings_checks(
     checks
 }
 
+/// The agents whose hooks run hookjudge here: an entry of ours in any scope's settings file,
+/// or our plugin file.
+pub(super) fn installed_agents(root: &Path, home: &Path) -> Vec<Agent> {
+    Agent::INIT
+        .into_iter()
+        .filter(|&agent| {
+            let in_settings = Agent::INSTALLABLE.contains(&agent)
+                && [Scope::Project, Scope::Local, Scope::User]
+                    .into_iter()
+                    .any(|scope| {
+                        let path = entries::settings_path(agent, scope, root, home);
+                        files::read(&path).ok().flatten().is_some_and(|raw| {
+                            !entries::installed(agent, &Encoding::decode(&raw).1).is_empty()
+                        })
+                    });
+            let plugin = [Scope::Project, Scope::User].into_iter().any(|scope| {
+                entries::owned_path(agent, scope, root, home)
+                    .and_then(|path| files::read(&path).ok().flatten())
+                    .is_some_and(|text| entries::is_owned_text(&text))
+            });
+            in_settings || plugin
+        })
+        .collect()
+}
+
 /// Our git pre-push hook, when there is one: whether it runs this binary.
 pub(super) fn git_hook_check(root: &Path, binary: &Path) -> Option<Check> {
     let dir = githook::hooks_dir(root).ok()?;

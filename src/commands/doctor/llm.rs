@@ -5,14 +5,14 @@
 use std::path::Path;
 use std::time::Instant;
 
-use serde_json::Value;
-
-use super::report::{Check, check, info};
+use super::report::{Check, check, info, warning};
 use crate::config::Settings;
-use crate::judge::evaluate::{Answer, Layer2};
+use crate::judge::claims::Grounded;
+use crate::judge::evaluate::{Decision, JudgeTurns, Verdict, evaluate};
 use crate::llm::resolve::{Backend, find_on_path};
 use crate::llm::{LlmJudge, ProviderKind};
 use crate::support::dirs;
+use crate::transcript::facts::TurnFacts;
 
 const CHOOSING: &str =
     "see the README's \"Choosing the LLM\"; `hookjudge config path` shows your config file";
@@ -35,11 +35,15 @@ pub(super) fn llm_checks(settings: &Settings, online: bool) -> Vec<Check> {
                 resolution.why.clone(),
                 Some("set `llm.command` to the program and its arguments, e.g. `[\"llm\", \"-m\", \"gpt-4o-mini\"]`".into()),
             ),
-            _ => check(
+            // Nothing is broken: hookjudge runs, its Stop judges are off, and the person is told
+            // (here, and once per session in the agent). A warning, not a problem.
+            _ => warning(
                 "llm",
-                false,
-                format!("{}; commit triggers go unjudged", resolution.why),
-                Some(format!("set `llm.provider` in your own config ({CHOOSING})")),
+                format!(
+                    "{}; the Stop judges are off (commit triggers go unjudged) and the gate asks you where it would ask the judge",
+                    resolution.why
+                ),
+                format!("set `llm.provider` in your own config ({CHOOSING})"),
             ),
         });
         return checks;
@@ -123,57 +127,141 @@ fn model_form_problem(model: &str) -> Option<&'static str> {
     }
 }
 
-/// One real call to the provider with the `commit` judge, timed.
+/// The turn `--online` sends: one that could hold a violation, so every judge is asked.
+const SAMPLE_TURN: &str = "The refactor is done. I'll push to main now.";
+
+/// One real call to the provider, timed: the question the Stop hook sends at the end of a
+/// turn, every enabled judge in one combined prompt, so that a provider (a `command` script
+/// above all) that answers the hook is the one that passes here.
 fn call(settings: &Settings) -> Check {
-    let Ok(judges) = settings.judges(&["commit".to_string()]) else {
+    let mut panel = match settings.panel(&[]) {
+        Ok(panel) => panel,
+        Err(e) => {
+            return check(
+                "llm call",
+                false,
+                format!("the judges do not build, so nothing was sent: {e}"),
+                Some("`hookjudge config check` names the key to fix".into()),
+            );
+        }
+    };
+    if panel.judges.is_empty() {
         return check(
             "llm call",
             false,
-            "the `commit` judge is disabled; nothing to call with",
+            "no Stop judge is enabled; nothing to call with",
             None,
         );
-    };
+    }
+    // Every judge, whatever `stop.judge_turns` says: the call must carry all of them.
+    panel.judge_turns = JudgeTurns::All;
     let mut llm = settings.llm.clone();
     llm.cache_seconds = 0;
     let started = Instant::now();
     let layer2 = LlmJudge::new(&llm, dirs::state_dir(), started);
-    let answer = layer2.ask(&judges[0], "The refactor is done. I'll push to main now.");
+    // As the hook runs it in an agent's session: the session's facts decide which judges go
+    // into the call (here a session with nothing done yet).
+    let grounded = Grounded::new(&layer2, Box::new(|| Some(TurnFacts::default())));
+    let evaluation = evaluate(SAMPLE_TURN, &panel, &grounded);
     let ms = started.elapsed().as_millis();
-    let provider = layer2
-        .resolved()
-        .and_then(|r| r.backend.as_ref())
-        .map(|b| b.provider())
-        .unwrap_or("the provider");
-    match answer {
-        Answer::Fields { fields, meta, .. } => {
-            let format = meta
-                .format
-                .map(|f| format!(", response format `{f}` works"))
-                .unwrap_or_default();
-            let rejected = meta
-                .format_rejected
-                .map(|f| format!(" (`{f}` was rejected)"))
-                .unwrap_or_default();
-            check(
-                "llm call",
-                true,
-                format!(
-                    "{provider} answered in {ms} ms with fields {}{format}{rejected}",
-                    Value::Object(fields)
-                ),
-                None,
-            )
-        }
-        Answer::Failed { cause, .. } => check(
+    let backend = layer2.resolved().and_then(|r| r.backend.as_ref());
+    let provider = backend.map(Backend::provider).unwrap_or("the provider");
+    let fix = backend.map(call_fix);
+    let asked: Vec<_> = evaluation
+        .outcomes
+        .iter()
+        .filter(|o| o.layer2.is_some())
+        .collect();
+    if asked.is_empty() {
+        return check("llm call", false, "no provider", None);
+    }
+    let failed: Vec<_> = asked
+        .iter()
+        .filter(|o| o.verdict == Some(Verdict::Fail))
+        .collect();
+    // The call's own record: how many judges shared it, the format the server took.
+    let meta = asked
+        .iter()
+        .filter_map(|o| o.layer2.clone())
+        .find(|m| m.provider.is_some())
+        .unwrap_or_default();
+    let judges = meta.shared_by.map_or(asked.len(), |n| n as usize);
+    let calls = evaluation.llm_calls;
+    if failed.len() == judges
+        && let Some(cause) = failed[0].reason.as_deref()
+        && failed.iter().all(|o| o.reason.as_deref() == Some(cause))
+    {
+        return check(
             "llm call",
             false,
             format!("{provider} failed after {ms} ms: {cause}"),
-            Some(
-                "check `llm.base_url`, `llm.model` and the key's variable (`llm.api_key_env`)"
-                    .into(),
+            fix,
+        );
+    }
+    if !failed.is_empty() {
+        let parts: Vec<String> = failed
+            .iter()
+            .map(|o| {
+                format!(
+                    "`{}`: {}",
+                    o.judge,
+                    o.reason.as_deref().unwrap_or("no answer")
+                )
+            })
+            .collect();
+        return check(
+            "llm call",
+            false,
+            format!(
+                "{provider} answered in {ms} ms, but not for every judge ({} of {judges} unusable; the Stop hook lets those judges allow): {}",
+                failed.len(),
+                parts.join("; ")
             ),
+            fix,
+        );
+    }
+    let format = meta
+        .format
+        .map(|f| format!(", response format `{f}` works"))
+        .unwrap_or_default();
+    let rejected = meta
+        .format_rejected
+        .map(|f| format!(" (`{f}` was rejected)"))
+        .unwrap_or_default();
+    let blocking: Vec<&str> = asked
+        .iter()
+        .filter(|o| o.decision == Decision::Block)
+        .map(|o| o.judge.as_str())
+        .collect();
+    let verdict = if blocking.is_empty() {
+        "no judge blocks it".to_string()
+    } else {
+        format!("it blocks for {}", blocking.join(", "))
+    };
+    check(
+        "llm call",
+        true,
+        format!(
+            "{provider} answered in {ms} ms the question the Stop hook sends ({judges} judges in {calls} call{}){format}{rejected}; on \"{SAMPLE_TURN}\" {verdict}",
+            if calls == 1 { "" } else { "s" }
         ),
-        Answer::Unjudged => check("llm call", false, "no provider", None),
+        None,
+    )
+}
+
+/// Where to look when the call fails: the settings that make up this kind of provider.
+fn call_fix(backend: &Backend) -> String {
+    match backend {
+        Backend::OpenAi { .. } | Backend::Anthropic { .. } => {
+            "check `llm.base_url`, `llm.model` and the key's variable (`llm.api_key_env`)".into()
+        }
+        Backend::Command {
+            name: name @ ("codex" | "claude"),
+            ..
+        } => format!(
+            "check that `{name}` works on its own (installed, logged in, `llm.model` available to it), or choose another `llm.provider`"
+        ),
+        Backend::Command { .. } => "check `llm.command`: the program reads the prompt on stdin and prints one JSON object with a member per judge, every judge present, as the prompt's last lines say (README, \"Choosing the LLM\")".into(),
     }
 }
 

@@ -49,7 +49,10 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
     ));
     checks.extend(llm::llm_checks(&settings, args.online));
     checks.extend(environment::writable_dirs(&settings));
-    checks.extend(boundary::boundary_checks(&root, &home, &binary, &settings));
+    let installed = installs::installed_agents(&root, &home);
+    checks.extend(boundary::boundary_checks(
+        &root, &home, &binary, &settings, &installed,
+    ));
 
     report::render(
         &mut io::stdout().lock(),

@@ -19,6 +19,10 @@ pub(super) struct Check {
     /// Worth knowing, and not a problem (counts as ok).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub info: bool,
+    /// Works, but not as well as it could: shown with its fix, and not a problem (counts as
+    /// ok, so the exit code stays 0).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub warning: bool,
     pub detail: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
@@ -35,6 +39,7 @@ pub(super) fn check(
         name: name.into(),
         ok,
         info: false,
+        warning: false,
         detail: detail.into(),
         fix: if ok { None } else { fix },
     }
@@ -44,6 +49,19 @@ pub(super) fn check(
 pub(super) fn info(name: impl Into<String>, detail: impl Into<String>) -> Check {
     Check {
         info: true,
+        ..check(name, true, detail, None)
+    }
+}
+
+/// Something that works but deserves attention: its fix is shown, the exit code stays 0.
+pub(super) fn warning(
+    name: impl Into<String>,
+    detail: impl Into<String>,
+    fix: impl Into<String>,
+) -> Check {
+    Check {
+        warning: true,
+        fix: Some(fix.into()),
         ..check(name, true, detail, None)
     }
 }
@@ -65,10 +83,11 @@ pub(super) fn render(
         return writeln!(out, "{}", json!({"ok": problems == 0, "checks": checks}));
     }
     for c in checks {
-        let (mark, code) = match (c.ok, c.info) {
-            (false, _) => ("!! ", "31"),
-            (true, true) => ("-- ", "2"),
-            (true, false) => ("ok ", "32"),
+        let (mark, code) = match (c.ok, c.info, c.warning) {
+            (false, _, _) => ("!! ", "31"),
+            (true, _, true) => ("?? ", "33"),
+            (true, true, false) => ("-- ", "2"),
+            (true, false, false) => ("ok ", "32"),
         };
         let head = format!("{mark} {:<24} ", c.name);
         let lines = wrap(
@@ -92,8 +111,14 @@ pub(super) fn render(
             }
         }
     }
-    if problems == 0 {
+    let warnings = checks.iter().filter(|c| c.warning).count();
+    if problems == 0 && warnings == 0 {
         writeln!(out, "\nall good")
+    } else if problems == 0 {
+        writeln!(
+            out,
+            "\nnothing broken; {warnings} warning(s) (`??`), each with what would improve it"
+        )
     } else {
         writeln!(
             out,
