@@ -1,208 +1,31 @@
 //! `hookjudge gate`: the PreToolUse (Claude Code, Codex) / BeforeTool (Gemini) entry for shell
-//! commands. It reads the hook's input and the configuration, asks [`crate::gate::outcome`]
-//! for the answer (the rules live there), then answers and logs it. It fails safe: when it
-//! cannot decide, a human does. It never answers an explicit `allow`.
+//! commands and file tools.
+//!
+//! The hook runner ([`crate::hook`]) reads the agent's input and answers; the gate's rules are
+//! [`crate::gate::outcome`]'s. It fails safe: when it cannot decide, a human does.
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::time::Instant;
+use std::path::Path;
 
 use super::ExitStatus;
-use crate::agent::Agent;
 use crate::cli::GateArgs;
-use crate::config::{Settings, default_log_dir};
-use crate::gate::outcome::{self, Answer, Confinement, Found};
-use crate::gate::{gather::Reads, protect};
-use crate::hook::event::{Call, Event, Kind, Tool};
-use crate::hook::{self, Failed, GateOutcome, Ran, gate_record};
-use crate::log::{GateRecord, RulingEntry};
-use crate::{install::settings::clamp_deadline_ms, llm::LlmJudge, support::time::Timestamp};
+use crate::hook::{self, gate::GateHook};
+use crate::install::settings::clamp_deadline_ms;
 
 /// Runs the gate. Always exits 0; failures ask a human.
 pub(super) fn gate(args: &GateArgs, config: Option<&Path>) -> ExitStatus {
-    let (agent, hook_timeout) = (args.agent, args.hook_timeout);
-    hook::run(&GateHook(agent, hook_timeout, config), args.agent);
+    // The agent kills the hook at its settings timeout: the judge's deadline stays below it.
+    let llm_deadline = |timeout_ms| clamp_deadline_ms(timeout_ms, args.hook_timeout);
+    let entry = GateHook {
+        agent: args.agent,
+        config,
+        llm_deadline: &llm_deadline,
+    };
+    hook::run(&entry, args.agent);
     ExitStatus::Success
 }
 
 /// Fail-safe answer for a usage error on the gate's own command line.
 pub(super) fn usage_error(message: &str) -> ExitStatus {
-    let (started, usage) = (Instant::now(), hook::usage_line(message));
-    let error = format!(
-        "bad arguments for `hookjudge gate`: {usage}; run `hookjudge init` to rewrite the hook entry"
-    );
-    let event = Event::parse(&hook::read_stdin().0, None, false).ok();
-    hook::finish::<GateHook>(fail_safe(None, event.as_ref(), error), started);
+    hook::gate::usage_error(hook::usage_line(message));
     ExitStatus::Success
-}
-
-/// One call: `--agent` (the answer's shape even when the input cannot be read), the agent's
-/// timeout for this hook in seconds (the judge's deadline stays below it), `--config`.
-struct GateHook<'a>(Option<Agent>, Option<u64>, Option<&'a Path>);
-
-type GateRan = Ran<GateOutcome, GateRecord>;
-
-/// The boundary settings [`run`] loaded: one hook call per process, so set once.
-static CONFINEMENT: OnceLock<Confinement> = OnceLock::new();
-
-impl hook::Entry for GateHook<'_> {
-    type Outcome = GateOutcome;
-    type Record = GateRecord;
-    const HOOK: hook::Hook = hook::GATE;
-
-    fn decide(&self, event: &Event, started: Instant) -> Result<GateRan, Failed> {
-        let Kind::Tool(tool) = &event.kind else {
-            return Ok(silent(event.agent));
-        };
-        let ran = run(event, tool, self, started)?;
-        let (Some(command), Some(&how)) = (tool.command(), CONFINEMENT.get()) else {
-            return Ok(ran);
-        };
-        let (agent, project, ruled) = (event.agent, event.origin.project_dir(), ran.log.is_some());
-        let outcome = outcome::confine(
-            ran.outcome,
-            how,
-            agent,
-            &tool.input,
-            command,
-            &project,
-            ruled,
-        );
-        Ok(Ran { outcome, ..ran })
-    }
-
-    fn fail(&self, event: Option<&Event>, failed: Failed) -> GateRan {
-        fail_safe(self.0, event, failed.to_string())
-    }
-
-    fn render(agent: Agent, outcome: &GateOutcome) -> Option<serde_json::Value> {
-        agent.gate_answer(outcome)
-    }
-}
-
-/// No answer and no log line: nothing gated.
-fn silent(agent: Agent) -> GateRan {
-    Ran {
-        agent,
-        outcome: GateOutcome::Silent,
-        log: None,
-    }
-}
-
-/// `answer`, and `record` filled in with it, to be written to `log_dir`.
-fn logged(mut record: GateRecord, agent: Agent, answer: Answer, log_dir: PathBuf) -> GateRan {
-    let outcome = answer.outcome();
-    record.action = answer.decision;
-    record.rulings = answer.rulings.into_iter().map(RulingEntry::from).collect();
-    Ran {
-        agent,
-        outcome,
-        log: Some((record, log_dir)),
-    }
-}
-
-/// The gate's fail-safe answer: a human decides (unless the input shows nothing gated).
-fn fail_safe(agent_hint: Option<Agent>, event: Option<&Event>, error: String) -> GateRan {
-    let agent = event.map_or(agent_hint.unwrap_or(Agent::Claude), |e| e.agent);
-    let tool = event.and_then(|e| match &e.kind {
-        Kind::Tool(tool) => Some(tool.as_ref()),
-        _ => None,
-    });
-    let (shell, command) = (
-        tool.map(|t| matches!(t.call, Call::Shell { .. })),
-        tool.and_then(Tool::command),
-    );
-    let cwd = event.and_then(|e| e.origin.cwd.as_deref()).map(Path::new);
-    let Some(answer) = outcome::unchecked(agent, shell, command, cwd, &error) else {
-        return silent(agent);
-    };
-    let mut record = gate_record::new(agent, event, command.unwrap_or_default());
-    record.errors.push(error);
-    logged(record, agent, answer, default_log_dir())
-}
-
-/// One tool call: self-protection first, then the answer under the project's configuration.
-fn run(event: &Event, tool: &Tool, gate: &GateHook, started: Instant) -> Result<GateRan, Failed> {
-    let (agent, project, file_tool) = (
-        event.agent,
-        event.origin.project_dir(),
-        tool.call == Call::File,
-    );
-    // The configuration is the project's; the command runs where the tool call says.
-    let (command, cwd) = match tool.command() {
-        _ if file_tool => ("", project.clone()),
-        Some(command) => (command, tool.call.shell_dir(&project)),
-        None => return Ok(silent(agent)),
-    };
-    let protected = if file_tool {
-        protect::file_tool(&tool.input)
-    } else {
-        protect::shell_command(command, &cwd)
-    };
-    if let Some(what) = protected {
-        let mut record = gate_record::new(agent, Some(event), command);
-        if command.is_empty() {
-            record.command = tool.input.tool_name.clone().unwrap_or_default()
-        }
-        let log_dir =
-            Settings::load(&cwd, gate.2).map_or_else(|_| default_log_dir(), |s| s.log_dir);
-        record.protect = Some(what.clone());
-        return Ok(logged(record, agent, outcome::protected(&what), log_dir));
-    } else if file_tool {
-        return Ok(silent(agent));
-    }
-    let loaded = Settings::load(&project, gate.2);
-    let boundary = |s: &Settings| Confinement {
-        mode: s.boundary,
-        hide_credentials: s.boundary_hide_credentials,
-    };
-    let _ = CONFINEMENT.set(
-        loaded
-            .as_ref()
-            .map_or_else(|_| Confinement::default(), boundary),
-    );
-    let reads = Reads::default();
-    let (found, settings) = match (
-        outcome::find(command, &cwd, loaded.as_ref().ok().map(|s| &s.gate), &reads),
-        loaded,
-    ) {
-        (Found::Actions(found), Ok(settings)) => (found, settings),
-        (Found::Unconfigured, Err(e)) => return Err(e.into()),
-        _ => return Ok(silent(agent)),
-    };
-    let record = gate_record::new(agent, Some(event), command);
-    let mut llm = settings.llm.clone();
-    // The agent kills the hook at its settings timeout: keep the deadline below it.
-    llm.timeout_ms = clamp_deadline_ms(settings.gate.timeout_ms, gate.1);
-    let llm = LlmJudge::new(&llm, crate::support::dirs::state_dir(), started);
-    let transcript = tool
-        .transcript
-        .as_deref()
-        .map(|p| (p, tool.input.tool_use_id.clone()));
-    let recursion_guard = hook::recursion_guard_active();
-    let call = outcome::Call {
-        agent,
-        command,
-        cwd: &cwd,
-        transcript,
-        recursion_guard,
-    };
-    let settings_at = |root: &Path| Settings::load(root, gate.2).ok().map(|s| s.gate);
-    let judge = settings.gate_judge().map_err(|e| e.to_string());
-    let config = outcome::Config {
-        gate: &settings.gate,
-        transcript: settings.transcript,
-        judge,
-        llm: &llm,
-        settings_at: &settings_at,
-    };
-    let answer = outcome::rule(&call, &found, &config, &reads);
-    if !answer.guarded {
-        crate::log::prune_on_new_day(
-            &settings.log_dir,
-            Timestamp::now(),
-            settings.log_retention_days,
-        );
-    }
-    Ok(logged(record, agent, answer, settings.log_dir))
 }

@@ -20,6 +20,7 @@ use crate::support::time::Timestamp;
 
 pub mod cursor;
 pub mod event;
+pub mod gate;
 pub mod gate_record;
 pub mod stop;
 pub mod stop_record;
