@@ -11,7 +11,10 @@ use crate::log::{Origin, Record, StopRecord};
 /// A record of `event`, written now: who sent it, for which session and prompt.
 pub fn of(event: &Event) -> StopRecord {
     let mut record = StopRecord::new();
-    record.origin = Origin::now(event.origin.cwd.clone());
+    // An input without `cwd` (a hook fed by hand) is logged where the hook runs, which is where
+    // its judges read the config: otherwise `log` and `stats` would show it in no repository.
+    let cwd = event.origin.project_dir().to_string_lossy().into_owned();
+    record.origin = Origin::now(Some(cwd));
     record.session = log_session(event);
     if let Kind::Stop(stop) = &event.kind {
         record.prompt = stop.prompt.clone();

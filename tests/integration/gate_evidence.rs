@@ -271,7 +271,7 @@ fn reasons_state_only_what_is_true() {
     std::fs::write(&t, text).unwrap();
     let (decision, why) = answer(&home, &repo.work, "git push", Some(&t));
     assert_eq!(decision, "deny", "{why}");
-    assert!(why.contains("the last test run failed"), "{why}");
+    assert!(why.contains("the last test run did not pass"), "{why}");
     assert!(!why.contains("files changed"), "{why}");
 }
 

@@ -88,7 +88,7 @@ fn a_failed_run_after_the_last_edit_is_denied_at_once() {
     assert_eq!(v["decision"], "deny", "{v}");
     let reason = v["reason"].as_str().unwrap();
     assert!(
-        reason.contains("the last test run, after files changed (Edit), failed"),
+        reason.contains("the last test run, after files changed (Edit), did not pass"),
         "{reason}"
     );
     assert!(reason.contains("`make test; exit 2` failed"), "{reason}");

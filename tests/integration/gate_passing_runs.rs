@@ -186,7 +186,7 @@ fn a_line_whose_status_is_not_the_tests_is_no_evidence() {
         if !masked.contains("t.log") {
             assert_eq!(decision, "deny", "{masked}: {why}");
             assert!(
-                why.contains("failed (`npm test` failed)"),
+                why.contains("did not pass: `npm test` failed"),
                 "{masked}: {why}"
             );
         }
@@ -402,5 +402,5 @@ fn stashing_around_a_commit_does_not_verify_it() {
     let line = "git add -A && git stash && git stash pop && git commit -m fix";
     let (decision, why) = answer(&home, &repo.work, line, Some(&t), false);
     assert_eq!(decision, "deny", "{why}");
-    assert!(why.contains("failed (`pytest -q` failed)"), "{why}");
+    assert!(why.contains("did not pass: `pytest -q` failed"), "{why}");
 }

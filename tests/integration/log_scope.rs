@@ -108,3 +108,17 @@ fn an_unknown_judge_is_an_error_listing_the_judges() {
         0
     );
 }
+
+#[test]
+fn a_stop_without_cwd_is_logged_for_the_repository_it_runs_in() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "alpha");
+    let mut stop = home
+        .cmd(&["stop", "--agent", "claude"])
+        .stdin(r#"{"hook_event_name":"Stop","session_id":"s1","last_assistant_message":"Done."}"#);
+    stop.command.current_dir(&repo.work);
+    assert_eq!(stop.output().code, 0);
+    let log = in_dir(&home, &repo.work, &["log"]).stdout;
+    assert_eq!(log.lines().count(), 2, "{log}");
+    assert!(log.contains("Done."), "{log}");
+}

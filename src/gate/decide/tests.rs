@@ -303,7 +303,7 @@ fn evidence_and_judge_table() {
     };
     let failed_run = Finding::ChangeAfterTests {
         tool: "Edit".into(),
-        last_test: Some("cargo test".into()),
+        last_test: Some("`cargo test` failed".into()),
     };
     let pending = Finding::TestRunPending {
         command: "cargo test".into(),
@@ -368,7 +368,7 @@ fn evidence_and_judge_table() {
             None,
             Deny,
             DecidedBy::Evidence,
-            "failed (cargo test)",
+            "did not pass: `cargo test` failed",
         ),
         (
             Finding::None,

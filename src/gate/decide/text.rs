@@ -36,12 +36,12 @@ pub(super) fn describe(finding: &Finding) -> String {
         Finding::ChangeAfterTests {
             tool,
             last_test: Some(t),
-        } if tool == evidence::NO_CHANGE_SEEN => format!("the last test run failed ({t})"),
+        } if tool == evidence::NO_CHANGE_SEEN => format!("the last test run did not pass: {t}"),
         Finding::ChangeAfterTests {
             tool,
             last_test: Some(t),
             // Read newest first, the failed run came after the change.
-        } => format!("the last test run, after files changed ({tool}), failed ({t})"),
+        } => format!("the last test run, after files changed ({tool}), did not pass: {t}"),
         Finding::ChangeAfterTests {
             tool,
             last_test: None,
