@@ -129,9 +129,11 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
         let mut expected: Vec<&str> = match judge {
             "commit" => vec![
                 "new_proposal",
+                "acted_unasked",
                 "verification_reported",
                 "direction_query",
                 "future_step_description",
+                "user_requested",
             ],
             "scope-check" => vec!["new_proposal", "retraction_or_quote"],
             "scope-change" => vec![
@@ -142,6 +144,7 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
                 "optional_or_quoted",
                 "user_decided",
                 "only_user_can",
+                "arguable",
             ],
             "shallow-bugfix" => vec![
                 "fix_reported",
@@ -149,6 +152,7 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
                 "recap_of_earlier_work",
                 "setup_or_non_defect",
                 "quoted_or_hypothetical",
+                "arguable",
             ],
             _ => vec![
                 "code_fix",
@@ -157,6 +161,7 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
                 "recap_of_earlier_work",
                 "setup_or_non_defect",
                 "quoted_or_hypothetical",
+                "arguable",
             ],
         };
         expected.sort();
