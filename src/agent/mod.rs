@@ -201,7 +201,7 @@ impl Agent {
     }
 
     /// The agent's config folder, in a project and in the home folder (Codex's home may be
-    /// moved by `CODEX_HOME`; see [`crate::install::settings::codex_home`]).
+    /// moved by `CODEX_HOME`; see `install::settings::codex_home`).
     pub fn config_dir(self) -> &'static str {
         self.contract().config_dir
     }

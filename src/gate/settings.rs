@@ -1,7 +1,7 @@
 //! The gate's settings: a policy per class of action, the branches a force push must not
 //! rewrite, what a test run is and which files it writes, the commands that deploy or publish,
 //! and the deadline of the gate's own judge: what the config's `gate` keys resolve to (declared
-//! and merged in `crate::config::keys`), with the defaults a config file starts from.
+//! and merged in the config's key list (`config::keys`)), with the defaults a config file starts from.
 
 use serde::Deserialize;
 

@@ -1,6 +1,6 @@
 //! Layer 2 as the judges see it: the question the judges of one turn ask together, the
 //! answers, what is known of each provider call, and the trait a provider implements. The
-//! providers themselves are [`crate::llm`]'s; the run that asks is [`super::evaluate`]'s.
+//! providers themselves are the `llm` module's; the run that asks is [`super::evaluate`]'s.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};

@@ -1,6 +1,6 @@
 //! One Stop judged: the config and its judges loaded, the response's text read, the judges
 //! run, the loop breaker applied, and the notices for the human added. What the hook runner
-//! does around it (the input, panics, the answer, the log line) is [`crate::hook`]'s.
+//! does around it (the input, panics, the answer, the log line) is the hook runner's (`hook`).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -4,12 +4,12 @@
 //!
 //! A record copied into `trust.json` or `approvals.json` without a seal made with this key
 //! counts for nothing. What holds depends on who can read the key:
-//! - under hookjudge's boundary (`hookjudge run-confined`, see [`crate::boundary`]) the
+//! - under hookjudge's boundary (`hookjudge run-confined`, see the `boundary` module) the
 //!   agent's commands can neither read the key nor write the state dir, so they cannot make a
 //!   seal, and a copy of the binary run by them cannot either (it runs confined too);
 //! - without a boundary the key is a plain file of the user's, which the agent's commands can
 //!   read like any other: the seal then only stops records written by hand or copied from
-//!   another machine, and the checks on who runs `trust`/`approve` ([`crate::agent::human`]) are what
+//!   another machine, and the checks on who runs `trust`/`approve` (`agent::human`) are what
 //!   is left.
 //!
 //! The key is made by the first `trust`, `approve` or `init` that seals something; reading
