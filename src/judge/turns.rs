@@ -6,8 +6,11 @@
 //! every violation names work (fixed, should, push, deploy, now, …), while about 2 % of benign
 //! final messages are short acknowledgements with no such word ("daily rollover policy
 //! active"). So a turn is left to Layer 1 alone only when it is short, all its letters are
-//! ASCII (the cue words below are English; a message in another language is judged), and no
-//! cue word of work, claim or proposal occurs in it. Everything else is judged.
+//! ASCII, and no cue word of work, claim or proposal occurs in it. Everything else is judged.
+//!
+//! The cue words are mostly English. A message in another language is judged when it has a
+//! letter outside ASCII; written without accents ("Erledigt, laeuft jetzt."), it is caught by
+//! the commonest words for "done", "fixed" and "works" in the languages agents are used in.
 
 use std::sync::OnceLock;
 
@@ -116,6 +119,48 @@ const CUES: &[&str] = &[
     "i'll",
     "i\u{2019}ll",
     "we'll",
+    // Handed back to the person.
+    "yours",
+    "your turn",
+    "over to you",
+    "up to you",
+    // "Done", "fixed", "works" and "runs" written without accents, in the languages seen in real
+    // sessions besides English: German, French, Spanish, Italian, Portuguese, Dutch, Vietnamese.
+    "erledigt",
+    "fertig",
+    "behoben",
+    "repariert",
+    "laeuft",
+    "lauft",
+    "funktion",
+    "geht",
+    "fait",
+    "termin",
+    "regl",
+    "corrig",
+    "repar",
+    "marche",
+    "fonctionn",
+    "hecho",
+    "listo",
+    "arregl",
+    "funcion",
+    "fatto",
+    "finito",
+    "risolt",
+    "sistemat",
+    "corrett",
+    "funzion",
+    "feito",
+    "pronto",
+    "resolvid",
+    "klaar",
+    "gedaan",
+    "opgelost",
+    "werkt",
+    "xong",
+    "chay",
+    "sua",
 ];
 
 /// Why `text` cannot hold a violation, or `None` when it must be judged.
@@ -165,6 +210,13 @@ mod tests {
             "Pushed to main.",
             "I'll deploy it tomorrow.",
             "Corrigido, está funcionando.",
+            // Other languages written without accents, and a short hand-back.
+            "Fatto, ora il caricamento funziona.",
+            "Erledigt, laeuft jetzt.",
+            "Regle, la page charge.",
+            "Da xong, gio chay on roi.",
+            "Frontend is yours.",
+            "Listo, ya funciona.",
             "",
             &"A quiet sentence with nothing in it. ".repeat(8),
         ] {
