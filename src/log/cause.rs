@@ -2,16 +2,18 @@
 //! call, its pattern, the hook's input, arguments or config, a panic) to the log line, and read
 //! back from the line by `log` and `stats`.
 //!
-//! The log's lines do not name the cause in a field of its own: a judge's failed call logs its
-//! [`FailureKind`] in `layer2.failure`, and a failure before any judge ran logs its error
-//! message first in `errors`. Those messages begin with words that say the cause
-//! ([`HOOK_ERRORS`]); the writers are held to them (`StopRecord::fail_open` checks each
-//! message it is given against its cause in debug builds, and the hook's tests check every
-//! message it writes), so a reworded message either keeps its cause or fails a test.
+//! A fail-open line names its cause in a field of its own, `cause`, by a stable key
+//! ([`Cause::key`]): rewording an error message changes nothing `stats` counts. A judge's
+//! failed call also logs its [`FailureKind`] in `layer2.failure`, which says which LLM failure
+//! it was. Lines written before the field existed are read as they always were: a judge's
+//! failure by its entry, a failure before any judge ran by the words its logged error begins
+//! with ([`HOOK_ERRORS`]); the writers are still held to those words
+//! (`StopRecord::fail_open` checks each message it is given against its cause in debug
+//! builds), so old and new lines say the same.
 
 use crate::judge::evaluate::Verdict;
 use crate::judge::layer2::FailureKind;
-use crate::log::Record;
+use crate::log::{JudgeEntry, Record, StopAction};
 
 /// Why a Stop failed open.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +34,8 @@ pub enum Cause {
 
 /// How each failure before any judge ran begins its logged error (the hook's input errors,
 /// the panic, the usage error; anything else is the config's). Several beginnings say "bad
-/// hook input": each input error words it its own way.
+/// hook input": each input error words it its own way. Read only for lines without a `cause`
+/// field, which versions before it wrote.
 pub const HOOK_ERRORS: [(&str, Cause); 6] = [
     ("internal error", Cause::Internal),
     ("bad arguments", Cause::BadArguments),
@@ -42,7 +45,45 @@ pub const HOOK_ERRORS: [(&str, Cause); 6] = [
     ("no hook input", Cause::BadInput),
 ];
 
+/// Each cause's key in a fail-open line's `cause` field, but an LLM failure's (`llm`, whose
+/// kind is in its judge's `layer2.failure`): the one spelling writers write and readers read.
+const KEYS: [(&str, Cause); 5] = [
+    ("bad_pattern", Cause::BadPattern),
+    ("internal", Cause::Internal),
+    ("bad_arguments", Cause::BadArguments),
+    ("bad_input", Cause::BadInput),
+    ("config", Cause::Config),
+];
+
+/// The key of an LLM failure in the `cause` field.
+const LLM_KEY: &str = "llm";
+
 impl Cause {
+    /// The key logged in a fail-open line's `cause` field (`bad_input`, `llm`).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Cause::Llm(_) => LLM_KEY,
+            known => KEYS
+                .iter()
+                .find(|(_, cause)| cause == known)
+                .map_or("", |(key, _)| key),
+        }
+    }
+
+    /// The cause a logged key names, but an LLM failure's, which its judge says (`None` for
+    /// `llm` and for a key this version does not know).
+    fn of_key(key: &str) -> Option<Cause> {
+        KEYS.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, cause)| cause.clone())
+    }
+
+    /// The cause of a judge's failure: its call's kind, or without a failed call its pattern.
+    pub fn of_judge(judge: &JudgeEntry) -> Cause {
+        let kind = judge.layer2.as_ref().and_then(|l| l.call.failure.clone());
+        kind.map_or(Cause::BadPattern, Cause::Llm)
+    }
+
     /// The cause as counted and shown (`deadline`, `bad hook input`).
     pub fn label(&self) -> &'static str {
         match self {
@@ -73,26 +114,38 @@ impl Cause {
     }
 
     /// Why `record` failed open, and the logged detail (`commit: the LLM did not answer
-    /// before the deadline`). `None` unless it did.
+    /// before the deadline`). `None` unless it did. The `cause` field says it; a line without
+    /// one (or with a key this version does not know) is read by its failed judge or the
+    /// beginning of its error, as before the field existed.
     pub fn of(record: &Record) -> Option<(Cause, String)> {
-        if record.action() != "fail-open" {
+        let Record::Stop(stop) = record else {
+            return None;
+        };
+        if stop.action != StopAction::FailOpen {
             return None;
         }
-        let failed = record
-            .judges()
-            .iter()
-            .find(|j| j.verdict == Some(Verdict::Fail));
-        if let Some(judge) = failed {
-            let kind = judge.layer2.as_ref().and_then(|l| l.call.failure.clone());
-            let cause = kind.map_or(Cause::BadPattern, Cause::Llm);
-            let reason = judge.reason.as_deref().unwrap_or("no reason logged");
-            return Some((cause, format!("{}: {reason}", judge.judge)));
-        }
-        let error = record
-            .errors()
+        let error = stop
+            .errors
             .first()
             .map_or("no cause logged", String::as_str);
-        Some((Cause::of_hook_error(error), error.to_owned()))
+        let keyed = stop.cause.as_deref().and_then(Cause::of_key);
+        let failed = stop
+            .judges
+            .iter()
+            .find(|j| j.verdict == Some(Verdict::Fail));
+        // A failed judge's entry says which failure it was and why; its key says only `llm`
+        // or `bad_pattern`.
+        match (keyed, failed) {
+            (Some(cause), _) if cause != Cause::BadPattern => Some((cause, error.to_owned())),
+            (_, Some(judge)) => {
+                let reason = judge.reason.as_deref().unwrap_or("no reason logged");
+                Some((Cause::of_judge(judge), format!("{}: {reason}", judge.judge)))
+            }
+            (keyed, None) => Some((
+                keyed.unwrap_or_else(|| Cause::of_hook_error(error)),
+                error.to_owned(),
+            )),
+        }
     }
 }
 
@@ -149,6 +202,97 @@ mod tests {
                 {"judge": "commit", "verdict": "fail", "reason": reason,
                  "layer2": {"failure": "connect"}}]}));
             assert_eq!(Cause::of(&line).unwrap().0.label(), "provider unreachable");
+        }
+    }
+
+    #[test]
+    fn the_cause_field_says_the_cause_whatever_the_message() {
+        // Messages reworded, or in words no prefix knows: the field decides.
+        for (key, error, cause) in [
+            (
+                "bad_input",
+                "the agent sent nothing readable",
+                Cause::BadInput,
+            ),
+            ("internal", "hookjudge crashed: boom", Cause::Internal),
+            ("bad_arguments", "unexpected flag --x", Cause::BadArguments),
+            (
+                "config",
+                "cannot read stdin (a config error worded oddly)",
+                Cause::Config,
+            ),
+        ] {
+            let line = stop(json!({"action": "fail-open", "cause": key, "errors": [error]}));
+            assert_eq!(Cause::of(&line), Some((cause, error.to_owned())), "{key}");
+        }
+        // A judge's failure: the key says a judge failed, its entry which failure and why.
+        let llm = stop(json!({"action": "fail-open", "cause": "llm", "judges": [
+            {"judge": "commit", "verdict": "fail", "reason": "slow", "layer2": {"failure": "timeout"}}]}));
+        assert_eq!(
+            Cause::of(&llm),
+            Some((Cause::Llm(FailureKind::Timeout), "commit: slow".into()))
+        );
+        let pattern = stop(
+            json!({"action": "fail-open", "cause": "bad_pattern", "judges": [
+            {"judge": "commit", "verdict": "fail", "reason": "regex too big"}]}),
+        );
+        assert_eq!(Cause::of(&pattern).unwrap().0, Cause::BadPattern);
+    }
+
+    #[test]
+    fn a_line_without_the_field_is_read_by_its_error_as_before() {
+        for (error, cause) in [
+            ("cannot read stdin: gone", Cause::BadInput),
+            ("hook input too large", Cause::BadInput),
+            ("bad arguments for `hookjudge stop`: x", Cause::BadArguments),
+            ("internal error: boom", Cause::Internal),
+            ("`.hookjudge.json`: unknown key `x`", Cause::Config),
+        ] {
+            let old = stop(json!({"action": "fail-open", "errors": [error]}));
+            assert_eq!(Cause::of(&old), Some((cause, error.to_owned())));
+        }
+        // A key a newer version wrote and this one does not know: read as an old line.
+        let newer = stop(
+            json!({"action": "fail-open", "cause": "cosmic_ray", "errors": ["internal error: x"]}),
+        );
+        assert_eq!(Cause::of(&newer).unwrap().0, Cause::Internal);
+        let empty = stop(json!({"action": "fail-open"}));
+        assert_eq!(
+            Cause::of(&empty),
+            Some((Cause::Config, "no cause logged".into()))
+        );
+    }
+
+    #[test]
+    fn what_fail_open_writes_is_read_back_by_its_key() {
+        let mut record = crate::log::StopRecord::new();
+        record.fail_open(Cause::BadInput, "hook input too large".into());
+        let line = serde_json::to_value(Record::Stop(record)).unwrap();
+        assert_eq!(line["cause"], "bad_input");
+        // Reworded after it was written, the line still counts under its cause.
+        let mut reworded = line.clone();
+        reworded["errors"] = json!(["the input was more than the hook reads"]);
+        let read: Record = serde_json::from_value(reworded).unwrap();
+        assert_eq!(Cause::of(&read).unwrap().0, Cause::BadInput);
+        // An allowed Stop names no cause.
+        let allowed = serde_json::to_value(Record::Stop(crate::log::StopRecord::new())).unwrap();
+        assert!(allowed.get("cause").is_none(), "{allowed}");
+    }
+
+    #[test]
+    fn every_key_is_spelled_as_logged() {
+        // The keys are the log's format: once written, never respelled.
+        let keys = [
+            (Cause::Llm(FailureKind::Timeout), "llm"),
+            (Cause::Llm(FailureKind::Other("x".into())), "llm"),
+            (Cause::BadPattern, "bad_pattern"),
+            (Cause::Internal, "internal"),
+            (Cause::BadArguments, "bad_arguments"),
+            (Cause::BadInput, "bad_input"),
+            (Cause::Config, "config"),
+        ];
+        for (cause, key) in keys {
+            assert_eq!(cause.key(), key);
         }
     }
 

@@ -74,7 +74,7 @@ pub fn conclude(
         }
     }
     if record.action == StopAction::Allow && !failed.is_empty() {
-        record.action = StopAction::FailOpen;
+        record.judges_failed();
     }
     if outcome == StopOutcome::Allow && !notes.is_empty() {
         outcome = StopOutcome::Notice(format!("hookjudge: {}.", notes.join("; ")));
@@ -235,6 +235,8 @@ mod tests {
         record.judges = vec![judged("commit", Decision::Allow, Verdict::Fail)];
         let outcome = conclude(&mut record, &builtins(), LIMITS, state.path(), "s");
         assert_eq!(record.action, StopAction::FailOpen);
+        // A judge that failed without an LLM call failed on its pattern.
+        assert_eq!(record.cause.as_deref(), Some("bad_pattern"));
         assert_eq!(
             outcome,
             StopOutcome::Notice(

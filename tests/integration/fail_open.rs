@@ -31,6 +31,7 @@ fn empty_and_non_json_stdin() {
         let out = home.cmd(&["stop"]).stdin(stdin).output();
         assert!(notice(&out).contains("allowed to end"), "{stdin:?}");
         assert_eq!(home.last_log()["action"], "fail-open");
+        assert_eq!(home.last_log()["cause"], "bad_input", "{stdin:?}");
     }
 }
 
@@ -73,6 +74,7 @@ fn invalid_config_is_reported_and_allowed() {
         .output();
     assert!(notice(&out).contains("invalid config"));
     let log = home.last_log();
+    assert_eq!(log["cause"], "config", "{log}");
     assert!(
         log["errors"][0]
             .as_str()
@@ -136,6 +138,7 @@ fn a_forced_panic_exits_zero_with_a_notice() {
         .stdin(claude_stop("s", std::path::Path::new(""), "x", false))
         .output();
     assert!(notice(&out).contains("internal error"));
+    assert_eq!(home.last_log()["cause"], "internal");
     assert!(
         home.last_log()["errors"][0]
             .as_str()

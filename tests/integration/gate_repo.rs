@@ -611,3 +611,27 @@ fn git_autocorrect_and_npm_abbreviations_do_not_walk_around_the_gate() {
         assert_eq!(decision(&gate(&home, &repo.work, line)), "silent", "{line}");
     }
 }
+
+#[test]
+fn an_alias_defined_through_another_alias_is_gated_as_the_typed_out_one() {
+    let (home, repo) = setup();
+    repo.commit("a.txt", "two\n", "change a");
+    let typed_out = gate(
+        &home,
+        &repo.work,
+        "git config alias.p push && git p origin main",
+    );
+    assert_eq!(decision(&typed_out), "ask");
+    // `git c alias.p push` runs `git config alias.p push`: `git p` pushes just the same.
+    let through_alias = gate(
+        &home,
+        &repo.work,
+        "git config alias.c config && git c alias.p push && git p origin main",
+    );
+    assert_eq!(decision(&through_alias), decision(&typed_out));
+    let why = reason(&through_alias);
+    assert!(
+        why.contains("would publish 1 commit to `origin/main`") && why.contains("change a"),
+        "{why}"
+    );
+}

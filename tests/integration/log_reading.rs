@@ -400,6 +400,7 @@ fn a_fail_open_row_shows_its_cause() {
         ))
         .output();
     assert_eq!(home.last_log()["action"], "fail-open");
+    assert_eq!(home.last_log()["cause"], "llm");
     let out = home.cmd(&["log"]).env("COLUMNS", "80").output();
     assert_fits(&out.stdout, 80);
     let lines: Vec<&str> = out.stdout.lines().collect();

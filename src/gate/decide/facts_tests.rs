@@ -1,30 +1,11 @@
 //! The facts of each decision path, as the decision log and `check --json` write them: pinned
 //! byte for byte, so that the shape of a ruling's facts never changes by accident.
 
-use std::path::PathBuf;
-
+use super::fixtures::{gated, push_repo, ruled, work};
 use super::*;
-use crate::gate::classify::{Destructive, PushSpec, Target};
+use crate::gate::classify::{Destructive, PushSpec};
 use crate::gate::facts::{self, Changes, CommitLine, Commits, PushFacts};
 use crate::gate::gather::{DestructiveFacts, Evidence, PushRepoFacts};
-
-fn gated(class: Class, command: &str) -> Gated {
-    Gated {
-        class,
-        command: command.into(),
-        target: Target::default(),
-        push: None,
-        destructive: None,
-        what: "does the thing".into(),
-    }
-}
-
-fn ruled(step: Step) -> Ruling {
-    match step {
-        Step::Ruled(r) => r,
-        Step::Needs(n) => panic!("needs {n:?}"),
-    }
-}
 
 fn commits(n: usize) -> Commits {
     Commits {
@@ -47,15 +28,6 @@ fn unseen() -> Facts {
         judge: Some(JudgeSaid::Failed("timed out".into())),
         ..Facts::default()
     }
-}
-
-fn work(changes: Result<Changes, facts::Error>, branch: Option<&str>) -> RepoFacts {
-    RepoFacts::Work(WorkFacts {
-        work_tree: Some(PathBuf::from("/r")),
-        branch: branch.map(str::to_owned),
-        changes,
-        head_time: Some(100),
-    })
 }
 
 fn pushed(spec: PushSpec, repo: PushRepoFacts, facts: Facts) -> Ruling {
@@ -81,15 +53,7 @@ fn refs() -> Vec<PushFacts> {
 }
 
 fn repo(refs: Option<Result<Vec<PushFacts>, facts::Error>>) -> PushRepoFacts {
-    PushRepoFacts {
-        work_tree: Some(PathBuf::from("/r")),
-        has_upstream: true,
-        origin_configured: true,
-        refs,
-        pushed_paths: Ok(vec!["src/a.rs".into(), "b.rs".into()]),
-        newest_commit_ms: 7_999,
-        ..PushRepoFacts::default()
-    }
+    push_repo(refs, &["src/a.rs", "b.rs"])
 }
 
 fn guarded(op: Destructive, repo: DestructiveFacts) -> Ruling {

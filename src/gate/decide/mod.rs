@@ -10,6 +10,8 @@
 
 #[cfg(test)]
 mod facts_tests;
+#[cfg(test)]
+pub(in crate::gate) mod fixtures;
 mod guard;
 mod push;
 mod ruling_facts;

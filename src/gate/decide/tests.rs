@@ -2,21 +2,11 @@
 
 use std::path::PathBuf;
 
+use super::fixtures::{gated, push_repo, ruled, work};
 use super::*;
-use crate::gate::classify::{Destructive, PushSpec, Target};
+use crate::gate::classify::{Destructive, PushSpec};
 use crate::gate::facts::{self, Changes, CommitLine, Commits, PushFacts};
 use crate::gate::gather::{DestructiveFacts, Evidence, PushRepoFacts};
-
-fn gated(class: Class, command: &str) -> Gated {
-    Gated {
-        class,
-        command: command.into(),
-        target: Target::default(),
-        push: None,
-        destructive: None,
-        what: "does the thing".into(),
-    }
-}
 
 fn with_policy(class: Class, policy: Policy) -> GateSettings {
     let mut settings = GateSettings::default();
@@ -42,22 +32,6 @@ fn commits(n: usize) -> Commits {
                 subject: format!("subject {i}"),
             })
             .collect(),
-    }
-}
-
-fn work(changed: Changes) -> RepoFacts {
-    RepoFacts::Work(WorkFacts {
-        work_tree: Some(PathBuf::from("/r")),
-        branch: Some("main".into()),
-        changes: Ok(changed),
-        head_time: Some(100),
-    })
-}
-
-fn ruled(step: Step) -> Ruling {
-    match step {
-        Step::Ruled(r) => r,
-        Step::Needs(n) => panic!("needs {n:?}"),
     }
 }
 
@@ -203,7 +177,7 @@ fn an_unreadable_repository() {
 fn a_commit_with_nothing_to_take_is_left_to_git() {
     let s = GateSettings::default();
     let empty = Facts {
-        repo: work(Changes::default()),
+        repo: work(Ok(Changes::default()), Some("main")),
         ..Facts::default()
     };
     let commit = |command: &str| Gated {
@@ -255,7 +229,7 @@ fn the_newest_change_is_the_newest_file_or_the_end_of_heads_second() {
         (None, 100_999),
     ] {
         let facts = Facts {
-            repo: work(changes(&["a.rs"], &[], mtime)),
+            repo: work(Ok(changes(&["a.rs"], &[], mtime)), Some("main")),
             ..Facts::default()
         };
         let Step::Needs(Need::Evidence(q)) =
@@ -421,7 +395,7 @@ fn evidence_and_judge_table() {
     ];
     for (artifacts, transcript, judge, decision, by, reason) in table {
         let facts = Facts {
-            repo: work(changes(&["a.rs"], &[], Some(1))),
+            repo: work(Ok(changes(&["a.rs"], &[], Some(1))), Some("main")),
             evidence: Some(Evidence {
                 artifacts: artifacts.clone(),
                 transcript: transcript.clone(),
@@ -450,7 +424,7 @@ fn evidence_and_judge_table() {
 #[test]
 fn the_judge_is_asked_only_when_the_evidence_is_inconclusive() {
     let facts = |artifacts| Facts {
-        repo: work(changes(&["a.rs"], &[], Some(1))),
+        repo: work(Ok(changes(&["a.rs"], &[], Some(1))), Some("main")),
         evidence: Some(Evidence {
             artifacts,
             transcript: None,
@@ -471,7 +445,7 @@ fn the_judge_is_asked_only_when_the_evidence_is_inconclusive() {
     // An approval needs neither evidence nor the judge.
     let approved = Facts {
         approved: true,
-        repo: work(changes(&["a.rs"], &[], None)),
+        repo: work(Ok(changes(&["a.rs"], &[], None)), Some("main")),
         ..Facts::default()
     };
     expect(
@@ -504,15 +478,7 @@ fn pushing(spec: PushSpec, repo: PushRepoFacts) -> (Gated, Facts) {
 }
 
 fn configured(refs: Vec<PushFacts>) -> PushRepoFacts {
-    PushRepoFacts {
-        work_tree: Some(PathBuf::from("/r")),
-        has_upstream: true,
-        origin_configured: true,
-        refs: Some(Ok(refs)),
-        pushed_paths: Ok(vec!["src/a.rs".into()]),
-        newest_commit_ms: 7_999,
-        ..PushRepoFacts::default()
-    }
+    push_repo(Some(Ok(refs)), &["src/a.rs"])
 }
 
 #[test]

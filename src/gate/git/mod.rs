@@ -23,7 +23,7 @@ use super::classify::Gated;
 use super::git_options as opts;
 use super::repos::Repos;
 use super::shell::SimpleCommand;
-pub use read::{Invocation, LineAliases, defines_alias, read};
+pub use read::{Invocation, LineAliases, read};
 
 /// Whether `cmd` runs git: `git`, a path to it, or `git-<verb>` (`…/git-core/git-push`).
 pub fn is_git(cmd: &SimpleCommand) -> bool {
@@ -101,14 +101,10 @@ pub fn classify(
         (Found::Gated(gated), Some(program)) => Found::GatedAndProgram(gated, program),
         (found, _) => found,
     };
-    // A definition is looked for without the line's aliases (`git c alias.p push`, after
-    // `git config alias.c config`, defines nothing); only when one of them was expanded does
-    // that reading differ from this one.
-    let defines = if inv.expanded_line_alias {
-        defines_alias(cmd, repos)
-    } else {
-        read::defined_alias(&inv)
-    };
+    // A definition reached through an alias defines as surely as one typed out: after
+    // `git config alias.c config`, `git c alias.p push` runs `git config alias.p push` (the
+    // reading follows aliases to the same bounded depth as any other).
+    let defines = read::defined_alias(&inv);
     GitCommand {
         found,
         stashes: verbs::stashes(&inv),

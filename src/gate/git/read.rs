@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use super::is_git;
 use super::opts;
 use crate::gate::classify::Target;
 use crate::gate::repos::Repos;
@@ -31,9 +30,6 @@ pub struct Invocation {
     pub unreadable: Option<String>,
     /// A `!shell` alias: the command it runs.
     pub shell_alias: Option<String>,
-    /// An alias defined earlier in the same line was expanded: read without the line's
-    /// aliases, the command is another.
-    pub expanded_line_alias: bool,
 }
 
 impl Invocation {
@@ -139,16 +135,11 @@ pub fn read(cmd: &SimpleCommand, line: &LineAliases, repos: &Repos) -> Invocatio
                 .find(|(k, _)| *k == key)
                 .map(|(_, v)| v.clone())
         };
-        let found = match inv.config_value(&key).map(str::to_owned) {
-            Some(value) => Some(value),
-            None => match in_line() {
-                Some(value) => {
-                    inv.expanded_line_alias = true;
-                    Some(value)
-                }
-                None => config_alias(&inv.target, &key, repos),
-            },
-        };
+        let found = inv
+            .config_value(&key)
+            .map(str::to_owned)
+            .or_else(in_line)
+            .or_else(|| config_alias(&inv.target, &key, repos));
         let Some(expansion) = found else {
             // Another config file named by the environment may define the alias.
             if let Some((name, file)) = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"]
@@ -268,16 +259,8 @@ fn resolve(base: &Option<PathBuf>, path: &str) -> PathBuf {
 }
 
 /// Aliases (and `help.autocorrect`) a command defines for later commands of the line:
-/// `git config [--global] alias.x v`.
-pub fn defines_alias(cmd: &SimpleCommand, repos: &Repos) -> Option<(String, String)> {
-    if !is_git(cmd) {
-        return None;
-    }
-    defined_alias(&read(cmd, &LineAliases::default(), repos))
-}
-
-/// What [`defines_alias`] finds, from the command already read (with no alias of the line
-/// expanded, so that the reading is the same).
+/// `git config [--global] alias.x v`, typed out or reached through an alias (`git c alias.x v`
+/// after `git config alias.c config`), from the command already read.
 pub(super) fn defined_alias(inv: &Invocation) -> Option<(String, String)> {
     if inv.verb.as_ref().and_then(Word::literal) != Some("config") {
         return None;

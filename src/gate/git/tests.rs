@@ -1,6 +1,7 @@
 //! The verb table walked row by row: each row is the one its subcommand (and form) finds, no
 //! row hides another, each names every class it lists on a command that reaches it, and the
-//! classes of git's actions all appear in it.
+//! classes of git's actions all appear in it. And aliases a line defines for its later
+//! commands, however the defining `git config` is reached.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -150,4 +151,24 @@ fn a_row_that_runs_a_script_covers_one_form() {
             assert!(row.form.is_some(), "`git {}`", row.verb);
         }
     }
+}
+
+#[test]
+fn an_alias_defined_through_another_alias_of_the_line_is_followed() {
+    let typed_out = classes("git config alias.p push && git p origin main");
+    assert!(typed_out.contains(&Class::Push), "{typed_out:?}");
+    for line in [
+        // `git c alias.p push` runs `git config alias.p push`.
+        "git config alias.c config && git c alias.p push && git p origin main",
+        // Through two aliases.
+        "git config alias.b config; git config alias.c b && git c alias.p push; git p origin main",
+        // Given on the command line instead of defined by the line.
+        "git -c alias.c=config c alias.p push && git p origin main",
+    ] {
+        assert_eq!(classes(line), typed_out, "{line}");
+    }
+    // A loop of aliases reaches no `git config`: it defines nothing, as git runs nothing.
+    let looped =
+        "git config alias.a b && git config alias.b a && git a alias.p push && git p origin main";
+    assert!(!classes(looped).contains(&Class::Push), "{looped}");
 }

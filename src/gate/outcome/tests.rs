@@ -1,18 +1,8 @@
 //! The rules around the rulings: how they combine, and what the recursion guard rules.
 
 use super::*;
-use crate::gate::classify::{Class, Target};
-
-fn gated(class: Class, command: &str) -> Gated {
-    Gated {
-        class,
-        command: command.into(),
-        target: Target::default(),
-        push: None,
-        destructive: None,
-        what: "does the thing".into(),
-    }
-}
+use crate::gate::classify::Class;
+use crate::gate::decide::fixtures::gated;
 
 fn ruling(decision: Decision, reason: &str) -> Ruling {
     Ruling {

@@ -28,6 +28,10 @@ pub struct StopRecord {
     #[serde(default = "allow")]
     pub decision: Decision,
     pub action: StopAction,
+    /// Why the Stop failed open, by its key ([`Cause::key`]); absent otherwise, and in lines
+    /// written before the field existed, whose cause is read from their judges and errors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
     #[serde(default)]
     pub judges: Vec<JudgeEntry>,
     /// Judges whose block the loop breaker released.
@@ -198,6 +202,7 @@ impl StopRecord {
             stop_hook_active: false,
             decision: Decision::Allow,
             action: StopAction::Allow,
+            cause: None,
             judges: Vec::new(),
             released: Vec::new(),
             provider: None,
@@ -214,8 +219,9 @@ impl StopRecord {
     }
 
     /// Marks the Stop as failed open because of `error`, a failure before any judge ran whose
-    /// cause is `cause`. The message is logged, and its beginning says the cause to the log's
-    /// readers ([`Cause::of_hook_error`]): a debug build holds every writer to it.
+    /// cause is `cause`. The cause is logged by its key, and the message after it. Lines from
+    /// before the key are read by the message's beginning ([`Cause::of_hook_error`]): a debug
+    /// build holds every writer to it, so that old and new lines say the same.
     pub fn fail_open(&mut self, cause: Cause, error: String) {
         debug_assert_eq!(
             Cause::of_hook_error(&error),
@@ -224,7 +230,19 @@ impl StopRecord {
         );
         self.action = StopAction::FailOpen;
         self.decision = Decision::Allow;
+        self.cause = Some(cause.key().to_owned());
         self.errors.push(error);
+    }
+
+    /// Marks the Stop as failed open because a judge failed: the first failed judge's cause
+    /// is logged by its key (its entry says which failure).
+    pub fn judges_failed(&mut self) {
+        let failed = self
+            .judges
+            .iter()
+            .find(|j| j.verdict == Some(Verdict::Fail));
+        self.action = StopAction::FailOpen;
+        self.cause = failed.map(|j| Cause::of_judge(j).key().to_owned());
     }
 }
 
