@@ -102,6 +102,13 @@ pub enum Destructive {
     BranchDelete {
         branches: Vec<String>,
     },
+    /// `git rebase --onto ONTO UPSTREAM [BRANCH]` (`None`: HEAD's branch): the commits after
+    /// UPSTREAM are replayed on ONTO; those below UPSTREAM that ONTO lacks leave the branch.
+    Rebase {
+        branch: Option<String>,
+        onto: String,
+        upstream: String,
+    },
     /// Moves a branch (`None`: HEAD's) to `to`: commits only it had are lost; `discard` also
     /// drops uncommitted changes (`reset --hard X`).
     MoveBranch {
@@ -432,6 +439,50 @@ mod tests {
                 .unwrap()
                 .delete
         );
+    }
+
+    #[test]
+    fn a_rebase_names_what_it_replays_and_a_scripted_todo_asks() {
+        let op = |line: &str| found(line).into_iter().find_map(|g| g.destructive);
+        assert_eq!(
+            op("git rebase --onto main HEAD~2"),
+            Some(Destructive::Rebase {
+                branch: None,
+                onto: "main".into(),
+                upstream: "HEAD~2".into(),
+            })
+        );
+        assert_eq!(
+            op("git rebase -q --onto=main topic~3 topic"),
+            Some(Destructive::Rebase {
+                branch: Some("topic".into()),
+                onto: "main".into(),
+                upstream: "topic~3".into(),
+            })
+        );
+        assert_eq!(
+            op("git rebase main"),
+            Some(Destructive::Rebase {
+                branch: None,
+                onto: "main".into(),
+                upstream: "main".into(),
+            })
+        );
+        case(
+            "GIT_SEQUENCE_EDITOR=\"sed -i '1s/^pick/drop/'\" git rebase -i HEAD~3",
+            &["unparsed", "destructive"],
+        );
+        case(
+            "git -c sequence.editor='sed -i 2d' rebase -i HEAD~3",
+            &["unparsed", "destructive"],
+        );
+        case(
+            "GIT_SEQUENCE_EDITOR=true git rebase -i HEAD~3",
+            &["destructive"],
+        );
+        case("git rebase --root", &[]);
+        case("git rebase --continue", &[]);
+        case("git rebase --abort", &[]);
     }
 
     #[test]

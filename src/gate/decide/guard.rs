@@ -137,9 +137,9 @@ pub(super) fn guard(
                 .collect();
             (lost, "Merge or push the branch first, or ask the user")
         }
-        Destructive::MoveBranch {
-            branch, discard, ..
-        } => {
+        Destructive::MoveBranch { .. } | Destructive::Rebase { .. } => {
+            // A rebase keeps uncommitted changes (git refuses to start over them).
+            let discard = matches!(op, Destructive::MoveBranch { discard: true, .. });
             let mut lost = match &repo.lost_by_move {
                 Some(Ok(c)) if c.count > 0 => vec![format!(
                     "{} that no other branch, tag or remote has ({})",
@@ -150,11 +150,16 @@ pub(super) fn guard(
                 Some(Err(e)) => return cannot_tell(ruling, &e.to_string()),
                 None => return cannot_tell(ruling, "the history was not read"),
             };
-            let on_head = branch.is_none() || branch.as_deref() == repo.branch.as_deref();
-            if *discard && on_head {
+            let on_head = match op {
+                Destructive::MoveBranch { branch, .. } => {
+                    branch.is_none() || branch.as_deref() == repo.branch.as_deref()
+                }
+                _ => false,
+            };
+            if discard && on_head {
                 lost.extend(changes.modified.iter().cloned());
             }
-            (lost, if *discard { KEEP_CHANGES } else { KEEP_COMMITS })
+            (lost, if discard { KEEP_CHANGES } else { KEEP_COMMITS })
         }
     };
     ruling.facts = RulingFacts::of(Read::WouldLose {
