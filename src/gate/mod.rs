@@ -37,6 +37,7 @@ pub mod repos;
 pub mod scratch;
 pub mod settings;
 pub mod shell;
+mod tar_members;
 pub mod tools;
 pub mod wrappers;
 
