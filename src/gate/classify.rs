@@ -98,6 +98,10 @@ pub enum Destructive {
     RemoveFiles {
         paths: Vec<String>,
         names: Vec<String>,
+        /// What a `find` selects below `paths` (its start points), when its expression is read:
+        /// then only the files it selects count.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        select: Option<super::find_select::Selection>,
     },
     BranchDelete {
         branches: Vec<String>,
@@ -301,6 +305,20 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
             .map(|p| p.to_string_lossy().into_owned())
             .map(|p| if p.is_empty() { ".".to_owned() } else { p })
             .collect();
+        // A selection's start points, like the paths, relative to the repository root.
+        let select = loss.select.map(|mut select| {
+            select.starts.retain_mut(|start| {
+                let Ok(rel) = std::path::Path::new(&start.path).strip_prefix(&root) else {
+                    return false;
+                };
+                start.path = rel.to_string_lossy().into_owned();
+                if start.path.is_empty() {
+                    start.path = ".".into();
+                }
+                true
+            });
+            select
+        });
         if !paths.is_empty() {
             let mut g = gated(
                 Class::Destructive,
@@ -309,6 +327,7 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
             g.destructive = Some(Destructive::RemoveFiles {
                 paths,
                 names: loss.names,
+                select,
             });
             out.push(g);
         }

@@ -224,6 +224,19 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     facts.repo = match gated.class {
         Class::Destructive => {
             let mut facts = destructive(repo, gated);
+            // A `find` reaches into untracked directories: list them for its selection.
+            if let (
+                Some(Destructive::RemoveFiles {
+                    select: Some(select),
+                    ..
+                }),
+                Some(root),
+                Ok(changes),
+            ) = (&gated.destructive, &facts.work_tree, &mut facts.changes)
+            {
+                let untracked = std::mem::take(&mut changes.untracked);
+                changes.untracked = super::find_select::list_untracked(root, untracked, select);
+            }
             if let (Some(Destructive::RemoveFiles { .. }), Some(session), Some(root), Ok(changes)) = (
                 &gated.destructive,
                 ctx.transcript,

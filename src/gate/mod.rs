@@ -23,6 +23,7 @@ pub mod decide;
 pub mod delete;
 pub mod evidence;
 pub mod facts;
+pub mod find_select;
 pub mod gather;
 pub mod git;
 pub mod git_options;

@@ -76,6 +76,7 @@ fn gated_paths(cmd: &SimpleCommand, written: Vec<PathBuf>) -> Option<Gated> {
         destructive: Some(Destructive::RemoveFiles {
             paths,
             names: Vec::new(),
+            select: None,
         }),
         what: "writes over files in the work tree".into(),
     })

@@ -380,6 +380,39 @@ fn a_compressed_tar_extraction_is_judged_by_its_members_too() {
 }
 
 #[test]
+fn a_find_that_feeds_rm_removes_only_what_it_selects() {
+    let s = scenario();
+    // Only ignored build output is named `*.pyc`; `a.txt`, `src/app.py` and `notes.txt` are
+    // the user's changes.
+    assert_all(
+        &s,
+        &[
+            "find . -name '*.pyc' | xargs rm",
+            "find . -name '*.pyc' -print0 | xargs -0 rm -f",
+            "find . -type f -name '*.pyc' -print | xargs rm",
+            "rm -f $(find . -name '*.pyc')",
+            "find . -name '*.pyc' -exec rm -f {} +",
+            "find . -maxdepth 1 -name '*.py' -delete",
+            "find src -type d -name __pycache__ -exec rm -rf {} +",
+        ],
+        &["silent"],
+        None,
+    );
+    assert_all(
+        &s,
+        &[
+            "find . -type f -name 'notes*' -print0 | xargs -0 rm -f",
+            "find src -name '*.py' | xargs rm",
+            "find . -type f -not -name '*.pyc' -delete",
+            "find . -path './src/*' -exec rm {} +",
+            "find . -name '*.pyc' -o -name '*.txt' | xargs rm",
+        ],
+        &["deny"],
+        None,
+    );
+}
+
+#[test]
 fn truncating_a_file_the_session_created_is_its_own_business() {
     let s = scenario();
     write(&s.work.join("out.log"), "old run\n");

@@ -103,7 +103,11 @@ pub(super) fn guard(
                 "Apply or branch the stash first (`git stash branch`), or ask the user",
             )
         }
-        Destructive::RemoveFiles { paths, names } => {
+        Destructive::RemoveFiles {
+            paths,
+            names,
+            select,
+        } => {
             let lost = changes
                 .modified
                 .iter()
@@ -114,9 +118,13 @@ pub(super) fn guard(
                         .filter(|u| !repo.session_scratch.contains(u)),
                 )
                 .filter(|f| paths.iter().any(|p| path_covers(p, f)))
-                .filter(|f| {
-                    let name = f.trim_end_matches('/').rsplit('/').next().unwrap_or(f);
-                    names.is_empty() || names.iter().any(|n| crate::gate::glob::matches(n, name))
+                .filter(|f| match select {
+                    Some(select) => select.selects(f),
+                    None => {
+                        let name = f.trim_end_matches('/').rsplit('/').next().unwrap_or(f);
+                        names.is_empty()
+                            || names.iter().any(|n| crate::gate::glob::matches(n, name))
+                    }
                 })
                 .cloned()
                 .collect();

@@ -868,6 +868,7 @@ fn destructive_table() {
             Destructive::RemoveFiles {
                 paths: paths(&["."]),
                 names: paths(&["*.md"]),
+                select: None,
             },
             dirty(),
             Deny,
