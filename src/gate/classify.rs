@@ -98,9 +98,20 @@ pub enum Destructive {
     RemoveFiles {
         paths: Vec<String>,
         names: Vec<String>,
+        /// What a `find` selects below `paths` (its start points), when its expression is read:
+        /// then only the files it selects count.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        select: Option<super::find_select::Selection>,
     },
     BranchDelete {
         branches: Vec<String>,
+    },
+    /// `git rebase --onto ONTO UPSTREAM [BRANCH]` (`None`: HEAD's branch): the commits after
+    /// UPSTREAM are replayed on ONTO; those below UPSTREAM that ONTO lacks leave the branch.
+    Rebase {
+        branch: Option<String>,
+        onto: String,
+        upstream: String,
     },
     /// Moves a branch (`None`: HEAD's) to `to`: commits only it had are lost; `discard` also
     /// drops uncommitted changes (`reset --hard X`).
@@ -294,6 +305,20 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
             .map(|p| p.to_string_lossy().into_owned())
             .map(|p| if p.is_empty() { ".".to_owned() } else { p })
             .collect();
+        // A selection's start points, like the paths, relative to the repository root.
+        let select = loss.select.map(|mut select| {
+            select.starts.retain_mut(|start| {
+                let Ok(rel) = std::path::Path::new(&start.path).strip_prefix(&root) else {
+                    return false;
+                };
+                start.path = rel.to_string_lossy().into_owned();
+                if start.path.is_empty() {
+                    start.path = ".".into();
+                }
+                true
+            });
+            select
+        });
         if !paths.is_empty() {
             let mut g = gated(
                 Class::Destructive,
@@ -302,6 +327,7 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
             g.destructive = Some(Destructive::RemoveFiles {
                 paths,
                 names: loss.names,
+                select,
             });
             out.push(g);
         }
@@ -432,6 +458,50 @@ mod tests {
                 .unwrap()
                 .delete
         );
+    }
+
+    #[test]
+    fn a_rebase_names_what_it_replays_and_a_scripted_todo_asks() {
+        let op = |line: &str| found(line).into_iter().find_map(|g| g.destructive);
+        assert_eq!(
+            op("git rebase --onto main HEAD~2"),
+            Some(Destructive::Rebase {
+                branch: None,
+                onto: "main".into(),
+                upstream: "HEAD~2".into(),
+            })
+        );
+        assert_eq!(
+            op("git rebase -q --onto=main topic~3 topic"),
+            Some(Destructive::Rebase {
+                branch: Some("topic".into()),
+                onto: "main".into(),
+                upstream: "topic~3".into(),
+            })
+        );
+        assert_eq!(
+            op("git rebase main"),
+            Some(Destructive::Rebase {
+                branch: None,
+                onto: "main".into(),
+                upstream: "main".into(),
+            })
+        );
+        case(
+            "GIT_SEQUENCE_EDITOR=\"sed -i '1s/^pick/drop/'\" git rebase -i HEAD~3",
+            &["unparsed", "destructive"],
+        );
+        case(
+            "git -c sequence.editor='sed -i 2d' rebase -i HEAD~3",
+            &["unparsed", "destructive"],
+        );
+        case(
+            "GIT_SEQUENCE_EDITOR=true git rebase -i HEAD~3",
+            &["destructive"],
+        );
+        case("git rebase --root", &[]);
+        case("git rebase --continue", &[]);
+        case("git rebase --abort", &[]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::find_select::{self, Selection};
 use super::shell::{SimpleCommand, Word};
 use crate::support::paths::{expand_home, normalize, repo_root};
 
@@ -161,6 +162,9 @@ const FILE_LOSERS: [&str; 4] = ["rm", "unlink", "shred", "truncate"];
 pub struct FileLoss {
     pub paths: Vec<PathBuf>,
     pub names: Vec<String>,
+    /// What a `find` selects below `paths` (its start points, placed as absolute paths), when
+    /// its expression is read: then `names` is not needed.
+    pub select: Option<Selection>,
 }
 
 pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
@@ -178,6 +182,9 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
             });
         if !deletes {
             return None;
+        }
+        if let Some(select) = find_select::removed_by(words) {
+            return Some(placed(select, cwd));
         }
         let mut starts: Vec<PathBuf> = words
             .iter()
@@ -198,10 +205,20 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
         return Some(FileLoss {
             paths: starts,
             names,
+            select: None,
         });
     }
     if !FILE_LOSERS.contains(&program) {
         return None;
+    }
+    // `find … | xargs rm`, `rm $(find …)`: the files that find prints, when that is all.
+    let mut computed = cmd.argv[1..]
+        .iter()
+        .filter(|w| w.literal().is_none_or(|t| !t.starts_with('-')));
+    if let (Some(Word::Dynamic(src)), None) = (computed.next(), computed.next())
+        && let Some(select) = find_select::printed_by_find(src)
+    {
+        return Some(placed(select, cwd));
     }
     let mut operands: Vec<String> = Vec::new();
     let mut only = false;
@@ -223,7 +240,26 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
     (!paths.is_empty()).then_some(FileLoss {
         paths,
         names: Vec::new(),
+        select: None,
     })
+}
+
+/// A selection's start points placed in `cwd`: the loss of what it selects below them.
+fn placed(mut select: Selection, cwd: &Path) -> FileLoss {
+    for start in &mut select.starts {
+        start.path = normalize(&cwd.join(&start.written))
+            .to_string_lossy()
+            .into_owned();
+    }
+    FileLoss {
+        paths: select
+            .starts
+            .iter()
+            .map(|s| PathBuf::from(&s.path))
+            .collect(),
+        names: Vec::new(),
+        select: Some(select),
+    }
 }
 
 /// A word as the shell passes it: a pattern in its last part (`s[r]c`, `*.py`) becomes the

@@ -94,7 +94,7 @@ pub struct DestructiveFacts {
     pub stash_count: usize,
     /// Branches being deleted (`HEAD` read as the current one), with the commits only they have.
     pub only_on_branch: Vec<(String, Commits)>,
-    /// Commits a branch move leaves on no ref.
+    /// Commits a branch move or a rebase leaves on no ref.
     pub lost_by_move: Option<Result<Commits, facts::Error>>,
     /// Untracked paths (as in `changes`) that are the session's own scratch
     /// ([`super::scratch`]): removing them loses nothing of the user's.
@@ -224,6 +224,19 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
     facts.repo = match gated.class {
         Class::Destructive => {
             let mut facts = destructive(repo, gated);
+            // A `find` reaches into untracked directories: list them for its selection.
+            if let (
+                Some(Destructive::RemoveFiles {
+                    select: Some(select),
+                    ..
+                }),
+                Some(root),
+                Ok(changes),
+            ) = (&gated.destructive, &facts.work_tree, &mut facts.changes)
+            {
+                let untracked = std::mem::take(&mut changes.untracked);
+                changes.untracked = super::find_select::list_untracked(root, untracked, select);
+            }
             if let (Some(Destructive::RemoveFiles { .. }), Some(session), Some(root), Ok(changes)) = (
                 &gated.destructive,
                 ctx.transcript,
@@ -331,6 +344,13 @@ fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
         }
         Some(Destructive::MoveBranch { branch, to, .. }) => {
             facts.lost_by_move = Some(repo.lost_by_move(branch.as_deref(), to));
+        }
+        Some(Destructive::Rebase {
+            branch,
+            onto,
+            upstream,
+        }) => {
+            facts.lost_by_move = Some(repo.lost_by_rebase(branch.as_deref(), onto, upstream));
         }
         _ => {}
     }

@@ -81,6 +81,7 @@ pub fn short_value_options(verb: &str) -> &'static str {
         "clean" => "eE",
         "stash" => "m",
         "branch" => "u",
+        "rebase" => "sXxC",
         "reset" | "rm" | "read-tree" | "checkout-index" | "update-ref" => "",
         _ => "",
     }

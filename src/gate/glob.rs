@@ -53,6 +53,16 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     glob(pattern).is_ok_and(|g| g.compile_matcher().is_match(name))
 }
 
+/// Whether `text` matches `pattern` as `find`'s tests read it: `-name` within one segment,
+/// `-path` with `*` matching `/` too (`across`), `-iname`/`-ipath` ignoring case (`fold`).
+pub fn find_matches(pattern: &str, text: &str, across: bool, fold: bool) -> bool {
+    GlobBuilder::new(pattern)
+        .literal_separator(!across)
+        .case_insensitive(fold)
+        .build()
+        .is_ok_and(|g| g.compile_matcher().is_match(text))
+}
+
 fn is_literal(segment: &str) -> bool {
     !segment.contains(['*', '?', '[', '{'])
 }

@@ -23,6 +23,7 @@ pub mod decide;
 pub mod delete;
 pub mod evidence;
 pub mod facts;
+pub mod find_select;
 pub mod gather;
 pub mod git;
 pub mod git_options;
@@ -37,6 +38,7 @@ pub mod repos;
 pub mod scratch;
 pub mod settings;
 pub mod shell;
+mod tar_members;
 pub mod tools;
 pub mod wrappers;
 

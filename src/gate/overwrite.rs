@@ -76,6 +76,7 @@ fn gated_paths(cmd: &SimpleCommand, written: Vec<PathBuf>) -> Option<Gated> {
         destructive: Some(Destructive::RemoveFiles {
             paths,
             names: Vec::new(),
+            select: None,
         }),
         what: "writes over files in the work tree".into(),
     })
@@ -324,9 +325,9 @@ fn option_value<'a>(words: &[&'a str], options: &[&str]) -> Option<&'a str> {
     None
 }
 
-/// What `tar -x…` writes: the members of an uncompressed archive, under `-C DIR` or the
-/// working directory; for an archive it cannot list (compressed, unreadable), the whole
-/// directory it extracts into.
+/// What `tar -x…` writes: the members of the archive (plain or compressed, see
+/// [`super::tar_members`]), under `-C DIR` or the working directory; for an archive it cannot
+/// list (missing, corrupt, an unknown compression), the whole directory it extracts into.
 fn extracted(words: &[&str], cwd: &Path) -> Vec<PathBuf> {
     let mode = words.first().copied().unwrap_or("");
     let extracts = words.iter().any(|w| *w == "--extract" || *w == "--get")
@@ -353,45 +354,10 @@ fn extracted(words: &[&str], cwd: &Path) -> Vec<PathBuf> {
             })
             .and_then(|i| words.get(i + 1).copied())
     });
-    match archive.and_then(|a| ustar_members(&cwd.join(a))) {
+    match archive.and_then(|a| super::tar_members::members(&cwd.join(a))) {
         Some(members) => members.into_iter().map(|m| dir.join(m)).collect(),
         None => vec![dir],
     }
-}
-
-/// The member names of an uncompressed (ustar or GNU) tar archive; `None` when it is not one.
-fn ustar_members(archive: &Path) -> Option<Vec<String>> {
-    let bytes = std::fs::read(archive).ok()?;
-    let mut names = Vec::new();
-    let mut at = 0;
-    while at + 512 <= bytes.len() {
-        let header = &bytes[at..at + 512];
-        if header.iter().all(|b| *b == 0) {
-            return Some(names);
-        }
-        if &header[257..262] != b"ustar" {
-            return None;
-        }
-        let field = |range: std::ops::Range<usize>| {
-            let raw = &header[range];
-            let end = raw.iter().position(|b| *b == 0).unwrap_or(raw.len());
-            String::from_utf8_lossy(&raw[..end]).into_owned()
-        };
-        let size = u64::from_str_radix(field(124..136).trim(), 8).ok()?;
-        let (prefix, name) = (field(345..500), field(0..100));
-        if matches!(header[156], b'0' | 0 | b'2' | b'1' | b'5') {
-            names.push(if prefix.is_empty() {
-                name
-            } else {
-                format!("{prefix}/{name}")
-            });
-        }
-        if names.len() > 10_000 {
-            return None;
-        }
-        at += 512 + usize::try_from(size.div_ceil(512) * 512).ok()?;
-    }
-    None
 }
 
 /// The targets of `>`-style redirections in a line's text: those that write over
@@ -467,7 +433,7 @@ mod tests {
             ("mv -f a f", vec!["f"]),
             ("install -m 644 a f", vec!["f"]),
             ("sort -k 2 -o f g", vec!["f"]),
-            ("tar -xzf a.tar.gz", vec![""]),
+            ("tar -xzf missing.tar.gz", vec![""]),
             ("tar -xf a.tar -C src", vec!["src"]),
         ] {
             assert_eq!(written(line), expected, "{line}");

@@ -339,6 +339,80 @@ fn a_tar_extraction_is_judged_by_the_members_it_writes() {
 }
 
 #[test]
+fn a_compressed_tar_extraction_is_judged_by_its_members_too() {
+    let s = scenario();
+    let tars = s.home.path().join("tars");
+    std::fs::create_dir_all(tars.join("in")).unwrap();
+    std::fs::write(tars.join("in/a.txt"), "from the archive\n").unwrap();
+    std::fs::write(tars.join("in/other.txt"), "other\n").unwrap();
+    // Made by this machine's tar; a compression it cannot make is left out.
+    let tar = |name: &str, flag: &str, member: &str| {
+        let path = tars.join(name);
+        let made = std::process::Command::new("tar")
+            .arg(format!("-c{flag}f"))
+            .arg(&path)
+            .arg(member)
+            .current_dir(tars.join("in"))
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+            .success();
+        made.then(|| path.to_string_lossy().into_owned())
+    };
+    let over = tar("over.tgz", "z", "a.txt").expect("tar -z");
+    let beside = tar("beside.tgz", "z", "other.txt").expect("tar -z");
+    assert_eq!(s.gate(&format!("tar -xzf {over}"), None).0, "deny");
+    assert_eq!(s.gate(&format!("tar -xzf {beside}"), None).0, "silent");
+    assert_eq!(s.gate(&format!("tar xf {beside}"), None).0, "silent");
+    for (name, flag) in [("beside.tar.bz2", "j"), ("beside.tar.xz", "J")] {
+        if let Some(path) = tar(name, flag, "other.txt") {
+            let line = format!("tar -x{flag}f {path}");
+            assert_eq!(s.gate(&line, None).0, "silent", "{line}");
+        }
+    }
+    // An archive that cannot be read counts as writing over the whole directory.
+    let cut = tars.join("cut.tgz");
+    std::fs::write(&cut, &std::fs::read(&beside).unwrap()[..12]).unwrap();
+    assert_eq!(
+        s.gate(&format!("tar -xzf {}", cut.display()), None).0,
+        "deny"
+    );
+}
+
+#[test]
+fn a_find_that_feeds_rm_removes_only_what_it_selects() {
+    let s = scenario();
+    // Only ignored build output is named `*.pyc`; `a.txt`, `src/app.py` and `notes.txt` are
+    // the user's changes.
+    assert_all(
+        &s,
+        &[
+            "find . -name '*.pyc' | xargs rm",
+            "find . -name '*.pyc' -print0 | xargs -0 rm -f",
+            "find . -type f -name '*.pyc' -print | xargs rm",
+            "rm -f $(find . -name '*.pyc')",
+            "find . -name '*.pyc' -exec rm -f {} +",
+            "find . -maxdepth 1 -name '*.py' -delete",
+            "find src -type d -name __pycache__ -exec rm -rf {} +",
+        ],
+        &["silent"],
+        None,
+    );
+    assert_all(
+        &s,
+        &[
+            "find . -type f -name 'notes*' -print0 | xargs -0 rm -f",
+            "find src -name '*.py' | xargs rm",
+            "find . -type f -not -name '*.pyc' -delete",
+            "find . -path './src/*' -exec rm {} +",
+            "find . -name '*.pyc' -o -name '*.txt' | xargs rm",
+        ],
+        &["deny"],
+        None,
+    );
+}
+
+#[test]
 fn truncating_a_file_the_session_created_is_its_own_business() {
     let s = scenario();
     write(&s.work.join("out.log"), "old run\n");

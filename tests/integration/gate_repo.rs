@@ -1,6 +1,7 @@
 //! The gate in real git repositories with a real bare remote: pushes with and without fresh
 //! evidence, nothing to push, force pushes over the remote's new commits, destructive commands
-//! with and without something to lose, `cd other && git push`, and the judge failing.
+//! with and without something to lose, a rebase that drops commits, `cd other && git push`,
+//! and the judge failing.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -268,6 +269,42 @@ fn reset_hard_and_clean_are_judged_by_what_they_would_lose() {
         decision(&gate(&home, &repo.work, "git checkout -- other.txt")),
         "silent"
     );
+}
+
+#[test]
+fn a_rebase_that_drops_unpushed_commits_is_denied_and_one_that_replays_them_is_silent() {
+    let (home, repo) = setup();
+    git(&repo.work, &["checkout", "-q", "-b", "feature"]);
+    repo.commit("f1.txt", "1\n", "first feature commit");
+    repo.commit("f2.txt", "2\n", "second feature commit");
+    repo.commit("f3.txt", "3\n", "third feature commit");
+    // HEAD~2 is the first feature commit: the last two are replayed on main, it is dropped.
+    let v = gate(&home, &repo.work, "git rebase --onto main HEAD~2");
+    assert_eq!(decision(&v), "deny", "{}", reason(&v));
+    assert!(
+        reason(&v).contains("first feature commit"),
+        "{}",
+        reason(&v)
+    );
+    assert!(
+        !reason(&v).contains("second feature commit"),
+        "{}",
+        reason(&v)
+    );
+    for replays_all in [
+        "git rebase main",
+        "git rebase --onto main HEAD~3",
+        "git rebase -i --onto main main feature",
+    ] {
+        let v = gate(&home, &repo.work, replays_all);
+        assert_eq!(decision(&v), "silent", "{replays_all}: {}", reason(&v));
+    }
+    let scripted = "GIT_SEQUENCE_EDITOR=\"sed -i '1s/^pick/drop/'\" git rebase -i HEAD~3";
+    assert_eq!(decision(&gate(&home, &repo.work, scripted)), "ask");
+    // Once the remote has the branch, dropping a commit from it loses nothing.
+    git(&repo.work, &["push", "-q", "origin", "feature"]);
+    let v = gate(&home, &repo.work, "git rebase --onto main HEAD~2");
+    assert_eq!(decision(&v), "silent", "{}", reason(&v));
 }
 
 #[test]

@@ -103,7 +103,11 @@ pub(super) fn guard(
                 "Apply or branch the stash first (`git stash branch`), or ask the user",
             )
         }
-        Destructive::RemoveFiles { paths, names } => {
+        Destructive::RemoveFiles {
+            paths,
+            names,
+            select,
+        } => {
             let lost = changes
                 .modified
                 .iter()
@@ -114,9 +118,13 @@ pub(super) fn guard(
                         .filter(|u| !repo.session_scratch.contains(u)),
                 )
                 .filter(|f| paths.iter().any(|p| path_covers(p, f)))
-                .filter(|f| {
-                    let name = f.trim_end_matches('/').rsplit('/').next().unwrap_or(f);
-                    names.is_empty() || names.iter().any(|n| crate::gate::glob::matches(n, name))
+                .filter(|f| match select {
+                    Some(select) => select.selects(f),
+                    None => {
+                        let name = f.trim_end_matches('/').rsplit('/').next().unwrap_or(f);
+                        names.is_empty()
+                            || names.iter().any(|n| crate::gate::glob::matches(n, name))
+                    }
                 })
                 .cloned()
                 .collect();
@@ -137,9 +145,9 @@ pub(super) fn guard(
                 .collect();
             (lost, "Merge or push the branch first, or ask the user")
         }
-        Destructive::MoveBranch {
-            branch, discard, ..
-        } => {
+        Destructive::MoveBranch { .. } | Destructive::Rebase { .. } => {
+            // A rebase keeps uncommitted changes (git refuses to start over them).
+            let discard = matches!(op, Destructive::MoveBranch { discard: true, .. });
             let mut lost = match &repo.lost_by_move {
                 Some(Ok(c)) if c.count > 0 => vec![format!(
                     "{} that no other branch, tag or remote has ({})",
@@ -150,11 +158,16 @@ pub(super) fn guard(
                 Some(Err(e)) => return cannot_tell(ruling, &e.to_string()),
                 None => return cannot_tell(ruling, "the history was not read"),
             };
-            let on_head = branch.is_none() || branch.as_deref() == repo.branch.as_deref();
-            if *discard && on_head {
+            let on_head = match op {
+                Destructive::MoveBranch { branch, .. } => {
+                    branch.is_none() || branch.as_deref() == repo.branch.as_deref()
+                }
+                _ => false,
+            };
+            if discard && on_head {
                 lost.extend(changes.modified.iter().cloned());
             }
-            (lost, if *discard { KEEP_CHANGES } else { KEEP_COMMITS })
+            (lost, if discard { KEEP_CHANGES } else { KEEP_COMMITS })
         }
     };
     ruling.facts = RulingFacts::of(Read::WouldLose {

@@ -834,6 +834,7 @@ fn destructive_table() {
             Destructive::RemoveFiles {
                 paths: paths(&["."]),
                 names: paths(&["*.md"]),
+                select: None,
             },
             dirty(),
             Deny,
@@ -890,6 +891,34 @@ fn destructive_table() {
             },
             Deny,
             "Commit, stash or push what you need first",
+        ),
+        (
+            "rebase drops commits below its upstream",
+            Destructive::Rebase {
+                branch: None,
+                onto: "main".into(),
+                upstream: "HEAD~2".into(),
+            },
+            DestructiveFacts {
+                lost_by_move: Some(Ok(commits(1))),
+                ..dirty()
+            },
+            Deny,
+            "1 commit that no other branch, tag or remote has (c0 subject 0). Push them",
+        ),
+        (
+            "rebase replays every commit",
+            Destructive::Rebase {
+                branch: None,
+                onto: "main".into(),
+                upstream: "main".into(),
+            },
+            DestructiveFacts {
+                lost_by_move: Some(Ok(commits(0))),
+                ..dirty()
+            },
+            Silent,
+            "",
         ),
         (
             "move nothing",

@@ -62,11 +62,63 @@ impl Repo {
 
     /// Commits that moving `branch` (HEAD's when `None`) to `to` leaves on no ref at all.
     pub fn lost_by_move(&self, branch: Option<&str>, to: &str) -> Result<Commits, Error> {
+        let Some((tip, mut others)) = self.branch_and_other_tips(branch)? else {
+            return Ok(Commits::default());
+        };
+        others.push(self.commit_of(to)?);
+        self.walk(tip, others)
+    }
+
+    /// Commits that `git rebase --onto ONTO UPSTREAM [BRANCH]` (HEAD's branch when `None`)
+    /// leaves on no ref: the branch's commits that UPSTREAM reaches (they are not replayed)
+    /// and that neither ONTO nor any other ref holds.
+    pub fn lost_by_rebase(
+        &self,
+        branch: Option<&str>,
+        onto: &str,
+        upstream: &str,
+    ) -> Result<Commits, Error> {
+        let Some((tip, mut kept)) = self.branch_and_other_tips(branch)? else {
+            return Ok(Commits::default());
+        };
+        kept.push(self.commit_of(onto)?);
+        let walk = |from: gix::ObjectId| {
+            ctx!(
+                self.repo.rev_walk([from]).with_hidden(kept.clone()).all(),
+                "cannot walk the history"
+            )
+        };
+        let mut on_branch = std::collections::HashSet::new();
+        for info in walk(tip)? {
+            on_branch.insert(ctx!(info, "cannot walk the history")?.id);
+        }
+        let mut out = Commits::default();
+        for info in walk(self.commit_of(upstream)?)? {
+            let info = ctx!(info, "cannot walk the history")?;
+            if on_branch.contains(&info.id) {
+                out.count += 1;
+                if out.first.len() < MAX_SUBJECTS {
+                    out.first.push(CommitLine {
+                        id: info.id.to_hex_with_len(8).to_string(),
+                        subject: summary(info.object().ok()),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The tip of `branch` (HEAD's when `None`) and the tips of every other ref; `None` when
+    /// HEAD is detached (its reflog keeps what it leaves) or the branch does not exist yet.
+    fn branch_and_other_tips(
+        &self,
+        branch: Option<&str>,
+    ) -> Result<Option<(gix::ObjectId, Vec<gix::ObjectId>)>, Error> {
         let full = match branch {
             Some(b) => format!("refs/heads/{}", b.trim_start_matches("refs/heads/")),
             None => match self.repo.head_name().ok().flatten() {
                 Some(n) => n.as_bstr().to_string(),
-                None => return Ok(Commits::default()), // detached: HEAD's reflog keeps it
+                None => return Ok(None),
             },
         };
         let Some(mut r) = ctx!(
@@ -74,21 +126,22 @@ impl Repo {
             "cannot read references"
         )?
         else {
-            return Ok(Commits::default()); // a new branch loses nothing
+            return Ok(None);
         };
         let tip = ctx!(r.peel_to_id(), format!("cannot resolve `{full}`"))?.detach();
-        let Some(target) = self.resolve_rev(to) else {
-            return Err(Error::new(format!("cannot resolve `{to}` to a commit")));
-        };
         let refs = ctx!(self.repo.references(), "cannot list references")?;
         let all = ctx!(refs.all(), "cannot list references")?;
-        let mut others: Vec<gix::ObjectId> = all
+        let others = all
             .filter_map(Result::ok)
             .filter(|r| r.name().as_bstr() != full.as_bytes().as_bstr())
             .filter_map(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
             .collect();
-        others.push(target);
-        self.walk(tip, others)
+        Ok(Some((tip, others)))
+    }
+
+    fn commit_of(&self, rev: &str) -> Result<gix::ObjectId, Error> {
+        self.resolve_rev(rev)
+            .ok_or_else(|| Error::new(format!("cannot resolve `{rev}` to a commit")))
     }
 
     /// A revision as git reads it, for the simple forms: names, `HEAD~N`, `X^`, `@{u}`.
@@ -397,18 +450,9 @@ impl Repo {
             let info = ctx!(info, "cannot walk the history")?;
             out.count += 1;
             if out.first.len() < MAX_SUBJECTS {
-                let subject = info
-                    .object()
-                    .ok()
-                    .and_then(|c| {
-                        c.message()
-                            .ok()
-                            .map(|m| m.summary().to_str_lossy().into_owned())
-                    })
-                    .unwrap_or_default();
                 out.first.push(CommitLine {
                     id: info.id.to_hex_with_len(8).to_string(),
-                    subject,
+                    subject: summary(info.object().ok()),
                 });
             }
         }
@@ -435,4 +479,15 @@ impl Repo {
             .collect();
         self.walk(tip, others)
     }
+}
+
+/// A commit's subject line (empty when it cannot be read).
+fn summary(commit: Option<gix::Commit<'_>>) -> String {
+    commit
+        .and_then(|c| {
+            c.message()
+                .ok()
+                .map(|m| m.summary().to_str_lossy().into_owned())
+        })
+        .unwrap_or_default()
 }

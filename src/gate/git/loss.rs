@@ -82,6 +82,7 @@ pub(super) fn losses(
                     Destructive::RemoveFiles {
                         paths: vec![".".to_owned()],
                         names: Vec::new(),
+                        select: None,
                     },
                     Some((*path).to_owned()),
                 ));
@@ -139,6 +140,7 @@ pub(super) fn losses(
                 Destructive::RemoveFiles {
                     paths: vec![operands[operands.len() - 1].to_owned()],
                     names: Vec::new(),
+                    select: None,
                 },
             ));
         }

@@ -47,6 +47,14 @@ const EXAMPLES: &[(&str, Option<&str>, &[&str])] = &[
         ],
     ),
     ("reset", None, &["git reset --hard"]),
+    (
+        "rebase",
+        None,
+        &[
+            "git rebase --onto main HEAD~2",
+            "GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/drop/' git rebase -i HEAD~3",
+        ],
+    ),
     ("checkout", None, &["git checkout -- a.rs"]),
     ("switch", None, &["git switch -f main"]),
     ("restore", None, &["git restore a.rs"]),

@@ -189,6 +189,10 @@ pub(super) static VERBS: &[GitVerb] = &[
         ),
     ),
     row("reset", Reads(rules::reset, &[Class::Destructive])).computed_matters(),
+    row(
+        "rebase",
+        Reads(rules::rebase, &[Unparsed, Class::Destructive]),
+    ),
     row("checkout", Reads(rules::checkout, &[Class::Destructive])).computed_matters(),
     row("switch", Reads(rules::switch, &[Class::Destructive])),
     row("restore", Reads(rules::restore, &[Class::Destructive])),
