@@ -558,7 +558,7 @@ fn doctor_names_the_boundary_of_each_agent() {
     // With the deny list `doctor` gives, Claude Code's sandbox covers every anchor.
     let fix = claude["fix"].as_str().unwrap();
     let snippet: serde_json::Value =
-        serde_json::from_str(fix.split_once("`.claude/settings.local.json`: ").unwrap().1).unwrap();
+        serde_json::from_str(fix.split_once("`.claude/settings.local.json`:").unwrap().1).unwrap();
     settings["sandbox"] = snippet["sandbox"].clone();
     std::fs::write(&local, settings.to_string()).unwrap();
     let [claude, _, _] = doctor(&s);

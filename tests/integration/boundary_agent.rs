@@ -230,3 +230,82 @@ fn the_sandbox_is_refused_where_it_cannot_serve() {
     assert!(out.stderr.contains("Claude Code"), "{}", out.stderr);
     assert_eq!(read(&s.local()), LOCAL, "nothing was written");
 }
+
+/// The blocks of `doctor`'s text report (from a line `{` to the `}` at its indentation),
+/// each parsed as JSON, and the report's other lines.
+fn blocks_and_prose(report: &str) -> (Vec<Value>, Vec<&str>) {
+    let (mut blocks, mut prose) = (Vec::new(), Vec::new());
+    let mut open: Option<(usize, Vec<&str>)> = None;
+    for line in report.lines() {
+        let indent = line.len() - line.trim_start().len();
+        match &mut open {
+            Some((at, lines)) => {
+                lines.push(line);
+                if line.trim() == "}" && indent == *at {
+                    let text = lines.join("\n");
+                    blocks.push(
+                        serde_json::from_str(&text)
+                            .unwrap_or_else(|e| panic!("{e}: {text}\n{report}")),
+                    );
+                    open = None;
+                }
+            }
+            None if line.trim() == "{" => open = Some((indent, vec![line])),
+            None => prose.push(line),
+        }
+    }
+    assert!(open.is_none(), "a block is left open: {report}");
+    (blocks, prose)
+}
+
+#[test]
+fn doctors_sandbox_settings_are_a_block_to_paste_and_every_other_line_fits() {
+    let s = Setup::new("doctor");
+    assert_eq!(s.run(&["init", "--agent", "claude"]).code, 0);
+    // Off (the user's `enabled: false`): how to get one, with the block.
+    let off = s.run(&["doctor"]);
+    let (blocks, prose) = blocks_and_prose(&off.stdout);
+    assert_eq!(blocks.len(), 1, "{}", off.stdout);
+    assert!(
+        prose.iter().all(|l| l.chars().count() <= 100),
+        "{}",
+        off.stdout
+    );
+    let deny = blocks[0]["sandbox"]["filesystem"]["denyWrite"]
+        .as_array()
+        .unwrap();
+    assert!(deny.len() > 5, "{}", blocks[0]);
+    // One path a line, indented.
+    let first = deny[0].as_str().unwrap();
+    assert!(
+        off.stdout
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("\"{first}\"")) && l.starts_with("   ")),
+        "{}",
+        off.stdout
+    );
+    // On, but leaving hookjudge's files writable: a problem, whose fix is the block.
+    let text = read(&s.local()).replace("\"enabled\": false", "\"enabled\": true");
+    std::fs::write(s.local(), text).unwrap();
+    let misses = s.run(&["doctor"]);
+    let (blocks, prose) = blocks_and_prose(&misses.stdout);
+    assert_eq!(blocks.len(), 1, "{}", misses.stdout);
+    assert!(
+        prose.iter().all(|l| l.chars().count() <= 100),
+        "{}",
+        misses.stdout
+    );
+    assert!(
+        misses
+            .stdout
+            .contains("    fix: run `hookjudge init --boundary agent`"),
+        "{}",
+        misses.stdout
+    );
+    // Pasted as it is, the block makes Claude Code's sandbox the boundary.
+    let mut v = jsonc(&s.local());
+    v["sandbox"] = blocks[0]["sandbox"].clone();
+    std::fs::write(s.local(), v.to_string()).unwrap();
+    let check = s.claude_boundary();
+    assert!(check["ok"] == true, "{check}");
+}

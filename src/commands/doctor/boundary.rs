@@ -74,7 +74,7 @@ pub(super) fn boundary_checks(
                                 missing.join(", ")
                             ),
                             Some(format!(
-                                "run `hookjudge init --boundary agent`, which adds them, or add to `.claude/settings.local.json`: {}",
+                                "run `hookjudge init --boundary agent`, which adds them, or add to `.claude/settings.local.json`:\n{}",
                                 sandbox_snippet(root, binary)
                             )),
                         );
@@ -84,7 +84,7 @@ pub(super) fn boundary_checks(
             }
             let fix = match agent {
                 Agent::Claude => format!(
-                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on with `hookjudge init --boundary agent`, which adds {} to `.claude/settings.local.json`",
+                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on with `hookjudge init --boundary agent`, which adds this to `.claude/settings.local.json`:\n{}",
                     crate::support::dirs::config_file().display(),
                     sandbox_snippet(root, binary)
                 ),
@@ -186,10 +186,11 @@ fn claude_path(entry: &str, home: &Path, base: &Path) -> PathBuf {
 }
 
 /// Claude Code's sandbox settings that keep its commands off hookjudge's files: what
-/// `hookjudge init --boundary agent` writes.
+/// `hookjudge init --boundary agent` writes, pretty-printed (one path a line) for a person to
+/// paste. The report keeps its lines as they are (see the report's wrapping).
 fn sandbox_snippet(root: &Path, binary: &Path) -> String {
     let paths = SandboxPaths::for_root(root, binary);
-    json!({"sandbox": paths.block()}).to_string()
+    serde_json::to_string_pretty(&json!({"sandbox": paths.block()})).expect("JSON serialises")
 }
 
 #[cfg(test)]
