@@ -256,6 +256,13 @@ pub enum ScopeArg {
     User,
 }
 
+/// Which boundary `init` sets up beside the hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BoundaryArg {
+    /// Claude Code's own sandbox: turned on, with hookjudge's files in `sandbox.filesystem.denyWrite` (`uninstall` takes it out again)
+    Agent,
+}
+
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// The agent to install for; by default those whose config folder exists, or Claude Code
@@ -271,6 +278,10 @@ pub struct InitArgs {
     /// `git push`, instead of being told it is missing
     #[arg(long)]
     pub require: bool,
+    /// Also turn on the agent's own sandbox, keeping its commands off hookjudge's files
+    /// (Claude Code; local or user scope)
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub boundary: Option<BoundaryArg>,
     /// Print the changes as a diff and write nothing
     #[arg(long)]
     pub dry_run: bool,

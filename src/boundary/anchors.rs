@@ -230,7 +230,7 @@ impl Plan {
 
 /// Sorts anchors into existing (outermost only) and missing, and finds the directories above
 /// them to pin.
-fn arrange(candidates: Vec<Anchor>, hidden: Vec<PathBuf>) -> Plan {
+pub(super) fn arrange(candidates: Vec<Anchor>, hidden: Vec<PathBuf>) -> Plan {
     let mut plan = Plan::default();
     for anchor in candidates {
         let Ok(path) = anchor.path.canonicalize() else {

@@ -22,6 +22,9 @@
 //! (`~/.gitconfig`, `~/.codex/`, the work tree's `.codex/`): otherwise `git config --global`
 //! would create `~/.gitconfig` with `core.hooksPath` in it.
 //!
+//! A command the gate did not let through as a push also sees the repository's local-path
+//! remotes read-only ([`remotes`]): no credential guards a push to a directory.
+//!
 //! Not for: publishing ([`Plan::hidden`] can cover credential files, but the network stays
 //! open), platforms without Linux namespaces (macOS: use the agent's own sandbox).
 
@@ -29,6 +32,7 @@ mod anchors;
 #[cfg(target_os = "linux")]
 mod confine;
 pub mod permissions;
+mod remotes;
 mod rewrite;
 
 pub use anchors::{Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan};

@@ -18,8 +18,10 @@ pub(super) fn run_confined(args: &RunConfinedArgs) -> Result<ExitStatus, UserErr
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let exe = std::env::current_exe().unwrap_or_else(|_| "hookjudge".into());
     let mut plan = crate::boundary::plan(&cwd, &exe);
+    // What the gate let through as a push, publish or deploy (or a person approved) keeps
+    // the credentials and may write to a local-path remote; nothing else may.
     if !args.with_credentials {
-        plan = plan.hide_credentials();
+        plan = plan.hide_credentials().protect_local_remotes(&cwd);
     }
     if args.explain {
         for anchor in &plan.read_only {

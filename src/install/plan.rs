@@ -104,11 +104,13 @@ pub struct Plan {
 }
 
 /// What `init` is asked to install beyond the settings entries.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     pub git_hook: bool,
     /// Team mode's `--require`: a teammate without hookjudge is stopped, not told.
     pub require: bool,
+    /// `--boundary agent`: Claude Code's sandbox, on, with these paths denied.
+    pub sandbox: Option<settings::SandboxPaths>,
 }
 
 /// Plans every file for `t`, writing nothing.
@@ -123,7 +125,8 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
             ));
             continue;
         }
-        match plan_settings(agent, &path, fill, t) {
+        let sandbox = options.sandbox.as_ref().filter(|_| agent == Agent::Claude);
+        match plan_settings(agent, &path, fill, t, sandbox) {
             Ok((planned, merge_notes)) => {
                 plan.notes.extend(
                     merge_notes
@@ -253,6 +256,7 @@ fn plan_settings(
     path: &Path,
     fill: &Fill,
     t: &Target,
+    sandbox: Option<&settings::SandboxPaths>,
 ) -> Result<(Planned, Vec<String>), Error> {
     let real = files::resolve(path);
     let name = t.shown(path);
@@ -269,22 +273,36 @@ fn plan_settings(
         Some(raw) if !fresh => Encoding::decode(raw),
         _ => (Encoding::default(), "{}\n".to_owned()),
     };
-    let merged =
-        settings::merge(&body, &hooks).map_err(|e| Error::new(&real, ErrorKind::Merge(e)))?;
-    let new = match fresh {
-        false => encoding.encode(&merged.text),
+    let merge_error = |e| Error::new(&real, ErrorKind::Merge(e));
+    let mut merged = settings::merge(&body, &hooks).map_err(merge_error)?;
+    let mut text = match fresh {
+        false => merged.text.clone(),
         true => format!(
             "{}\n",
             jsonc::render(&serde_json::json!({ "hooks": hooks }), Some("  "), "")
         ),
     };
-    let created_members = match fresh {
-        false => merged.created_members,
+    let mut created_members = match fresh {
+        false => std::mem::take(&mut merged.created_members),
         true => {
             let mut c = vec!["hooks".to_owned()];
             c.extend(events.iter().map(|e| format!("hooks.{e}")));
             c
         }
+    };
+    let mut what = events.join(", ");
+    if let Some(paths) = sandbox {
+        let boxed = settings::merge_sandbox(&text, paths).map_err(merge_error)?;
+        if boxed.text != text {
+            what.push_str("; sandbox on, hookjudge's files in its `denyWrite`");
+        }
+        text = boxed.text;
+        created_members.extend(boxed.created_members);
+        merged.notes.extend(boxed.notes);
+    }
+    let new = match fresh {
+        false => encoding.encode(&text),
+        true => text,
     };
     let before = old
         .as_deref()
@@ -300,7 +318,7 @@ fn plan_settings(
             path: real,
             old,
             new,
-            what: events.join(", "),
+            what,
             record: true,
             created_members,
             has_ours_before,

@@ -558,8 +558,7 @@ fn doctor_names_the_boundary_of_each_agent() {
     // With the deny list `doctor` gives, Claude Code's sandbox covers every anchor.
     let fix = claude["fix"].as_str().unwrap();
     let snippet: serde_json::Value =
-        serde_json::from_str(fix.trim_start_matches("add to `.claude/settings.local.json`: "))
-            .unwrap();
+        serde_json::from_str(fix.split_once("`.claude/settings.local.json`:").unwrap().1).unwrap();
     settings["sandbox"] = snippet["sandbox"].clone();
     std::fs::write(&local, settings.to_string()).unwrap();
     let [claude, _, _] = doctor(&s);
@@ -673,4 +672,81 @@ fn a_configured_hooks_folder_is_read_only_inside() {
     );
     assert!(s.repo.work.join(".husky/pre-push").exists());
     assert_eq!(out.stdout, "x\n");
+}
+
+/// A remote that is a local path takes a push without any credential: a confined command the
+/// gate did not let through as a push sees it read-only, while fetching from it works and the
+/// push the gate allows (`"push": "allow"` here) goes through.
+#[test]
+fn a_local_path_remote_takes_only_the_push_the_gate_let_through() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    s.home
+        .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
+    // The pre-push hook refuses a push without test evidence of its own: not what is tested
+    // here, so it goes.
+    std::fs::remove_file(s.repo.work.join(".git/hooks/pre-push")).unwrap();
+    // A relative path, as `git remote add origin ../x.git` writes it.
+    crate::gate_repo::git(
+        &s.repo.work,
+        &["remote", "set-url", "origin", "../scenario-origin.git"],
+    );
+    let before = s.repo.origin_head();
+    let local = crate::gate_repo::git(&s.repo.work, &["rev-parse", "main"]);
+    assert_ne!(before, local.trim(), "there is local work to push");
+    let run = |line: &str| {
+        let mut run = s.home.cmd_of(std::path::Path::new("bash"), &["-c", line]);
+        run.command.current_dir(&s.repo.work);
+        run.output()
+    };
+    // A script whose push no reading of it sees: git, under another name made when it runs.
+    std::fs::write(
+        s.repo.work.join("ship.sh"),
+        "ln -sf \"$(command -v git)\" tool\n./tool push origin main\n",
+    )
+    .unwrap();
+    for agent in [Agent::Codex, Agent::Claude] {
+        let answer = gate_answer(&s, agent, "sh ship.sh", "bypassPermissions");
+        let line = rewritten(&answer).unwrap_or_else(|| panic!("{agent:?}: {answer}"));
+        assert!(!line.contains("--with-credentials"), "{line}");
+        let out = run(&line);
+        assert_ne!(out.code, 0, "{agent:?}: the script pushed: {}", out.stderr);
+        assert_eq!(s.repo.origin_head(), before, "{agent:?}: origin changed");
+    }
+    // Also written straight to the boundary, without the gate.
+    let out = s.confined("git push origin main");
+    assert_ne!(out.code, 0, "{}", out.stderr);
+    assert_eq!(s.repo.origin_head(), before);
+    // Fetching reads the remote, and writes only this repository.
+    crate::gate_repo::git(&s.repo.origin, &["branch", "side", "main"]);
+    let line = rewritten(&gate_answer(
+        &s,
+        Agent::Codex,
+        "git fetch origin",
+        "default",
+    ))
+    .unwrap();
+    let out = run(&line);
+    assert_eq!(out.code, 0, "{line}: {}", out.stderr);
+    assert!(
+        crate::gate_repo::git(&s.repo.work, &["branch", "-r"]).contains("origin/side"),
+        "fetched"
+    );
+    // The push the gate lets through (here, once a person approved it) keeps write access
+    // to the remote.
+    let push = "git push origin main";
+    assert_eq!(
+        gate_answer(&s, Agent::Codex, push, "default")["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    let approved = approve_on_a_terminal(&s.home, "y");
+    assert!(approved.stdout.contains("approved"), "{}", approved.stdout);
+    let answer = gate_answer(&s, Agent::Codex, push, "default");
+    let line = rewritten(&answer).unwrap_or_else(|| panic!("{answer}"));
+    assert!(line.contains("--with-credentials"), "{line}");
+    let out = run(&line);
+    assert_eq!(out.code, 0, "{line}: {}{}", out.stdout, out.stderr);
+    assert_eq!(s.repo.origin_head(), local.trim());
 }

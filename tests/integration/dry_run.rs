@@ -22,7 +22,7 @@ const FILES: [&str; 6] = [
     ".git/hooks/pre-push",
 ];
 
-fn patch(dir: &Path, diff: &str) {
+pub fn patch(dir: &Path, diff: &str) {
     use std::io::Write;
     let mut child = Command::new("patch")
         .args(["-p1", "--batch", "--silent"])

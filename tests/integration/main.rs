@@ -4,6 +4,7 @@
 
 mod approval_channel;
 mod boundary;
+mod boundary_agent;
 mod check;
 mod claims;
 mod cli;

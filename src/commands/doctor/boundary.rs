@@ -13,7 +13,8 @@ use super::report::{Check, check};
 use crate::agent::Agent;
 use crate::boundary::{Mode, Plan};
 use crate::config::Settings;
-use crate::install::settings::{Scope, settings_path};
+use crate::install::settings::{SandboxPaths, Scope, settings_path};
+use crate::support::jsonc::{self, Encoding};
 
 /// One check per agent whose hooks are installed (`agents`): a boundary matters only where
 /// hookjudge runs.
@@ -73,8 +74,8 @@ pub(super) fn boundary_checks(
                                 missing.join(", ")
                             ),
                             Some(format!(
-                                "add to `.claude/settings.local.json`: {}",
-                                sandbox_snippet(&plan)
+                                "run `hookjudge init --boundary agent`, which adds them, or add to `.claude/settings.local.json`:\n{}",
+                                sandbox_snippet(root, binary)
                             )),
                         );
                     }
@@ -83,9 +84,9 @@ pub(super) fn boundary_checks(
             }
             let fix = match agent {
                 Agent::Claude => format!(
-                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on: add {} to `.claude/settings.local.json`",
+                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on with `hookjudge init --boundary agent`, which adds this to `.claude/settings.local.json`:\n{}",
                     crate::support::dirs::config_file().display(),
-                    sandbox_snippet(&plan)
+                    sandbox_snippet(root, binary)
                 ),
                 _ => format!(
                     "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
@@ -130,10 +131,11 @@ fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
     let mut denied: Vec<PathBuf> = Vec::new();
     for scope in [Scope::User, Scope::Project, Scope::Local] {
         let path = settings_path(Agent::Claude, scope, root, home);
-        let Some(v) = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        else {
+        // Settings files are JSONC: comments and trailing commas are Claude Code's too.
+        let Some(v) = std::fs::read_to_string(&path).ok().and_then(|t| {
+            let (_, body) = Encoding::decode(&t);
+            jsonc::parse(&body).ok().map(|p| p.value(&p.root))
+        }) else {
             continue;
         };
         if let Some(on) = v["sandbox"]["enabled"].as_bool() {
@@ -183,19 +185,12 @@ fn claude_path(entry: &str, home: &Path, base: &Path) -> PathBuf {
     }
 }
 
-/// Claude Code's sandbox settings that keep its commands off hookjudge's files.
-fn sandbox_snippet(plan: &Plan) -> String {
-    let absolute = |p: &Path| format!("/{}", p.display());
-    let deny_write: Vec<String> = plan
-        .read_only
-        .iter()
-        .chain(&plan.missing)
-        .map(|a| absolute(&a.path))
-        .collect();
-    let deny_read = vec![absolute(&crate::support::seal::key_dir())];
-    json!({"sandbox": {"enabled": true, "allowUnsandboxedCommands": false,
-        "filesystem": {"denyWrite": deny_write, "denyRead": deny_read}}})
-    .to_string()
+/// Claude Code's sandbox settings that keep its commands off hookjudge's files: what
+/// `hookjudge init --boundary agent` writes, pretty-printed (one path a line) for a person to
+/// paste. The report keeps its lines as they are (see the report's wrapping).
+fn sandbox_snippet(root: &Path, binary: &Path) -> String {
+    let paths = SandboxPaths::for_root(root, binary);
+    serde_json::to_string_pretty(&json!({"sandbox": paths.block()})).expect("JSON serialises")
 }
 
 #[cfg(test)]

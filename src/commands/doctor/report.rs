@@ -128,8 +128,19 @@ pub(super) fn render(
 }
 
 /// `text` in lines of at most `width` characters, broken at spaces (a longer word, such as a
-/// path, keeps a line of its own).
+/// path, keeps a line of its own). What follows the first line break is a block to copy (the
+/// JSON to paste into a settings file): its lines are kept as they are, however long.
 fn wrap(text: &str, width: usize) -> Vec<String> {
+    let (prose, block) = match text.split_once('\n') {
+        Some((prose, block)) => (prose, Some(block)),
+        None => (text, None),
+    };
+    let mut lines = wrap_prose(prose, width);
+    lines.extend(block.into_iter().flat_map(str::lines).map(str::to_owned));
+    lines
+}
+
+fn wrap_prose(text: &str, width: usize) -> Vec<String> {
     let mut lines = vec![String::new()];
     for word in text.split(' ') {
         let line = lines.last_mut().expect("one line at least");
@@ -168,5 +179,32 @@ mod tests {
                 .unwrap()
                 .starts_with(&" ".repeat(DETAIL_COLUMN))
         );
+    }
+
+    #[test]
+    fn a_block_after_the_prose_keeps_its_lines() {
+        let fix = format!(
+            "{}add this:\n{{\n  \"a\": [\n    \"{}\"\n  ]\n}}",
+            "word ".repeat(30),
+            "p".repeat(120)
+        );
+        let mut out = Vec::new();
+        render(
+            &mut out,
+            &[check("name", false, "x", Some(fix))],
+            false,
+            false,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let open = lines.iter().position(|l| l.trim() == "{").unwrap();
+        assert!(
+            lines[..open].iter().all(|l| l.chars().count() <= WIDTH),
+            "{text}"
+        );
+        assert_eq!(lines[open], "         {");
+        assert_eq!(lines[open + 2].trim(), format!("\"{}\"", "p".repeat(120)));
+        assert_eq!(lines[open + 4], "         }");
     }
 }

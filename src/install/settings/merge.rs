@@ -77,7 +77,7 @@ impl fmt::Display for MergeError {
 impl std::error::Error for MergeError {}
 /// The one member `key` of `object`, refusing a duplicate (parsers keep only the last one, so
 /// an edit of the first would be ignored).
-fn unique_member<'a>(
+pub(super) fn unique_member<'a>(
     parsed: &Parsed,
     object: &'a Node,
     key: &str,

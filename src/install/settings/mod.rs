@@ -13,12 +13,13 @@
 //!
 //! This module says where the entries go ([`Scope`], [`settings_path`]); [`template`] fills
 //! the entries, [`ours`] recognises them in a file, [`merge`] puts them in and [`remove`]
-//! takes them out.
+//! takes them out; [`sandbox`] does the same for Claude Code's `sandbox` block.
 
 mod merge;
 mod ours;
 mod owned;
 mod remove;
+mod sandbox;
 mod template;
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
 pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
 pub use owned::{is_owned_text, owned_path, owned_program, owned_text};
 pub use remove::remove;
+pub use sandbox::{SandboxPaths, merge_sandbox, remove_sandbox};
 pub use template::{
     CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, missing_output,
     settings_timeout_s, template,

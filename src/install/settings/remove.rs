@@ -6,9 +6,10 @@ use crate::support::jsonc;
 
 /// Removes every handler of ours for `events`; a group left empty goes with its last handler,
 /// and a container goes when it is empty and listed in `created` (what `init` created).
-/// Containers the user had, even empty ones, stay.
+/// Containers the user had, even empty ones, stay. What `init --boundary agent` added to the
+/// `sandbox` block goes too (see [`super::sandbox`]).
 pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
-    let mut text = text.to_owned();
+    let mut text = super::remove_sandbox(text, created);
     'again: loop {
         let Ok(parsed) = jsonc::parse(&text) else {
             return text;
