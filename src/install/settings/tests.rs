@@ -61,10 +61,13 @@ fn portable_entries_name_hookjudge_by_name() {
         let text = hooks.to_string();
         assert!(!text.contains("/opt/bin"), "{text}");
         for event in events_of(&hooks) {
-            let handler = &hooks[&event][0]["hooks"][0];
+            let handler = template::first_handler(&hooks[&event][0]);
             assert!(is_ours(handler), "{handler}");
             assert!(handler.get("args").is_none());
-            let command = handler["command"].as_str().unwrap();
+            let command = template::COMMAND_KEYS
+                .into_iter()
+                .find_map(|k| handler[k].as_str())
+                .unwrap();
             assert!(
                 command.starts_with("command -v hookjudge >/dev/null 2>&1 && exec hookjudge "),
                 "{command}"
