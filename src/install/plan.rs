@@ -218,6 +218,11 @@ fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
         (Agent::Qwen, _) => Some(
             "Qwen Code runs a repository's `.qwen/settings.json` hooks only in a folder you trust",
         ),
+        // github/docs hooks-reference.md: repository hooks, unlike policy hooks, depend on the
+        // folder's trust state.
+        (Agent::Copilot, _) => Some(
+            "Copilot CLI runs a repository's `.github/hooks/*.json` only in a folder you trust (it asks when you first start it there)",
+        ),
         _ => None,
     }
 }

@@ -10,7 +10,7 @@ use crate::agent::Agent;
 
 /// The settings-file templates (as shipped in `hooks-templates/`), one row per agent of
 /// [`Agent::INSTALLABLE`].
-const TEMPLATES: [(Agent, &str); 5] = [
+const TEMPLATES: [(Agent, &str); 6] = [
     (
         Agent::Claude,
         include_str!("../../../hooks-templates/claude.json"),
@@ -30,6 +30,10 @@ const TEMPLATES: [(Agent, &str); 5] = [
     (
         Agent::Droid,
         include_str!("../../../hooks-templates/droid.json"),
+    ),
+    (
+        Agent::Copilot,
+        include_str!("../../../hooks-templates/copilot.json"),
     ),
 ];
 

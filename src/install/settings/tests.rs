@@ -295,3 +295,37 @@ fn an_empty_codex_home_is_the_default_one() {
     assert_eq!(codex_home_from(None, home), Path::new("/h/.codex"));
     assert_eq!(codex_home_from(Some("/c".into()), home), Path::new("/c"));
 }
+
+#[test]
+fn copilot_handlers_name_their_command_bash_and_timeout_seconds() {
+    let hooks = entries(
+        Agent::Copilot,
+        &Fill {
+            binary: PathBuf::from("/a b/hookjudge"),
+            ..fill()
+        },
+    );
+    let ours = &hooks["preToolUse"][0];
+    assert_eq!(
+        ours["bash"],
+        "'/a b/hookjudge' gate --agent copilot --hook-timeout 13"
+    );
+    assert_eq!(ours["timeoutSec"], 13);
+    assert_eq!(ours.get("command"), None);
+    assert!(is_ours(ours));
+    // A larger timeout of the user's is kept, and `--hook-timeout` follows it.
+    let text = format!(
+        "{{\"version\": 1, \"hooks\": {{\"preToolUse\": [{}]}}}}",
+        ours.to_string()
+            .replace("\"timeoutSec\":13", "\"timeoutSec\":60")
+    );
+    let merged = merge(&text, &hooks).unwrap();
+    let v: Value = serde_json::from_str(&merged.text).unwrap();
+    assert_eq!(v["hooks"]["preToolUse"][0]["timeoutSec"], 60);
+    assert_eq!(
+        v["hooks"]["preToolUse"][0]["bash"],
+        "'/a b/hookjudge' gate --agent copilot --hook-timeout 60"
+    );
+    assert_eq!(fresh_file(Agent::Copilot, &hooks)["version"], 1);
+    assert_eq!(fresh_file(Agent::Claude, &hooks).get("version"), None);
+}
