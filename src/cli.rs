@@ -212,7 +212,7 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 8] = [
+    const VARIANTS: [AgentChoice; 9] = [
         AgentChoice::One(Agent::INIT[0]),
         AgentChoice::One(Agent::INIT[1]),
         AgentChoice::One(Agent::INIT[2]),
@@ -220,6 +220,7 @@ impl AgentChoice {
         AgentChoice::One(Agent::INIT[4]),
         AgentChoice::One(Agent::INIT[5]),
         AgentChoice::One(Agent::INIT[6]),
+        AgentChoice::One(Agent::INIT[7]),
         AgentChoice::All,
     ];
 

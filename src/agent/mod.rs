@@ -265,24 +265,26 @@ impl Agent {
     /// The agents whose hooks `init` writes into a settings file: Claude Code's shape
     /// (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`), or a flat list of handlers per event;
     /// each agent's template says which.
-    pub const INSTALLABLE: [Agent; 6] = [
+    pub const INSTALLABLE: [Agent; 7] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Qwen,
         Agent::Droid,
         Agent::Copilot,
+        Agent::Cursor,
     ];
 
     /// The agents `init` installs for: [`Agent::INSTALLABLE`], and those whose hooks are files
     /// `init` writes whole (see `install::settings::owned_path`).
-    pub const INIT: [Agent; 7] = [
+    pub const INIT: [Agent; 8] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Qwen,
         Agent::Droid,
         Agent::Copilot,
+        Agent::Cursor,
         Agent::OpenCode,
     ];
 

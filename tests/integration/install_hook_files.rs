@@ -296,3 +296,44 @@ fn install_and_undo(case: &Case) {
 fn copilot_init_dry_run_payload_and_exact_undo() {
     install_and_undo(&case("copilot"));
 }
+
+#[test]
+fn cursor_init_dry_run_payload_and_exact_undo() {
+    install_and_undo(&case("cursor"));
+}
+
+#[test]
+fn fresh_hook_files_carry_the_version_their_agents_require() {
+    // Copilot CLI rejects a hooks file whose `version` is bad (hooks-reference.md), and
+    // Cursor's documented `hooks.json` starts with `"version": 1`; Crush's file has none.
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    for (agent, file) in [
+        ("copilot", home.path().join(".copilot/hooks/hookjudge.json")),
+        ("cursor", home.path().join(".cursor/hooks.json")),
+    ] {
+        let out = in_dir(
+            &home,
+            &repo.work,
+            &["init", "--agent", agent, "--scope", "user"],
+        );
+        assert_eq!(out.code, 0, "{agent}: {}", out.stderr);
+        let v: Value = serde_json::from_str(&read(&file)).unwrap();
+        let want = if agent == "crush" {
+            Value::Null
+        } else {
+            Value::from(1)
+        };
+        assert_eq!(v["version"], want, "{agent}: {v}");
+        let out = in_dir(
+            &home,
+            &repo.work,
+            &["uninstall", "--agent", agent, "--scope", "user"],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(
+            !file.exists(),
+            "{agent}: a file init created goes with uninstall"
+        );
+    }
+}

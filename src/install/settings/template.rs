@@ -10,7 +10,7 @@ use crate::agent::Agent;
 
 /// The settings-file templates (as shipped in `hooks-templates/`), one row per agent of
 /// [`Agent::INSTALLABLE`].
-const TEMPLATES: [(Agent, &str); 6] = [
+const TEMPLATES: [(Agent, &str); 7] = [
     (
         Agent::Claude,
         include_str!("../../../hooks-templates/claude.json"),
@@ -34,6 +34,10 @@ const TEMPLATES: [(Agent, &str); 6] = [
     (
         Agent::Copilot,
         include_str!("../../../hooks-templates/copilot.json"),
+    ),
+    (
+        Agent::Cursor,
+        include_str!("../../../hooks-templates/cursor.json"),
     ),
 ];
 
