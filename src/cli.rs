@@ -212,7 +212,7 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 9] = [
+    const VARIANTS: [AgentChoice; 10] = [
         AgentChoice::One(Agent::INIT[0]),
         AgentChoice::One(Agent::INIT[1]),
         AgentChoice::One(Agent::INIT[2]),
@@ -221,6 +221,7 @@ impl AgentChoice {
         AgentChoice::One(Agent::INIT[5]),
         AgentChoice::One(Agent::INIT[6]),
         AgentChoice::One(Agent::INIT[7]),
+        AgentChoice::One(Agent::INIT[8]),
         AgentChoice::All,
     ];
 

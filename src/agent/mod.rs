@@ -265,7 +265,7 @@ impl Agent {
     /// The agents whose hooks `init` writes into a settings file: Claude Code's shape
     /// (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`), or a flat list of handlers per event;
     /// each agent's template says which.
-    pub const INSTALLABLE: [Agent; 7] = [
+    pub const INSTALLABLE: [Agent; 8] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
@@ -273,11 +273,12 @@ impl Agent {
         Agent::Droid,
         Agent::Copilot,
         Agent::Cursor,
+        Agent::Crush,
     ];
 
     /// The agents `init` installs for: [`Agent::INSTALLABLE`], and those whose hooks are files
     /// `init` writes whole (see `install::settings::owned_path`).
-    pub const INIT: [Agent; 8] = [
+    pub const INIT: [Agent; 9] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
@@ -285,6 +286,7 @@ impl Agent {
         Agent::Droid,
         Agent::Copilot,
         Agent::Cursor,
+        Agent::Crush,
         Agent::OpenCode,
     ];
 

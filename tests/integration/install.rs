@@ -280,6 +280,7 @@ fn templates_and_init_output_are_identical() {
             repo.work.join(".github/hooks/hookjudge.json"),
         ),
         ("cursor.json", repo.work.join(".cursor/hooks.json")),
+        ("crush.json", repo.work.join("crush.json")),
     ] {
         let written: Value = serde_json::from_str(&read(&installed)).unwrap();
         assert_eq!(written, filled_template(file, &binary), "{file}");

@@ -303,6 +303,11 @@ fn cursor_init_dry_run_payload_and_exact_undo() {
 }
 
 #[test]
+fn crush_init_dry_run_payload_and_exact_undo() {
+    install_and_undo(&case("crush"));
+}
+
+#[test]
 fn fresh_hook_files_carry_the_version_their_agents_require() {
     // Copilot CLI rejects a hooks file whose `version` is bad (hooks-reference.md), and
     // Cursor's documented `hooks.json` starts with `"version": 1`; Crush's file has none.
@@ -311,6 +316,8 @@ fn fresh_hook_files_carry_the_version_their_agents_require() {
     for (agent, file) in [
         ("copilot", home.path().join(".copilot/hooks/hookjudge.json")),
         ("cursor", home.path().join(".cursor/hooks.json")),
+        // Crush reads `$XDG_CONFIG_HOME/crush/`, which the harness points into the home.
+        ("crush", home.path().join("config/crush/crush.json")),
     ] {
         let out = in_dir(
             &home,

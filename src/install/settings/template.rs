@@ -10,7 +10,7 @@ use crate::agent::Agent;
 
 /// The settings-file templates (as shipped in `hooks-templates/`), one row per agent of
 /// [`Agent::INSTALLABLE`].
-const TEMPLATES: [(Agent, &str); 7] = [
+const TEMPLATES: [(Agent, &str); 8] = [
     (
         Agent::Claude,
         include_str!("../../../hooks-templates/claude.json"),
@@ -38,6 +38,10 @@ const TEMPLATES: [(Agent, &str); 7] = [
     (
         Agent::Cursor,
         include_str!("../../../hooks-templates/cursor.json"),
+    ),
+    (
+        Agent::Crush,
+        include_str!("../../../hooks-templates/crush.json"),
     ),
 ];
 

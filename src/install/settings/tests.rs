@@ -297,6 +297,53 @@ fn an_empty_codex_home_is_the_default_one() {
 }
 
 #[test]
+fn flat_lists_of_handlers_merge_keep_the_users_changes_and_remove_exactly() {
+    // Crush lists handlers directly, each with its own matcher.
+    let original = "{\n  \"hooks\": {\n    \"PreToolUse\": [ { \"matcher\": \"^bash$\", \"command\": \"./mine.sh\" } ]\n  }\n}\n";
+    let hooks = entries(Agent::Crush, &fill());
+    let ours = &hooks["PreToolUse"][0];
+    assert_eq!(ours["matcher"], "^bash$");
+    assert_eq!(ours["timeout"], 13);
+    assert!(is_ours(ours));
+    let once = merge(original, &hooks).unwrap();
+    assert_eq!(merge(&once.text, &hooks).unwrap().text, once.text);
+    let v: Value = serde_json::from_str(&once.text).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"][0]["command"], "./mine.sh");
+    assert!(is_ours(&v["hooks"]["PreToolUse"][1]));
+    // The user widens our matcher and raises our timeout: both are kept by the next init.
+    let mut changed = once.text.clone();
+    let at = changed.rfind("\"^bash$\"").unwrap();
+    changed.replace_range(at..at + "\"^bash$\"".len(), "\"^(bash|edit)$\"");
+    let t = changed.rfind("\"timeout\"").unwrap();
+    let n = t + changed[t..].find("13").unwrap();
+    changed.replace_range(n..n + 2, "40");
+    let v: Value = serde_json::from_str(&changed).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"][1]["matcher"], "^(bash|edit)$");
+    let again = merge(&changed, &hooks).unwrap().text;
+    let v: Value = serde_json::from_str(&again).unwrap();
+    let handler = &v["hooks"]["PreToolUse"][1];
+    assert_eq!(
+        handler["matcher"], "^(bash|edit)$",
+        "the user's matcher stays"
+    );
+    assert_eq!(handler["timeout"], 40);
+    assert!(
+        handler["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--hook-timeout 40"),
+        "{handler}"
+    );
+    let installed = installed(Agent::Crush, &again);
+    assert_eq!(installed.len(), 1);
+    assert_eq!(installed[0].timeout_s, Some(40.0));
+    assert_eq!(
+        remove(&once.text, &events_of(&hooks), &once.created_members),
+        original
+    );
+}
+
+#[test]
 fn copilot_handlers_name_their_command_bash_and_timeout_seconds() {
     let hooks = entries(
         Agent::Copilot,
