@@ -212,7 +212,7 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 10] = [
+    const VARIANTS: [AgentChoice; 11] = [
         AgentChoice::One(Agent::INIT[0]),
         AgentChoice::One(Agent::INIT[1]),
         AgentChoice::One(Agent::INIT[2]),
@@ -222,6 +222,7 @@ impl AgentChoice {
         AgentChoice::One(Agent::INIT[6]),
         AgentChoice::One(Agent::INIT[7]),
         AgentChoice::One(Agent::INIT[8]),
+        AgentChoice::One(Agent::INIT[9]),
         AgentChoice::All,
     ];
 

@@ -278,7 +278,7 @@ impl Agent {
 
     /// The agents `init` installs for: [`Agent::INSTALLABLE`], and those whose hooks are files
     /// `init` writes whole (see `install::settings::owned_path`).
-    pub const INIT: [Agent; 9] = [
+    pub const INIT: [Agent; 10] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
@@ -287,6 +287,7 @@ impl Agent {
         Agent::Copilot,
         Agent::Cursor,
         Agent::Crush,
+        Agent::Cline,
         Agent::OpenCode,
     ];
 

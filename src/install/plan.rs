@@ -223,6 +223,10 @@ fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
         (Agent::Copilot, _) => Some(
             "Copilot CLI runs a repository's `.github/hooks/*.json` only in a folder you trust (it asks when you first start it there)",
         ),
+        // docs.cline.bot customization/hooks: hooks run once turned on in Cline's settings.
+        (Agent::Cline, _) => Some(
+            "Cline runs `.clinerules/hooks/PreToolUse` only with hooks turned on in its settings (and not on Windows)",
+        ),
         // charmbracelet/crush docs/hooks/README.md: project hooks load with the config, no prompt.
         (Agent::Crush, _) => Some(
             "Crush runs a project's `crush.json` hooks without asking; restart Crush to load them",

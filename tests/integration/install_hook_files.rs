@@ -308,6 +308,25 @@ fn crush_init_dry_run_payload_and_exact_undo() {
 }
 
 #[test]
+fn cline_init_dry_run_payload_and_exact_undo() {
+    install_and_undo(&case("cline"));
+}
+
+#[test]
+fn a_cline_hook_of_the_users_own_is_never_overwritten() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let path = repo.work.join(".clinerules/hooks/PreToolUse");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mine = "#!/bin/sh\n# my own policy\necho '{\"cancel\":false}'\n";
+    std::fs::write(&path, mine).unwrap();
+    let out = in_dir(&home, &repo.work, &["init", "--agent", "cline"]);
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("is not hookjudge's"), "{}", out.stderr);
+    assert_eq!(read(&path), mine);
+}
+
+#[test]
 fn fresh_hook_files_carry_the_version_their_agents_require() {
     // Copilot CLI rejects a hooks file whose `version` is bad (hooks-reference.md), and
     // Cursor's documented `hooks.json` starts with `"version": 1`; Crush's file has none.

@@ -1,5 +1,5 @@
 //! Files `init` writes whole for an agent whose hooks are files of their own rather than
-//! entries in a settings file: OpenCode's plugin. A file is
+//! entries in a settings file: OpenCode's plugin and Cline's `PreToolUse` script. A file is
 //! ours when it starts as its template does (two lines: a script's `#!` line alone says
 //! nothing); one that is not is never overwritten.
 
@@ -11,10 +11,16 @@ use super::{Fill, Scope, missing_output, settings_path, settings_timeout_s};
 use crate::agent::Agent;
 
 /// The owned files' templates, one row per agent.
-const TEMPLATES: [(Agent, &str); 1] = [(
-    Agent::OpenCode,
-    include_str!("../../../hooks-templates/opencode.js"),
-)];
+const TEMPLATES: [(Agent, &str); 2] = [
+    (
+        Agent::OpenCode,
+        include_str!("../../../hooks-templates/opencode.js"),
+    ),
+    (
+        Agent::Cline,
+        include_str!("../../../hooks-templates/cline-PreToolUse"),
+    ),
+];
 
 fn template(agent: Agent) -> Option<&'static str> {
     TEMPLATES
@@ -118,6 +124,44 @@ mod tests {
         assert_eq!(
             owned_path(Agent::Qwen, Scope::User, Path::new("/r"), Path::new("/h")),
             None
+        );
+    }
+
+    #[test]
+    fn the_cline_script_is_filled_and_recognised() {
+        let fill = Fill {
+            binary: PathBuf::from("/opt/hook judge/hookjudge"),
+            stop_timeout_ms: 10_000,
+            gate_timeout_ms: 8_000,
+            portable: false,
+            required: false,
+        };
+        let text = owned_text(Agent::Cline, &fill).unwrap();
+        assert!(text.starts_with("#!/bin/sh\n"), "{text}");
+        assert!(
+            text.contains("HOOKJUDGE='/opt/hook judge/hookjudge'\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("gate --agent cline --hook-timeout 13\n"),
+            "{text}"
+        );
+        assert!(!text.contains('@'), "every placeholder is filled");
+        // A machine without hookjudge lets the call go on: Cline cancels on anything else.
+        assert!(text.contains(r#"'{"cancel":false}'"#), "{text}");
+        assert!(is_owned_text(&text));
+        assert_eq!(
+            owned_program(&text).as_deref(),
+            Some("/opt/hook judge/hookjudge")
+        );
+        assert!(!is_owned_text("#!/bin/sh\necho '{\"cancel\":false}'\n"));
+        assert_eq!(
+            owned_path(Agent::Cline, Scope::User, Path::new("/r"), Path::new("/h")),
+            Some(PathBuf::from("/h/Documents/Cline/Hooks/PreToolUse"))
+        );
+        assert_eq!(
+            owned_path(Agent::Cline, Scope::Local, Path::new("/r"), Path::new("/h")),
+            Some(PathBuf::from("/r/.clinerules/hooks/PreToolUse"))
         );
     }
 }
