@@ -212,13 +212,17 @@ pub enum AgentChoice {
 }
 
 impl AgentChoice {
-    const VARIANTS: [AgentChoice; 7] = [
+    const VARIANTS: [AgentChoice; 11] = [
         AgentChoice::One(Agent::INIT[0]),
         AgentChoice::One(Agent::INIT[1]),
         AgentChoice::One(Agent::INIT[2]),
         AgentChoice::One(Agent::INIT[3]),
         AgentChoice::One(Agent::INIT[4]),
         AgentChoice::One(Agent::INIT[5]),
+        AgentChoice::One(Agent::INIT[6]),
+        AgentChoice::One(Agent::INIT[7]),
+        AgentChoice::One(Agent::INIT[8]),
+        AgentChoice::One(Agent::INIT[9]),
         AgentChoice::All,
     ];
 

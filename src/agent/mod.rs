@@ -52,6 +52,35 @@ pub struct Contract {
     pub can_ask: bool,
     /// What hookjudge does at the end of a turn for this agent.
     pub turn_end: TurnEnd,
+    /// Where `init` writes this agent's hooks.
+    pub hook_files: HookFiles,
+}
+
+/// The files that hold an agent's hooks, as `init` writes them: relative to the repository
+/// root (`project`, `local`) and to the home folder (`user`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HookFiles {
+    /// The repository's committed file (team mode).
+    pub project: &'static str,
+    /// This user in this checkout.
+    pub local: LocalFile,
+    /// Every project of this user.
+    pub user: &'static str,
+    /// The environment variable that moves the folder `user` starts with (`CODEX_HOME` for
+    /// `~/.codex`), when the agent has one.
+    pub home_var: Option<&'static str>,
+}
+
+/// Where a local install goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocalFile {
+    /// A file of the agent's own for one checkout, kept out of git.
+    Own(&'static str),
+    /// The agent reads no per-checkout file: the project file, kept out of git by the clone's
+    /// exclude file.
+    Project,
+    /// No per-checkout place at all: the user's file.
+    User,
 }
 
 /// What hookjudge does when the agent's turn ends.
@@ -72,6 +101,12 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".claude",
         can_ask: true,
         turn_end: TurnEnd::Judged,
+        hook_files: HookFiles {
+            project: ".claude/settings.json",
+            local: LocalFile::Own(".claude/settings.local.json"),
+            user: ".claude/settings.json",
+            home_var: None,
+        },
     },
     Contract {
         name: "codex",
@@ -79,6 +114,12 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".codex",
         can_ask: false,
         turn_end: TurnEnd::Judged,
+        hook_files: HookFiles {
+            project: ".codex/hooks.json",
+            local: LocalFile::Project,
+            user: ".codex/hooks.json",
+            home_var: Some("CODEX_HOME"),
+        },
     },
     // `"decision":"ask"` waits forever in headless runs for a confirmation nothing sends.
     Contract {
@@ -87,6 +128,12 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".gemini",
         can_ask: false,
         turn_end: TurnEnd::Judged,
+        hook_files: HookFiles {
+            project: ".gemini/settings.json",
+            local: LocalFile::Project,
+            user: ".gemini/settings.json",
+            home_var: None,
+        },
     },
     // An ask is a deny in headless (`--prompt`) runs and background subagents. Qwen Code 0.15
     // sends `stop_hook_active: true` on every Stop and no prompt id, so the loop breaker counts
@@ -97,6 +144,12 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".qwen",
         can_ask: false,
         turn_end: TurnEnd::Judged,
+        hook_files: HookFiles {
+            project: ".qwen/settings.json",
+            local: LocalFile::Project,
+            user: ".qwen/settings.json",
+            home_var: None,
+        },
     },
     Contract {
         name: "droid",
@@ -104,38 +157,80 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".factory",
         can_ask: true,
         turn_end: TurnEnd::Judged,
+        hook_files: HookFiles {
+            project: ".factory/settings.json",
+            local: LocalFile::Project,
+            user: ".factory/settings.json",
+            home_var: None,
+        },
     },
     // `agentStop` names a transcript whose format is not documented, and no message text.
+    // Hooks: `.github/hooks/*.json` in the repository and `*.json` in `~/.copilot/hooks/`
+    // (`$COPILOT_HOME/hooks/`), `{"version": 1, "hooks": {EVENT: [handler]}}` with no matcher
+    // groups; github/docs content/copilot/reference/hooks-reference.md (2026). Its folder at
+    // home is `.copilot`: every GitHub repository has a `.github`, which says nothing of it.
     Contract {
         name: "copilot",
         display_name: "Copilot CLI",
-        config_dir: ".github",
+        config_dir: ".copilot",
         can_ask: true,
         turn_end: TurnEnd::NotJudged,
+        hook_files: HookFiles {
+            project: ".github/hooks/hookjudge.json",
+            local: LocalFile::Project,
+            user: ".copilot/hooks/hookjudge.json",
+            home_var: Some("COPILOT_HOME"),
+        },
     },
     // `stop` carries no text: `afterAgentResponse`'s is kept for it (see `hook::cursor`).
+    // Hooks: `.cursor/hooks.json` and `~/.cursor/hooks.json`, `{"version": 1, "hooks":
+    // {EVENT: [{command, timeout}]}}` (cursor.com/docs/agent/hooks).
     Contract {
         name: "cursor",
         display_name: "Cursor",
         config_dir: ".cursor",
         can_ask: true,
         turn_end: TurnEnd::Judged,
+        hook_files: HookFiles {
+            project: ".cursor/hooks.json",
+            local: LocalFile::Project,
+            user: ".cursor/hooks.json",
+            home_var: None,
+        },
     },
-    // No turn-end event; the JSON answer has no ask.
+    // No turn-end event; the JSON answer has no ask. Hooks: `crush.json` (`.crush.json` is
+    // read too, after it) in the project and the user's `crush/crush.json`, `{"hooks":
+    // {"PreToolUse": [{matcher, command, timeout}]}}`, JSON with comments, timeouts in seconds
+    // (charmbracelet/crush docs/hooks/README.md, internal/config/load.go).
     Contract {
         name: "crush",
         display_name: "Crush",
         config_dir: ".crush",
         can_ask: false,
         turn_end: TurnEnd::NotJudged,
+        hook_files: HookFiles {
+            project: "crush.json",
+            local: LocalFile::Project,
+            user: ".config/crush/crush.json",
+            // internal/config/load.go `globalConfig`: `$XDG_CONFIG_HOME/crush/crush.json`.
+            home_var: Some("XDG_CONFIG_HOME"),
+        },
     },
-    // `TaskComplete` has no text and cannot continue the task.
+    // `TaskComplete` has no text and cannot continue the task. Hooks: an executable file named
+    // for its event in `.clinerules/hooks/` or `~/Documents/Cline/Hooks/` (docs.cline.bot
+    // customization/hooks), which `init` writes whole.
     Contract {
         name: "cline",
         display_name: "Cline",
         config_dir: ".clinerules",
         can_ask: false,
         turn_end: TurnEnd::NotJudged,
+        hook_files: HookFiles {
+            project: ".clinerules/hooks/PreToolUse",
+            local: LocalFile::Project,
+            user: "Documents/Cline/Hooks/PreToolUse",
+            home_var: None,
+        },
     },
     // The plugin blocks by throwing; `session.idle` cannot continue the session.
     Contract {
@@ -144,6 +239,12 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".opencode",
         can_ask: false,
         turn_end: TurnEnd::NotJudged,
+        hook_files: HookFiles {
+            project: ".opencode/plugin/hookjudge.js",
+            local: LocalFile::User,
+            user: ".config/opencode/plugin/hookjudge.js",
+            home_var: None,
+        },
     },
 ];
 
@@ -161,24 +262,32 @@ impl Agent {
         Agent::OpenCode,
     ];
 
-    /// The agents whose hooks `init` writes into a settings file of Claude Code's shape
-    /// (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`).
-    pub const INSTALLABLE: [Agent; 5] = [
+    /// The agents whose hooks `init` writes into a settings file: Claude Code's shape
+    /// (`{"hooks": {EVENT: [{matcher, hooks: [...]}]}}`), or a flat list of handlers per event;
+    /// each agent's template says which.
+    pub const INSTALLABLE: [Agent; 8] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Qwen,
         Agent::Droid,
+        Agent::Copilot,
+        Agent::Cursor,
+        Agent::Crush,
     ];
 
-    /// The agents `init` installs for: [`Agent::INSTALLABLE`], and OpenCode, whose hooks are
-    /// a plugin file `init` writes whole (see `install::settings::owned_path`).
-    pub const INIT: [Agent; 6] = [
+    /// The agents `init` installs for: [`Agent::INSTALLABLE`], and those whose hooks are files
+    /// `init` writes whole (see `install::settings::owned_path`).
+    pub const INIT: [Agent; 10] = [
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Qwen,
         Agent::Droid,
+        Agent::Copilot,
+        Agent::Cursor,
+        Agent::Crush,
+        Agent::Cline,
         Agent::OpenCode,
     ];
 
@@ -201,12 +310,18 @@ impl Agent {
     }
 
     /// The agent's config folder, in a project and in the home folder (Codex's home may be
-    /// moved by `CODEX_HOME`; see `install::settings::codex_home`).
+    /// moved by `CODEX_HOME`, Copilot CLI's by `COPILOT_HOME`; see [`HookFiles::home_var`]).
     pub fn config_dir(self) -> &'static str {
         self.contract().config_dir
     }
 
-    /// Whether the agent's settings give hook timeouts in milliseconds (else seconds).
+    /// Where `init` writes this agent's hooks.
+    pub fn hook_files(self) -> &'static HookFiles {
+        &self.contract().hook_files
+    }
+
+    /// Whether the agent's settings give hook timeouts in milliseconds (else seconds: Copilot
+    /// CLI's `timeoutSec`, Cursor's and Crush's `timeout`).
     pub fn timeouts_in_ms(self) -> bool {
         matches!(self, Agent::Gemini | Agent::Qwen)
     }
@@ -340,8 +455,13 @@ mod tests {
             assert_eq!(Agent::from_name(agent.name()), Some(agent));
         }
         for agent in Agent::INSTALLABLE {
-            assert_eq!(agent.contract().turn_end, TurnEnd::Judged, "{agent}");
+            assert!(Agent::INIT.contains(&agent), "{agent}");
         }
+        // Each agent's hooks have a file of their own in each scope.
+        let mut projects: Vec<&str> = Agent::ALL.iter().map(|a| a.hook_files().project).collect();
+        projects.sort_unstable();
+        projects.dedup();
+        assert_eq!(projects.len(), Agent::ALL.len());
     }
 
     #[test]

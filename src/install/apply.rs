@@ -63,7 +63,9 @@ pub fn write_all<'a>(plans: &'a [Planned], state: &Path) -> Result<Written<'a>, 
             .parent()
             .map(record::missing_dirs)
             .unwrap_or_default();
-        match files::write(&plan.path, &plan.new, plan.old.is_some()) {
+        match files::write(&plan.path, &plan.new, plan.old.is_some())
+            .and_then(|backup| make_executable(plan).map(|()| backup))
+        {
             Ok(backup) => {
                 if plan.record
                     && let Err(e) = save_record(state, plan, created_dirs, backup.as_deref())
@@ -84,6 +86,22 @@ pub fn write_all<'a>(plans: &'a [Planned], state: &Path) -> Result<Written<'a>, 
         }
     }
     Ok(written)
+}
+
+/// Makes a script the agent runs as a program executable (one that was there keeps its mode).
+fn make_executable(plan: &Planned) -> Result<(), Error> {
+    #[cfg(unix)]
+    if plan.executable {
+        use std::os::unix::fs::PermissionsExt;
+        let failed = |e| Error::new(&plan.path, ErrorKind::MakeExecutable(e));
+        let meta = std::fs::metadata(&plan.path).map_err(failed)?;
+        let mut perms = meta.permissions();
+        perms.set_mode(perms.mode() | 0o755);
+        std::fs::set_permissions(&plan.path, perms).map_err(failed)?;
+    }
+    #[cfg(not(unix))]
+    let _ = plan;
+    Ok(())
 }
 
 /// Records one write for `uninstall`.

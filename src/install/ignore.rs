@@ -4,28 +4,34 @@
 //! `.gitignore` in team mode or to the clone's own `.git/info/exclude` otherwise, under one
 //! comment line that marks them as ours.
 
-use crate::agent::Agent;
+use crate::agent::{Agent, LocalFile};
 
 /// The comment line above our lines.
 pub const HEADER: &str = "# hookjudge: local files (added by `hookjudge init`)";
 
-/// The settings file of each agent's local install, relative to the repository root: they
-/// name this machine's binary, so they stay out of git.
-pub const LOCAL_SETTINGS: [(Agent, &str); 3] = [
-    (Agent::Claude, "/.claude/settings.local.json"),
-    (Agent::Codex, "/.codex/hooks.json"),
-    (Agent::Gemini, "/.gemini/settings.json"),
-];
+/// The file of `agent`'s local install inside the repository, as an ignore line, from the
+/// agent table: it names this machine's binary, so it stays out of git. None when the local
+/// install goes to the user's file.
+fn local_line(agent: Agent) -> Option<String> {
+    let files = agent.hook_files();
+    match files.local {
+        LocalFile::Own(path) => Some(format!("/{path}")),
+        LocalFile::Project => Some(format!("/{}", files.project)),
+        LocalFile::User => None,
+    }
+}
 
-/// The lines an install wants ignored: ours, and the settings files of `local_agents`.
+/// The lines an install wants ignored: ours, and the local files of `local_agents`.
 pub fn lines(local_agents: &[Agent]) -> Vec<String> {
     let mut lines = vec![
         "/.hookjudge/".to_owned(),
         format!("*{}*", super::files::BACKUP_SUFFIX),
     ];
-    for (agent, file) in LOCAL_SETTINGS {
-        if local_agents.contains(&agent) {
-            lines.push(file.to_owned());
+    for agent in Agent::ALL {
+        if local_agents.contains(&agent)
+            && let Some(line) = local_line(agent)
+        {
+            lines.push(line);
         }
     }
     lines
@@ -89,7 +95,7 @@ mod tests {
         assert_eq!(
             added,
             format!(
-                "target/\n/.hookjudge/\n{HEADER}\n*.hookjudge-backup*\n/.claude/settings.local.json\n/.codex/hooks.json\n/.gemini/settings.json\n"
+                "target/\n/.hookjudge/\n{HEADER}\n*.hookjudge-backup*\n/.claude/settings.local.json\n/.codex/hooks.json\n/.gemini/settings.json\n/.qwen/settings.json\n/.factory/settings.json\n/.github/hooks/hookjudge.json\n/.cursor/hooks.json\n/crush.json\n/.clinerules/hooks/PreToolUse\n"
             )
         );
         assert_eq!(add(Some(&added), &wanted), None);

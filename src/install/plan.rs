@@ -56,6 +56,8 @@ pub struct Planned {
     pub only_stricter: bool,
     /// What the change does to our entries already there, for the person's question.
     pub change: String,
+    /// A script the agent runs as a program (Cline's hook), so made executable.
+    pub executable: bool,
 }
 
 impl Planned {
@@ -77,6 +79,7 @@ impl Planned {
             has_ours_before: false,
             only_stricter: false,
             change: String::new(),
+            executable: false,
         }
     }
 }
@@ -117,7 +120,8 @@ pub struct Options {
 pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
     let mut plan = Plan::default();
     for (agent, path) in t.settings_files() {
-        if t.scope == Scope::Local && agent != Agent::Claude && t.tracked(&path) {
+        let shared_file = path == settings::settings_path(agent, Scope::Project, &t.root, &t.home);
+        if t.scope == Scope::Local && shared_file && t.tracked(&path) {
             plan.notes.push(format!(
                 "{}: `{}` is committed in this repository, so a local install would change everyone's file; left alone (`--scope project` installs for the team, `--scope user` for you in every project)",
                 agent.display_name(),
@@ -204,6 +208,7 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
 
 /// What the agent asks before it runs hooks from a file in the repository, which a person
 /// should know after `init` (Claude Code's workspace trust covers every file, so no note).
+/// Each row says where the fact comes from.
 fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
     match (agent, scope) {
         (_, Scope::User) | (Agent::Claude, _) => None,
@@ -215,6 +220,19 @@ fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
         ),
         (Agent::Qwen, _) => Some(
             "Qwen Code runs a repository's `.qwen/settings.json` hooks only in a folder you trust",
+        ),
+        // github/docs hooks-reference.md: repository hooks, unlike policy hooks, depend on the
+        // folder's trust state.
+        (Agent::Copilot, _) => Some(
+            "Copilot CLI runs a repository's `.github/hooks/*.json` only in a folder you trust (it asks when you first start it there)",
+        ),
+        // docs.cline.bot customization/hooks: hooks run once turned on in Cline's settings.
+        (Agent::Cline, _) => Some(
+            "Cline runs `.clinerules/hooks/PreToolUse` only with hooks turned on in its settings (and not on Windows)",
+        ),
+        // charmbracelet/crush docs/hooks/README.md: project hooks load with the config, no prompt.
+        (Agent::Crush, _) => Some(
+            "Crush runs a project's `crush.json` hooks without asking; restart Crush to load them",
         ),
         _ => None,
     }
@@ -279,7 +297,7 @@ fn plan_settings(
         false => merged.text.clone(),
         true => format!(
             "{}\n",
-            jsonc::render(&serde_json::json!({ "hooks": hooks }), Some("  "), "")
+            jsonc::render(&settings::fresh_file(agent, &hooks), Some("  "), "")
         ),
     };
     let mut created_members = match fresh {
@@ -324,6 +342,7 @@ fn plan_settings(
             has_ours_before,
             only_stricter,
             change,
+            executable: false,
         },
         merged.notes,
     ))
@@ -393,7 +412,8 @@ fn change(before: &[settings::Installed], after: &[settings::Installed]) -> Stri
     }
 }
 
-/// A file `init` writes whole (OpenCode's plugin); one there that is not ours is refused.
+/// A file `init` writes whole (OpenCode's plugin, Cline's script); one there that is not ours
+/// is refused.
 fn plan_owned(agent: Agent, path: &Path, fill: &Fill, t: &Target) -> Result<Planned, Error> {
     let real = files::resolve(path);
     let old = files::read(&real)?;
@@ -405,14 +425,21 @@ fn plan_owned(agent: Agent, path: &Path, fill: &Fill, t: &Target) -> Result<Plan
     }
     files::check_writable(&real)?;
     let new = settings::owned_text(agent, fill).expect("agents with an owned file have its text");
+    // Cline runs its hook file as a program; OpenCode loads its plugin.
+    let script = new.starts_with("#!");
     Ok(Planned {
         has_ours_before: old.is_some(),
+        executable: script,
         ..Planned::whole(
             t.shown(path),
             real,
             old,
             new,
-            &format!("{} plugin", agent.display_name()),
+            &format!(
+                "{} {}",
+                agent.display_name(),
+                if script { "hook script" } else { "plugin" }
+            ),
         )
     })
 }

@@ -14,7 +14,7 @@ use crate::harness::Home;
 const ASK_THE_USER: &str = "A person must decide on this command, and this hook cannot ask them. Stop here and ask the user whether to run it; do not retry it or work around it. Once the user says they approved it, run exactly the same command again.";
 
 /// Each agent's pre-shell payload for `command` run in `cwd`, as its documentation gives it.
-fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
+pub(crate) fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
     match agent {
         // Qwen Code `PreToolUse` (docs/users/features/hooks.md).
         "qwen" => json!({"session_id": "q1", "transcript_path": "/nonexistent/q1.json", "cwd": cwd,
@@ -74,7 +74,7 @@ fn gate(home: &Home, agent: Option<&str>, stdin: &Value) -> (String, String) {
 }
 
 /// The reason the gate gives for the push, in Claude Code's answer (the reference shape).
-fn reference_reason(home: &Home, repo: &GitFixture) -> String {
+pub(crate) fn reference_reason(home: &Home, repo: &GitFixture) -> String {
     let claude = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse",
         "tool_name": "Bash", "tool_input": {"command": "git push origin main"}});
     let (out, _) = gate(home, Some("claude"), &claude);
@@ -87,7 +87,7 @@ fn reference_reason(home: &Home, repo: &GitFixture) -> String {
 }
 
 /// Each agent's exact answer when a person must decide on the push.
-fn expected(agent: &str, reason: &str) -> Value {
+pub(crate) fn expected(agent: &str, reason: &str) -> Value {
     let told = format!("{reason} {ASK_THE_USER}");
     match agent {
         // Qwen Code turns an ask into a deny in headless runs: the agent is told to ask.

@@ -253,6 +253,7 @@ fn filled_template(name: &str, binary: &str) -> Value {
         .replace("\"timeout\": \"@GATE_TIMEOUT_S@\"", "\"timeout\": 13")
         .replace("\"timeout\": \"@STOP_TIMEOUT_MS@\"", "\"timeout\": 15000")
         .replace("\"timeout\": \"@GATE_TIMEOUT_MS@\"", "\"timeout\": 13000")
+        .replace("\"timeoutSec\": \"@GATE_TIMEOUT_S@\"", "\"timeoutSec\": 13")
         .replace("@STOP_TIMEOUT_S@", "15")
         .replace("@GATE_TIMEOUT_S@", "13")
         .replace("@HOOKJUDGE_SHELL@", &shell_words::quote(binary))
@@ -274,6 +275,12 @@ fn templates_and_init_output_are_identical() {
         ("claude.json", repo.work.join(".claude/settings.local.json")),
         ("codex.json", repo.work.join(".codex/hooks.json")),
         ("gemini.json", repo.work.join(".gemini/settings.json")),
+        (
+            "copilot.json",
+            repo.work.join(".github/hooks/hookjudge.json"),
+        ),
+        ("cursor.json", repo.work.join(".cursor/hooks.json")),
+        ("crush.json", repo.work.join("crush.json")),
     ] {
         let written: Value = serde_json::from_str(&read(&installed)).unwrap();
         assert_eq!(written, filled_template(file, &binary), "{file}");

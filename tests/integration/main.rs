@@ -35,6 +35,7 @@ mod hook_plumbing;
 mod install;
 mod install_agents;
 mod install_files;
+mod install_hook_files;
 mod install_script;
 mod layers;
 mod llama;

@@ -360,8 +360,8 @@ fn entries_check(
     )
 }
 
-/// The files of ours `init` writes whole (OpenCode's plugin): present, and the program they
-/// name found.
+/// The files of ours `init` writes whole (OpenCode's plugin, Cline's hook script): present,
+/// runnable, and the program they name found.
 fn owned_checks(root: &Path, home: &Path, any_installed: &mut bool) -> Vec<Check> {
     let mut checks = Vec::new();
     for agent in Agent::INIT {
@@ -378,9 +378,19 @@ fn owned_checks(root: &Path, home: &Path, any_installed: &mut bool) -> Vec<Check
             *any_installed = true;
             let program = entries::owned_program(&text).unwrap_or_default();
             let found = !Path::new(&program).is_absolute() || Path::new(&program).is_file();
-            let detail = if found {
+            // Cline runs its hook file as a program: a script that lost its mode never runs.
+            let script = text.starts_with("#!");
+            let runnable = !script || is_executable(&path);
+            let kind = if script { "hook script" } else { "plugin" };
+            let detail = if !runnable {
                 format!(
-                    "`{}`: plugin present; hookjudge reads no {} session, so a command is judged on the repository's facts and test artifacts",
+                    "`{}` is not executable, so {} does not run it",
+                    path.display(),
+                    agent.display_name()
+                )
+            } else if found {
+                format!(
+                    "`{}`: {kind} present; hookjudge reads no {} session, so a command is judged on the repository's facts and test artifacts",
                     path.display(),
                     agent.display_name()
                 )
@@ -392,15 +402,32 @@ fn owned_checks(root: &Path, home: &Path, any_installed: &mut bool) -> Vec<Check
             };
             checks.push(check(
                 format!("{} ({} scope)", agent.display_name(), scope.name()),
-                found,
+                found && runnable,
                 detail,
-                Some(format!(
-                    "hookjudge init --agent {} --scope {}",
-                    agent.name(),
-                    scope.name()
-                )),
+                Some(if runnable {
+                    format!(
+                        "hookjudge init --agent {} --scope {}",
+                        agent.name(),
+                        scope.name()
+                    )
+                } else {
+                    format!("chmod +x '{}'", path.display())
+                }),
             ));
         }
     }
     checks
+}
+
+/// Whether the file at `path` may be run as a program.
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
 }

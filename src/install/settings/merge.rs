@@ -7,7 +7,8 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
-use super::ours::ours_in;
+use super::ours::{handler_nodes, ours_in};
+use super::template::{COMMAND_KEYS, TIMEOUT_KEYS, first_handler};
 use crate::support::jsonc::{self, Node, Parsed};
 
 /// Matchers that earlier versions of the templates wrote. An entry of ours with one of these is
@@ -200,8 +201,8 @@ fn step(text: &str, hooks: &Value) -> Result<Step, MergeError> {
                 let text = jsonc::replace(text, node, want);
                 return Ok(Step::Edit(text, Vec::new(), None));
             }
-            let handler = &group_node.member("hooks").expect("found in it").elements()[hi];
-            let wanted = &group["hooks"][0];
+            let handler = handler_nodes(group_node)[hi];
+            let wanted = first_handler(group);
             if let Some(edit) = update_handler(text, &parsed, handler, wanted, &path) {
                 return Ok(edit);
             }
@@ -220,19 +221,22 @@ fn update_handler(
     path: &str,
 ) -> Option<Step> {
     let current = parsed.value(handler);
-    let wanted = &with_kept_timeout(wanted, &current["timeout"]);
+    let wanted = &with_kept_timeout(wanted, &current);
     for (key, want) in wanted.as_object().expect("handlers are objects") {
         let have = &current[key];
-        if have == want {
+        // A handler that carries its own matcher (a flat list) had it checked above: the
+        // user's own matcher stays.
+        if have == want || key == "matcher" {
             continue;
         }
-        if key == "timeout"
+        let is_timeout = TIMEOUT_KEYS.contains(&key.as_str());
+        if is_timeout
             && let (Some(h), Some(w)) = (have.as_f64(), want.as_f64())
             && h >= w
         {
             continue;
         }
-        let note = (key == "timeout" && !have.is_null()).then(|| {
+        let note = (is_timeout && !have.is_null()).then(|| {
             format!(
                 "raised the timeout of `{path}` from {have} to {want}, above the hook's deadline"
             )
@@ -253,11 +257,17 @@ fn update_handler(
     None
 }
 
-/// `wanted` with the user's timeout when it is larger, and `--hook-timeout` to match it, so
-/// that the hook's deadline follows the timeout the agent enforces.
-fn with_kept_timeout(wanted: &Value, have: &Value) -> Value {
+/// `wanted` with the user's timeout (in `current`) when it is larger, and `--hook-timeout` to
+/// match it, so that the hook's deadline follows the timeout the agent enforces.
+fn with_kept_timeout(wanted: &Value, current: &Value) -> Value {
     let mut wanted = wanted.clone();
-    let (Some(h), Some(w)) = (have.as_u64(), wanted["timeout"].as_u64()) else {
+    let Some(timeout_key) = TIMEOUT_KEYS.into_iter().find(|k| wanted.get(*k).is_some()) else {
+        return wanted;
+    };
+    let Some(command_key) = COMMAND_KEYS.into_iter().find(|k| wanted.get(*k).is_some()) else {
+        return wanted;
+    };
+    let (Some(h), Some(w)) = (current[timeout_key].as_u64(), wanted[timeout_key].as_u64()) else {
         return wanted;
     };
     if h <= w {
@@ -269,7 +279,7 @@ fn with_kept_timeout(wanted: &Value, have: &Value) -> Value {
             .filter_map(Value::as_str)
             .map(str::to_owned)
             .collect(),
-        None => shell_words::split(wanted["command"].as_str().unwrap_or("")).unwrap_or_default(),
+        None => shell_words::split(wanted[command_key].as_str().unwrap_or("")).unwrap_or_default(),
     };
     let Some(want_s) = words
         .iter()
@@ -284,8 +294,8 @@ fn with_kept_timeout(wanted: &Value, have: &Value) -> Value {
         format!("--hook-timeout {want_s}"),
         format!("--hook-timeout {have_s}"),
     );
-    if let Some(command) = wanted["command"].as_str() {
-        wanted["command"] = json!(command.replace(&from, &to));
+    if let Some(command) = wanted[command_key].as_str() {
+        wanted[command_key] = json!(command.replace(&from, &to));
     }
     if let Some(args) = wanted["args"].as_array_mut()
         && let Some(i) = args.iter().position(|a| a == "--hook-timeout")
@@ -293,6 +303,6 @@ fn with_kept_timeout(wanted: &Value, have: &Value) -> Value {
     {
         args[i + 1] = json!(have_s.to_string());
     }
-    wanted["timeout"] = json!(h);
+    wanted[timeout_key] = json!(h);
     wanted
 }

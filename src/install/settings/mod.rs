@@ -24,7 +24,7 @@ mod template;
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::Agent;
+use crate::agent::{Agent, LocalFile};
 
 pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
 pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
@@ -32,8 +32,8 @@ pub use owned::{is_owned_text, owned_path, owned_program, owned_text};
 pub use remove::remove;
 pub use sandbox::{SandboxPaths, merge_sandbox, remove_sandbox};
 pub use template::{
-    CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, missing_output,
-    settings_timeout_s, template,
+    CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, fresh_file,
+    missing_output, settings_timeout_s, template,
 };
 
 /// Where an install goes.
@@ -43,8 +43,8 @@ pub enum Scope {
     /// `.codex/hooks.json`, `.gemini/settings.json`), naming `hookjudge` by name.
     Project,
     /// This user in this checkout (the default): Claude Code's `.claude/settings.local.json`;
-    /// Codex and Gemini have no per-checkout file, so their project files (`.codex/hooks.json`,
-    /// `.gemini/settings.json`). All are kept out of git by the clone's `.git/info/exclude`.
+    /// the others have no per-checkout file, so their project files (`.codex/hooks.json`,
+    /// `.gemini/settings.json`, …). All are kept out of git by the clone's `.git/info/exclude`.
     Local,
     /// Every project of this user (`~/.claude/settings.json`, …).
     User,
@@ -67,42 +67,50 @@ impl Scope {
 
 /// Codex's home folder: `CODEX_HOME`, or `~/.codex` when that is unset or empty.
 pub fn codex_home(home: &Path) -> PathBuf {
-    codex_home_from(std::env::var_os("CODEX_HOME"), home)
+    agent_home(Agent::Codex, home)
 }
 
+#[cfg(test)]
 fn codex_home_from(var: Option<std::ffi::OsString>, home: &Path) -> PathBuf {
+    agent_home_from(Agent::Codex, var, home)
+}
+
+/// The folder `agent`'s user file starts with: where its [`crate::agent::HookFiles::home_var`]
+/// points, or in the home folder when that is unset or empty.
+fn agent_home(agent: Agent, home: &Path) -> PathBuf {
+    let var = agent.hook_files().home_var.and_then(std::env::var_os);
+    agent_home_from(agent, var, home)
+}
+
+fn agent_home_from(agent: Agent, var: Option<std::ffi::OsString>, home: &Path) -> PathBuf {
+    let first: PathBuf = Path::new(agent.hook_files().user)
+        .components()
+        .take(1)
+        .collect();
     var.filter(|h| !h.is_empty())
-        .map_or_else(|| home.join(Agent::Codex.config_dir()), PathBuf::from)
+        .map_or_else(|| home.join(first), PathBuf::from)
 }
 
-/// The name of `agent`'s settings file in its config folder.
-fn settings_file(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Codex => "hooks.json",
-        _ => "settings.json",
-    }
-}
-
-/// The user-scope settings file of `agent`.
+/// The user-scope hooks file of `agent` (Codex's follows `CODEX_HOME`, Copilot CLI's
+/// `COPILOT_HOME`).
 fn user_path(agent: Agent, home: &Path) -> PathBuf {
-    let dir = match agent {
-        Agent::Codex => codex_home(home),
-        _ => home.join(agent.config_dir()),
-    };
-    dir.join(settings_file(agent))
+    let rest: PathBuf = Path::new(agent.hook_files().user)
+        .components()
+        .skip(1)
+        .collect();
+    agent_home(agent, home).join(rest)
 }
 
-/// The settings file of `agent` for `scope`.
+/// The file that holds `agent`'s hooks for `scope`, from the agent table
+/// ([`crate::agent::HookFiles`]).
 pub fn settings_path(agent: Agent, scope: Scope, root: &Path, home: &Path) -> PathBuf {
-    match (agent, scope) {
-        // Claude Code's own file for one checkout, which stays out of git.
-        (Agent::Claude, Scope::Local) => root.join(".claude/settings.local.json"),
-        // The others read only the project file in a checkout: the local install goes there,
+    let files = agent.hook_files();
+    match (scope, files.local) {
+        (Scope::Local, LocalFile::Own(local)) => root.join(local),
+        // The agent reads only the project file in a checkout: the local install goes there,
         // kept out of git by the clone's exclude file (see [`crate::install::ignore`]).
-        (agent, Scope::Project | Scope::Local) => {
-            root.join(agent.config_dir()).join(settings_file(agent))
-        }
-        (agent, Scope::User) => user_path(agent, home),
+        (Scope::Project, _) | (Scope::Local, LocalFile::Project) => root.join(files.project),
+        (Scope::User, _) | (Scope::Local, LocalFile::User) => user_path(agent, home),
     }
 }
 

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Scope, settings_path, template::events};
+use super::template::{COMMAND_KEYS, TIMEOUT_KEYS, events};
+use super::{Scope, settings_path};
 use crate::agent::Agent;
 use crate::support::jsonc::{self, Node, Parsed};
 
@@ -13,7 +14,7 @@ use crate::support::jsonc::{self, Node, Parsed};
 pub const SUBCOMMANDS: [&str; 2] = ["stop", "gate"];
 /// The program and the words after it that a handler runs, when that program is `hookjudge`.
 fn our_invocation(handler: &Value) -> Option<(String, Vec<String>)> {
-    let command = handler["command"].as_str()?;
+    let command = COMMAND_KEYS.into_iter().find_map(|k| handler[k].as_str())?;
     let (program, rest) = match handler["args"].as_array() {
         Some(args) => (
             command.to_owned(),
@@ -50,15 +51,23 @@ pub fn is_ours(handler: &Value) -> bool {
     })
 }
 
-/// Our handlers in an event's array, in order: (group index, handler index).
+/// The handler nodes of one element of an event's array: a matcher group's `hooks`, or the
+/// element itself where the agent lists handlers directly (Copilot CLI, Cursor, Crush).
+pub(super) fn handler_nodes(group: &Node) -> Vec<&Node> {
+    match group.member("hooks") {
+        Some(handlers) if handlers.is_array() => handlers.elements().iter().collect(),
+        _ => vec![group],
+    }
+}
+
+/// Our handlers in an event's array, in order: (element index, handler index in it; 0 for
+/// an element that is a handler itself).
 pub(super) fn ours_in(parsed: &Parsed, array: &Node) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     for (gi, group) in array.elements().iter().enumerate() {
-        if let Some(handlers) = group.member("hooks") {
-            for (hi, handler) in handlers.elements().iter().enumerate() {
-                if is_ours(&parsed.value(handler)) {
-                    found.push((gi, hi));
-                }
+        for (hi, handler) in handler_nodes(group).into_iter().enumerate() {
+            if is_ours(&parsed.value(handler)) {
+                found.push((gi, hi));
             }
         }
     }
@@ -91,22 +100,20 @@ pub fn installed(agent: Agent, text: &str) -> Vec<Installed> {
             continue;
         };
         for (gi, hi) in ours_in(&parsed, array) {
-            let handler = parsed.value(
-                &array.elements()[gi]
-                    .member("hooks")
-                    .expect("has")
-                    .elements()[hi],
-            );
+            let handler = parsed.value(handler_nodes(&array.elements()[gi])[hi]);
             let Some((program, args)) = our_invocation(&handler) else {
                 continue;
             };
-            let timeout_s = handler["timeout"].as_f64().map(|t| {
-                if agent.timeouts_in_ms() {
-                    t / 1000.0
-                } else {
-                    t
-                }
-            });
+            let timeout_s = TIMEOUT_KEYS
+                .into_iter()
+                .find_map(|k| handler[k].as_f64())
+                .map(|t| {
+                    if agent.timeouts_in_ms() {
+                        t / 1000.0
+                    } else {
+                        t
+                    }
+                });
             found.push(Installed {
                 event: event.clone(),
                 program,

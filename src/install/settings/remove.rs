@@ -4,7 +4,8 @@
 use super::ours::ours_in;
 use crate::support::jsonc;
 
-/// Removes every handler of ours for `events`; a group left empty goes with its last handler,
+/// Removes every handler of ours for `events`; a group left empty goes with its last handler
+/// (a handler that is an element of the event's list itself goes with it),
 /// and a container goes when it is empty and listed in `created` (what `init` created).
 /// Containers the user had, even empty ones, stay. What `init --boundary agent` added to the
 /// `sandbox` block goes too (see [`super::sandbox`]).
@@ -22,11 +23,12 @@ pub fn remove(text: &str, events: &[String], created: &[String]) -> String {
                 continue;
             };
             if let Some(&(gi, hi)) = ours_in(&parsed, array).first() {
-                let handlers = array.elements()[gi].member("hooks").expect("found in it");
-                text = if handlers.elements().len() == 1 {
-                    jsonc::remove_element(&text, array, gi)
-                } else {
-                    jsonc::remove_element(&text, handlers, hi)
+                // A handler listed directly (a flat list) goes as its element does.
+                text = match array.elements()[gi].member("hooks") {
+                    Some(handlers) if handlers.is_array() && handlers.elements().len() > 1 => {
+                        jsonc::remove_element(&text, handlers, hi)
+                    }
+                    _ => jsonc::remove_element(&text, array, gi),
                 };
                 continue 'again;
             }

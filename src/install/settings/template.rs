@@ -8,18 +8,92 @@ use serde_json::{Value, json};
 
 use crate::agent::Agent;
 
+/// The settings-file templates (as shipped in `hooks-templates/`), one row per agent of
+/// [`Agent::INSTALLABLE`].
+const TEMPLATES: [(Agent, &str); 8] = [
+    (
+        Agent::Claude,
+        include_str!("../../../hooks-templates/claude.json"),
+    ),
+    (
+        Agent::Codex,
+        include_str!("../../../hooks-templates/codex.json"),
+    ),
+    (
+        Agent::Gemini,
+        include_str!("../../../hooks-templates/gemini.json"),
+    ),
+    (
+        Agent::Qwen,
+        include_str!("../../../hooks-templates/qwen.json"),
+    ),
+    (
+        Agent::Droid,
+        include_str!("../../../hooks-templates/droid.json"),
+    ),
+    (
+        Agent::Copilot,
+        include_str!("../../../hooks-templates/copilot.json"),
+    ),
+    (
+        Agent::Cursor,
+        include_str!("../../../hooks-templates/cursor.json"),
+    ),
+    (
+        Agent::Crush,
+        include_str!("../../../hooks-templates/crush.json"),
+    ),
+];
+
 /// The template of `agent` (as shipped in `hooks-templates/`).
 pub fn template(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Claude => include_str!("../../../hooks-templates/claude.json"),
-        Agent::Codex => include_str!("../../../hooks-templates/codex.json"),
-        Agent::Gemini => include_str!("../../../hooks-templates/gemini.json"),
-        Agent::Qwen => include_str!("../../../hooks-templates/qwen.json"),
-        Agent::Droid => include_str!("../../../hooks-templates/droid.json"),
-        other => unreachable!(
-            "{other} has no settings-file template (only `Agent::INSTALLABLE` are installed)"
-        ),
+    TEMPLATES
+        .iter()
+        .find(|(a, _)| *a == agent)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| {
+            unreachable!(
+                "{agent} has no settings-file template (only `Agent::INSTALLABLE` are installed)"
+            )
+        })
+}
+
+/// The keys a handler names its command with: Copilot CLI's `bash`, everyone else's `command`.
+pub const COMMAND_KEYS: [&str; 2] = ["command", "bash"];
+/// The keys a handler gives its timeout in: Copilot CLI's `timeoutSec`, everyone else's
+/// `timeout`.
+pub const TIMEOUT_KEYS: [&str; 2] = ["timeout", "timeoutSec"];
+
+/// The handlers of one element of an event's array: a matcher group's `hooks` (Claude Code's
+/// shape), or the element itself where the agent lists handlers directly (Copilot CLI,
+/// Cursor, Crush).
+pub(super) fn handlers_mut(group: &mut Value) -> Vec<&mut Value> {
+    if group.get("hooks").is_some_and(Value::is_array) {
+        group["hooks"]
+            .as_array_mut()
+            .expect("checked")
+            .iter_mut()
+            .collect()
+    } else {
+        vec![group]
     }
+}
+
+/// The first handler of one element of an event's array (see [`handlers_mut`]).
+pub(super) fn first_handler(group: &Value) -> &Value {
+    match group.get("hooks").and_then(Value::as_array) {
+        Some(handlers) => &handlers[0],
+        None => group,
+    }
+}
+
+/// A new settings file for `agent` holding only `hooks`: the template's other top-level keys
+/// (`"version": 1` for Copilot CLI and Cursor) come with it.
+pub fn fresh_file(agent: Agent, hooks: &Value) -> Value {
+    let mut v: Value =
+        serde_json::from_str(template(agent)).expect("hooks-templates are valid JSON (tested)");
+    v["hooks"] = hooks.clone();
+    v
 }
 
 /// The extra seconds a settings timeout gives beyond the hook's own deadline, so that
@@ -64,7 +138,7 @@ pub fn entries(agent: Agent, fill: &Fill) -> Value {
         .values_mut()
     {
         for group in groups.as_array_mut().expect("events hold arrays") {
-            for handler in group["hooks"].as_array_mut().expect("groups hold hooks") {
+            for handler in handlers_mut(group) {
                 fill_handler(agent, handler, fill);
             }
         }
@@ -91,15 +165,23 @@ fn fill_handler(agent: Agent, handler: &mut Value, fill: &Fill) {
             .replace("@GATE_TIMEOUT_S@", &gate_s.to_string())
     };
     let obj = handler.as_object_mut().expect("handlers are objects");
-    let timeout = match obj.get("timeout").and_then(Value::as_str) {
+    let timeout_key = TIMEOUT_KEYS
+        .into_iter()
+        .find(|k| obj.contains_key(*k))
+        .expect("template handlers have a timeout");
+    let timeout = match obj.get(timeout_key).and_then(Value::as_str) {
         Some("@STOP_TIMEOUT_S@") => stop_s,
         Some("@GATE_TIMEOUT_S@") => gate_s,
         Some("@STOP_TIMEOUT_MS@") => stop_s * 1000,
         Some("@GATE_TIMEOUT_MS@") => gate_s * 1000,
         other => panic!("template timeout {other:?} is not a placeholder"),
     };
-    obj.insert("timeout".into(), json!(timeout));
-    let command = obj["command"].as_str().expect("handlers have a command");
+    obj.insert(timeout_key.into(), json!(timeout));
+    let command_key = COMMAND_KEYS
+        .into_iter()
+        .find(|k| obj.contains_key(*k))
+        .expect("template handlers have a command");
+    let command = obj[command_key].as_str().expect("commands are strings");
     let exec_form = command == "@HOOKJUDGE@";
     let args: Vec<String> = if exec_form {
         obj["args"]
@@ -118,7 +200,7 @@ fn fill_handler(agent: Agent, handler: &mut Value, fill: &Fill) {
     if fill.portable {
         obj.remove("args");
         obj.insert(
-            "command".into(),
+            command_key.into(),
             json!(wrapper(agent, &args, fill.required)),
         );
     } else if exec_form {
@@ -129,13 +211,20 @@ fn fill_handler(agent: Agent, handler: &mut Value, fill: &Fill) {
             .chain(args.iter().map(|a| shell_words::quote(a).into_owned()))
             .collect::<Vec<_>>()
             .join(" ");
-        obj.insert("command".into(), json!(line));
+        obj.insert(command_key.into(), json!(line));
     }
 }
 
 /// What a teammate without hookjudge sees: a notice, or with `required` a human decision at
 /// the gate. The Stop path always stays open.
 pub fn missing_output(agent: Agent, subcommand: &str, required: bool) -> Value {
+    // An agent that reads no answer as a refusal (Cline) is given the gate's silent answer.
+    if subcommand == "gate"
+        && !required
+        && let Some(silent) = agent.gate_answer(&crate::agent::GateOutcome::Silent)
+    {
+        return silent;
+    }
     if subcommand == "gate" && required {
         let reason = "hookjudge is not installed on this machine (no `hookjudge` on PATH), and this repository requires it to check shell commands and file changes";
         return match agent.can_ask() {

@@ -61,10 +61,13 @@ fn portable_entries_name_hookjudge_by_name() {
         let text = hooks.to_string();
         assert!(!text.contains("/opt/bin"), "{text}");
         for event in events_of(&hooks) {
-            let handler = &hooks[&event][0]["hooks"][0];
+            let handler = template::first_handler(&hooks[&event][0]);
             assert!(is_ours(handler), "{handler}");
             assert!(handler.get("args").is_none());
-            let command = handler["command"].as_str().unwrap();
+            let command = template::COMMAND_KEYS
+                .into_iter()
+                .find_map(|k| handler[k].as_str())
+                .unwrap();
             assert!(
                 command.starts_with("command -v hookjudge >/dev/null 2>&1 && exec hookjudge "),
                 "{command}"
@@ -291,4 +294,85 @@ fn an_empty_codex_home_is_the_default_one() {
     );
     assert_eq!(codex_home_from(None, home), Path::new("/h/.codex"));
     assert_eq!(codex_home_from(Some("/c".into()), home), Path::new("/c"));
+}
+
+#[test]
+fn flat_lists_of_handlers_merge_keep_the_users_changes_and_remove_exactly() {
+    // Crush lists handlers directly, each with its own matcher.
+    let original = "{\n  \"hooks\": {\n    \"PreToolUse\": [ { \"matcher\": \"^bash$\", \"command\": \"./mine.sh\" } ]\n  }\n}\n";
+    let hooks = entries(Agent::Crush, &fill());
+    let ours = &hooks["PreToolUse"][0];
+    assert_eq!(ours["matcher"], "^bash$");
+    assert_eq!(ours["timeout"], 13);
+    assert!(is_ours(ours));
+    let once = merge(original, &hooks).unwrap();
+    assert_eq!(merge(&once.text, &hooks).unwrap().text, once.text);
+    let v: Value = serde_json::from_str(&once.text).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"][0]["command"], "./mine.sh");
+    assert!(is_ours(&v["hooks"]["PreToolUse"][1]));
+    // The user widens our matcher and raises our timeout: both are kept by the next init.
+    let mut changed = once.text.clone();
+    let at = changed.rfind("\"^bash$\"").unwrap();
+    changed.replace_range(at..at + "\"^bash$\"".len(), "\"^(bash|edit)$\"");
+    let t = changed.rfind("\"timeout\"").unwrap();
+    let n = t + changed[t..].find("13").unwrap();
+    changed.replace_range(n..n + 2, "40");
+    let v: Value = serde_json::from_str(&changed).unwrap();
+    assert_eq!(v["hooks"]["PreToolUse"][1]["matcher"], "^(bash|edit)$");
+    let again = merge(&changed, &hooks).unwrap().text;
+    let v: Value = serde_json::from_str(&again).unwrap();
+    let handler = &v["hooks"]["PreToolUse"][1];
+    assert_eq!(
+        handler["matcher"], "^(bash|edit)$",
+        "the user's matcher stays"
+    );
+    assert_eq!(handler["timeout"], 40);
+    assert!(
+        handler["command"]
+            .as_str()
+            .unwrap()
+            .ends_with("--hook-timeout 40"),
+        "{handler}"
+    );
+    let installed = installed(Agent::Crush, &again);
+    assert_eq!(installed.len(), 1);
+    assert_eq!(installed[0].timeout_s, Some(40.0));
+    assert_eq!(
+        remove(&once.text, &events_of(&hooks), &once.created_members),
+        original
+    );
+}
+
+#[test]
+fn copilot_handlers_name_their_command_bash_and_timeout_seconds() {
+    let hooks = entries(
+        Agent::Copilot,
+        &Fill {
+            binary: PathBuf::from("/a b/hookjudge"),
+            ..fill()
+        },
+    );
+    let ours = &hooks["preToolUse"][0];
+    assert_eq!(
+        ours["bash"],
+        "'/a b/hookjudge' gate --agent copilot --hook-timeout 13"
+    );
+    assert_eq!(ours["timeoutSec"], 13);
+    assert_eq!(ours.get("command"), None);
+    assert!(is_ours(ours));
+    // A larger timeout of the user's is kept, and `--hook-timeout` follows it.
+    let text = format!(
+        "{{\"version\": 1, \"hooks\": {{\"preToolUse\": [{}]}}}}",
+        ours.to_string()
+            .replace("\"timeoutSec\":13", "\"timeoutSec\":60")
+    );
+    let merged = merge(&text, &hooks).unwrap();
+    let v: Value = serde_json::from_str(&merged.text).unwrap();
+    assert_eq!(v["hooks"]["preToolUse"][0]["timeoutSec"], 60);
+    assert_eq!(
+        v["hooks"]["preToolUse"][0]["bash"],
+        "'/a b/hookjudge' gate --agent copilot --hook-timeout 60"
+    );
+    assert_eq!(fresh_file(Agent::Copilot, &hooks)["version"], 1);
+    assert_eq!(fresh_file(Agent::Claude, &hooks).get("version"), None);
 }
