@@ -211,6 +211,61 @@ fn writes_to_hookjudge_state_config_binary_and_hook_settings_are_denied_through_
 }
 
 #[test]
+fn every_agents_hook_files_are_protected_not_only_the_first_three() {
+    let (home, repo) = setup();
+    for file in [
+        ".qwen/settings.json",
+        ".factory/settings.json",
+        ".github/hooks/hookjudge.json",
+        ".cursor/hooks.json",
+        "crush.json",
+        ".crush.json",
+        ".clinerules/hooks/PreToolUse",
+        ".opencode/plugin/hookjudge.js",
+        "~/.copilot/hooks/hookjudge.json",
+        "~/.config/crush/crush.json",
+        "~/Documents/Cline/Hooks/PreToolUse",
+    ] {
+        for command in [format!("printf '{{}}' > {file}"), format!("rm -f {file}")] {
+            let (decision, reason) =
+                run_gate(&home, shell_input(Agent::Claude, &repo.work, &command));
+            assert_eq!(decision, "deny", "`{command}` was not denied");
+            assert!(reason.contains("hook settings"), "`{command}`: {reason}");
+        }
+        let path = match file.strip_prefix("~/") {
+            Some(rest) => home.path().join(rest),
+            None => repo.work.join(file),
+        };
+        // The file tools are judged on the hooks the file holds after the call: install one.
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(
+            &path,
+            r#"{"hooks": {"PreToolUse": [{"command": "hookjudge gate"}]}}"#,
+        )
+        .unwrap();
+        let input = tool_input(
+            Agent::Claude,
+            &repo.work,
+            "Write",
+            json!({"file_path": path, "content": "{}"}),
+        );
+        assert_eq!(
+            run_gate(&home, input).0,
+            "deny",
+            "Write of {file} was not denied"
+        );
+    }
+    for command in [
+        "cat .cursor/hooks.json",
+        "printf x > notcrush.json",
+        "ls .clinerules",
+    ] {
+        let (decision, _) = run_gate(&home, shell_input(Agent::Claude, &repo.work, command));
+        assert_eq!(decision, "silent", "`{command}` was gated");
+    }
+}
+
+#[test]
 fn file_tools_cannot_write_hookjudge_state_or_switch_hooks_off() {
     let (home, repo) = setup();
     let state = state_dir(&home);

@@ -3,7 +3,7 @@
 //! removes with `-delete` or a program it runs on what it found (`-exec rm -rf {} +`), and then
 //! only what its `-name` tests select; git removes paths through a handful of verbs.
 
-use super::places::{Protected, SETTINGS_FILES};
+use super::places::{Protected, settings_files};
 
 /// Programs that `find -exec` may run without removing anything it found.
 const EXEC_READ_ONLY: [&str; 16] = [
@@ -129,7 +129,7 @@ pub(super) fn find_may_remove(words: &[&str], protected: &Protected) -> bool {
 /// Every path component of a protected place: a `-name` test matching none of them cannot
 /// select a protected file or a directory above one.
 fn protected_components(protected: &Protected) -> Vec<String> {
-    let mut parts: Vec<String> = SETTINGS_FILES
+    let mut parts: Vec<String> = settings_files()
         .iter()
         .flat_map(|s| s.split('/'))
         .chain([".git", "hooks", "pre-push"])

@@ -4,19 +4,41 @@
 //! the shell would pass (`~`, the tracked `cd`, globs matched against the file system).
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::HUMAN_ONLY;
+use crate::agent::{Agent, LocalFile};
 use crate::support::dirs;
 use crate::support::paths::normalize;
 
-/// Settings files whose hook entries an agent may not change, by path suffix.
-pub(super) const SETTINGS_FILES: [&str; 5] = [
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".gemini/settings.json",
-];
+/// Files holding hooks that the agent table does not name as `init`'s targets: Codex also reads
+/// hooks from its `config.toml`, and Crush reads `.crush.json` beside `crush.json`.
+const OTHER_HOOK_FILES: [&str; 2] = [".codex/config.toml", ".crush.json"];
+
+/// Settings files whose hook entries an agent may not change, by path suffix: every file the
+/// agent table says an agent reads its hooks from (project, checkout and user), so that a new
+/// agent in the table is protected without an edit here.
+pub(super) fn settings_files() -> &'static [&'static str] {
+    static FILES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut files: Vec<&'static str> = Agent::ALL
+            .iter()
+            .flat_map(|agent| {
+                let hooks = agent.hook_files();
+                let local = match hooks.local {
+                    LocalFile::Own(file) => Some(file),
+                    LocalFile::Project | LocalFile::User => None,
+                };
+                [Some(hooks.project), local, Some(hooks.user)]
+            })
+            .flatten()
+            .chain(OTHER_HOOK_FILES)
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        files
+    })
+}
 
 /// The places an agent may not write.
 pub(super) struct Protected {
@@ -90,7 +112,7 @@ impl Protected {
                 "moves or deletes a directory holding hookjudge's state, config or binary",
             );
         }
-        for settings in SETTINGS_FILES {
+        for settings in settings_files() {
             let (dir, _) = settings.split_once('/').unwrap_or((settings, ""));
             let named = path.file_name().is_some_and(|n| n == dir);
             if path.join(settings).is_file()
@@ -164,7 +186,14 @@ impl Protected {
 
 pub(super) fn settings_file(path: &Path) -> bool {
     let text = path.to_string_lossy();
-    SETTINGS_FILES.iter().any(|s| text.ends_with(s))
+    settings_files().iter().any(|s| ends_with_path(&text, s))
+}
+
+/// Whether `path` ends with the whole components of `suffix` (`a/crush.json` ends with
+/// `crush.json`; `a/mycrush.json` does not).
+fn ends_with_path(path: &str, suffix: &str) -> bool {
+    path.strip_suffix(suffix)
+        .is_some_and(|head| head.is_empty() || head.ends_with('/'))
 }
 
 /// The path with its existing part resolved through symlinks.
@@ -206,7 +235,7 @@ impl Protected {
                 .filter(|v| **v != "init")
                 .any(|v| plain.contains(&format!(" {v}")))
             || plain.contains(".git/hooks")
-            || SETTINGS_FILES
+            || settings_files()
                 .iter()
                 .any(|s| plain.contains(s.trim_end_matches(".json").trim_end_matches(".toml")))
             || self.dirs.iter().any(|d| mentions(d))
