@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agent::Agent;
 use crate::support::dirs;
 
 /// One file or directory the agent's commands must not write.
@@ -200,6 +201,23 @@ pub fn plan(cwd: &Path, exe: &Path) -> Plan {
         if let Some(work_tree) = repo.workdir() {
             for (rel, what, create) in WORK_TREE_ANCHORS {
                 add(work_tree.join(rel), what, create);
+            }
+            for agent in Agent::ALL {
+                let file = work_tree.join(agent.hook_files().project);
+                if file.exists() {
+                    add(file, "an agent's project hook settings", Create::Nothing);
+                }
+            }
+        }
+    }
+    // Every agent's hook files, from the agent table, where they exist (in the work tree above,
+    // under the home folder here): the three folders above are whole, these are the files
+    // `init` writes, since another agent's folder may hold what its commands must write.
+    if let Some(home) = home() {
+        for agent in Agent::ALL {
+            let file = home.join(agent.hook_files().user);
+            if file.exists() {
+                add(file, "an agent's user hook settings", Create::Nothing);
             }
         }
     }

@@ -750,3 +750,49 @@ fn a_local_path_remote_takes_only_the_push_the_gate_let_through() {
     assert_eq!(out.code, 0, "{line}: {}{}", out.stdout, out.stderr);
     assert_eq!(s.repo.origin_head(), local.trim());
 }
+
+/// `init --agent all` wrote hook files for every agent in the table; inside the boundary none of
+/// them can be changed, moved or deleted, whatever the agent (not only Claude Code, Codex and
+/// Gemini CLI, whose folders are anchors of their own).
+#[test]
+fn every_agents_hook_files_are_read_only_inside_the_boundary() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let files: Vec<std::path::PathBuf> = [
+        ".qwen/settings.json",
+        ".factory/settings.json",
+        ".github/hooks/hookjudge.json",
+        ".cursor/hooks.json",
+        "crush.json",
+        ".clinerules/hooks/PreToolUse",
+    ]
+    .iter()
+    .map(|f| s.repo.work.join(f))
+    .filter(|f| f.exists())
+    .collect();
+    assert!(
+        files.len() >= 4,
+        "init --agent all wrote too few: {files:?}"
+    );
+    for file in &files {
+        let before = std::fs::read(file).unwrap();
+        let path = file.display();
+        for attack in [
+            format!("printf '{{}}' > '{path}'"),
+            format!("rm -f '{path}'"),
+            format!("mv '{path}' '{path}.old'"),
+            format!("cp /dev/null '{path}'"),
+        ] {
+            s.confined(&attack);
+            assert_eq!(
+                std::fs::read(file).ok(),
+                Some(before.clone()),
+                "`{attack}` changed it"
+            );
+        }
+    }
+    // The work tree around them stays writable.
+    assert_eq!(s.confined("printf x > notes.txt && rm notes.txt").code, 0);
+}
