@@ -263,6 +263,18 @@ fn uninstall_dry_run_names_exactly_what_uninstall_changes() {
     );
 }
 
+/// The line of `output` that starts with `start`, with the lines it was wrapped onto (those
+/// indented under it) joined back.
+fn wrapped_line(output: &str, start: &str) -> Option<String> {
+    let mut lines = output.lines().skip_while(|l| !l.starts_with(start));
+    let first = lines.next()?.to_owned();
+    Some(
+        lines
+            .take_while(|l| l.starts_with(' '))
+            .fold(first, |line, more| format!("{line} {}", more.trim_start())),
+    )
+}
+
 #[test]
 fn init_says_which_agent_it_chose_when_no_agent_folder_tells_it() {
     let home = Home::new();
@@ -278,10 +290,7 @@ fn init_says_which_agent_it_chose_when_no_agent_folder_tells_it() {
     );
     let out = run_in(&home, &repo.work, &["init"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let note = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("note: no agent folder"))
+    let note = wrapped_line(&out.stdout, "note: no agent folder")
         .unwrap_or_else(|| panic!("init chose silently:\n{}", out.stdout));
     assert!(
         note.contains("`.claude`") && note.contains("`.codex`"),
