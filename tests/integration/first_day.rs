@@ -5,7 +5,7 @@
 //! agent it chose when no agent's folder tells it; `doctor` exits 0 with no LLM (a warning) and
 //! shows the boundary of the agents it is installed for only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -84,6 +84,17 @@ fn doctor_online_sends_the_stop_hooks_combined_question() {
     let hook_prompt = std::fs::read_to_string(&prompt_file).unwrap();
     let hook_judges = judges_in_prompt(&hook_prompt);
     assert!(hook_judges.len() > 1, "{hook_prompt}");
+    // The README names the prompt's line that spells out the answer's shape.
+    let readme = readme();
+    let shape_line = readme
+        .split("the prompt's line starting `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("the README names the line of the prompt that gives the answer's shape");
+    assert!(
+        hook_prompt.lines().any(|l| l.starts_with(shape_line)),
+        "no line of the prompt starts with `{shape_line}`:\n{hook_prompt}"
+    );
     std::fs::remove_file(&prompt_file).unwrap();
 
     // `doctor --online` sends the same question, and the script passes.
@@ -115,10 +126,13 @@ fn doctor_online_sends_the_stop_hooks_combined_question() {
     assert_eq!(out.code, 1);
 }
 
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
 /// The README's example of a denied command, from the block after its introduction.
 fn readme_denied_example() -> String {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = readme();
     let after = readme
         .split("A denied command comes back to the agent as the tool's error:")
         .nth(1)
@@ -398,4 +412,51 @@ fn the_readmes_hooks_fed_by_hand_are_logged_for_the_repository() {
         "{}",
         stats.stdout
     );
+}
+
+/// The README's "Judges" table, as each built-in response judge's name and the fields its row
+/// names.
+fn readme_judges_table() -> BTreeMap<String, BTreeSet<String>> {
+    let readme = readme();
+    let section = readme
+        .split("\n## Judges\n")
+        .nth(1)
+        .expect("the README has a Judges section")
+        .to_owned();
+    let code = regex::Regex::new(r"`([^`]+)`").unwrap();
+    // The section's first table, its header and rule aside.
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with("| judge |"))
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            let name = code.captures(cells[1]).expect("a judge's name")[1].to_owned();
+            let fields = code
+                .captures_iter(cells[3])
+                .map(|c| c[1].to_owned())
+                .collect();
+            (name, fields)
+        })
+        .collect()
+}
+
+#[test]
+fn the_readmes_judges_table_names_every_field_each_judge_answers() {
+    use hookjudge::judge::{Judge, Kind, builtin_specs};
+    let mut table = readme_judges_table();
+    for (name, spec) in builtin_specs() {
+        let judge = Judge::from_spec(&name, &spec).unwrap().unwrap();
+        if judge.kind != Kind::Response {
+            continue;
+        }
+        let declared: BTreeSet<String> = judge.fields.iter().map(|f| f.name.clone()).collect();
+        assert_eq!(
+            table.remove(&name),
+            Some(declared),
+            "the README's Judges table and the fields `{name}` declares differ"
+        );
+    }
+    assert!(table.is_empty(), "rows for no built-in judge: {table:?}");
 }
