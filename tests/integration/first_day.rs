@@ -460,3 +460,55 @@ fn the_readmes_judges_table_names_every_field_each_judge_answers() {
     }
     assert!(table.is_empty(), "rows for no built-in judge: {table:?}");
 }
+
+#[test]
+fn a_push_asked_about_because_no_llm_is_configured_says_so_in_the_log_and_stats() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("b.txt", "two\n", "add b");
+    // The session edited a file and ran nothing: without an LLM no judge can read it.
+    let transcript = home.path().join("session.jsonl");
+    let lines = [
+        json!({"type": "user", "message": {"role": "user", "content": "add b and push"}}),
+        json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "1", "name": "Write", "input": {"file_path": repo.work.join("b.txt")}}]}}),
+        json!({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "1", "is_error": false, "content": "ok"}]}, "toolUseResult": {}}),
+    ];
+    std::fs::write(
+        &transcript,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    for session in [Some(transcript.as_path()), None] {
+        let out = home
+            .cmd(&["gate"])
+            .stdin(pre_tool_use(
+                &repo.work,
+                "git push origin main",
+                false,
+                session,
+            ))
+            .output();
+        assert_eq!(
+            out.json()["hookSpecificOutput"]["permissionDecision"],
+            "ask",
+            "{}",
+            out.stdout
+        );
+        assert_eq!(
+            home.last_log()["rulings"][0]["decided_by"],
+            "no-llm",
+            "with session {session:?}"
+        );
+    }
+    let stats = run_in(&home, &repo.work, &["stats"]);
+    assert!(stats.stdout.contains("2 no-llm"), "{}", stats.stdout);
+    assert!(!stats.stdout.contains("judge-failed"), "{}", stats.stdout);
+    assert!(
+        stats
+            .stdout
+            .contains("no-llm: no LLM provider is configured"),
+        "{}",
+        stats.stdout
+    );
+}
