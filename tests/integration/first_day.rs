@@ -261,6 +261,25 @@ fn uninstall_dry_run_names_exactly_what_uninstall_changes() {
         "{}",
         done.stdout
     );
+    // Before the answer, the changes are named as what would happen, and what stays as kept.
+    let (question, _) = done
+        .stdout
+        .split_once("Remove them")
+        .unwrap_or_else(|| panic!("no question:\n{}", done.stdout));
+    let past = ["removed ", "restored ", "updated "];
+    assert!(
+        !question
+            .lines()
+            .any(|l| past.iter().any(|p| l.trim_start().starts_with(p))),
+        "{question}"
+    );
+    for would in [
+        "  would remove  .hookjudge/schema.json",
+        "  would restore .git/info/exclude",
+    ] {
+        assert!(question.contains(would), "{question}");
+    }
+    assert!(question.contains("`.hookjudge.json` is kept"), "{question}");
     let after = snapshot(&repo.work);
     let mut changed: Vec<PathBuf> = before
         .keys()

@@ -1,7 +1,8 @@
 //! What hookjudge prints for a person fits the terminal: with `COLUMNS=80`, `install-extras`'s
-//! closing hint, `init`'s summary and notes, `doctor` and `approve`'s question (the reason a
-//! command was held back) wrap at word boundaries. Only a token that cannot be broken (a path,
-//! a command in backticks, a JSON snippet) may stand longer, on a line of its own.
+//! closing hint, `init`'s summary and notes, `doctor`, `approve`'s question (the reason a
+//! command was held back) and `uninstall`'s question and summary wrap at word boundaries. Only
+//! a token that cannot be broken (a path, a command in backticks, a JSON snippet) may stand
+//! longer, on a line of its own.
 
 use std::path::Path;
 
@@ -132,4 +133,13 @@ fn messages_for_a_person_fit_80_columns() {
         approve.stdout
     );
     assert_fits("approve", &approve.stdout);
+
+    let uninstall = narrow_person(&home, &repo.work, &["uninstall"]);
+    assert!(
+        uninstall.stdout.contains("Remove them"),
+        "{}{}",
+        uninstall.stdout,
+        uninstall.stderr
+    );
+    assert_fits("uninstall", &uninstall.stdout);
 }
