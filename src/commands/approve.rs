@@ -7,6 +7,7 @@ use super::{ExitStatus, UserError};
 use crate::agent::human;
 use crate::cli::ApproveArgs;
 use crate::gate::approval::{self, APPROVAL_TTL_MS, Request};
+use crate::support::term;
 use crate::support::time::Timestamp;
 
 pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
@@ -65,31 +66,48 @@ pub(super) fn approve(args: &ApproveArgs) -> Result<ExitStatus, UserError> {
         "Approve this exact command, in this repository, for one run within {} minutes?",
         APPROVAL_TTL_MS / 60_000
     );
+    // Room for the ` [y/N] ` the question ends with.
+    let question = term::fill(&question, term::width().saturating_sub(7), "").join("\n");
     if !tty.confirm(&question) {
         writeln!(out, "hookjudge approve: nothing was approved").map_err(UserError::output)?;
         return Ok(ExitStatus::Attention);
     }
     let approved = approval::approve(&chosen.id, Timestamp::now().millis)
         .map_err(|e| UserError::new(e.to_string()))?;
-    writeln!(
-        out,
+    let done = format!(
         "hookjudge approve: approved `{}` in `{}` for one run; tell the agent to run it again",
         approved.command,
         approved.repo.display()
-    )
-    .map_err(UserError::output)?;
+    );
+    term::say(&mut out, &done, "  ").map_err(UserError::output)?;
     Ok(ExitStatus::Success)
 }
 
+/// The request as the person reads it, wrapped to the terminal's width: who asks, where, the
+/// command on a line of its own, and why it was held back.
 fn describe(r: &Request, now: i64) -> String {
     let minutes = (now - r.requested_ms).max(0) / 60_000;
-    format!(
-        "[{}] {} wants to run, {} min ago, in `{}`:\n    {}\n  held back because: {}",
-        r.id,
-        r.agent,
-        minutes,
-        r.repo.display(),
-        r.command,
-        r.reason.trim_start_matches("hookjudge: ")
-    )
+    let width = term::width();
+    let mut lines = term::fill(
+        &format!(
+            "[{}] {} wants to run, {} min ago, in `{}`:",
+            r.id,
+            r.agent,
+            minutes,
+            r.repo.display()
+        ),
+        width,
+        "    ",
+    );
+    // The exact command, as it will run: never re-flowed.
+    lines.push(format!("    {}", r.command));
+    lines.extend(term::fill(
+        &format!(
+            "  held back because: {}",
+            r.reason.trim_start_matches("hookjudge: ")
+        ),
+        width,
+        "    ",
+    ));
+    lines.join("\n")
 }

@@ -17,7 +17,7 @@ use crate::install::plan::{self, Plan, REPO_CONFIG, SCHEMA_FILE};
 use crate::install::settings::{self, Fill, Scope};
 use crate::install::target::Target;
 use crate::install::{apply, files, githook};
-use crate::support::dirs;
+use crate::support::{dirs, term};
 
 fn scope(arg: ScopeArg) -> Scope {
     match arg {
@@ -355,7 +355,13 @@ fn git_hook_line(t: &Target, hook: &plan::HookPlan, outcome: githook::Installed)
     }
 }
 
-/// The summary: what was written, then what to know and what to do next.
+/// Where a file line's continuation starts: under the file's name (`  created    `).
+const FILE_INDENT: &str = "             ";
+/// Where a `note:` or `next:` line's continuation starts.
+const NOTE_INDENT: &str = "      ";
+
+/// The summary: what was written, then what to know and what to do next, each line wrapped
+/// to the terminal's width.
 fn report(
     out: &mut dyn Write,
     t: &Target,
@@ -366,37 +372,44 @@ fn report(
     settings: &Settings,
 ) {
     let agents: Vec<&str> = plan.agents.iter().map(|a| a.display_name()).collect();
-    let _ = writeln!(
-        out,
-        "hookjudge init: {} ({} scope) in {}",
-        agents.join(", "),
-        t.scope.name(),
-        t.root.display()
+    let mut say = |text: &str, indent: &str| {
+        let _ = term::say(out, text, indent);
+    };
+    say(
+        &format!(
+            "hookjudge init: {} ({} scope) in {}",
+            agents.join(", "),
+            t.scope.name(),
+            t.root.display()
+        ),
+        "  ",
     );
     for line in lines {
-        let _ = writeln!(out, "{line}");
+        say(line, FILE_INDENT);
     }
     if let Some(note) = t.default_note() {
-        let _ = writeln!(out, "note: {note}");
+        say(&format!("note: {note}"), NOTE_INDENT);
     }
     for note in plan.notes.iter().chain(warnings) {
-        let _ = writeln!(out, "note: {note}");
+        say(&format!("note: {note}"), NOTE_INDENT);
     }
     if t.scope.portable() {
-        let _ = writeln!(
-            out,
-            "note: team mode: the committed entries run whatever `hookjudge` is first on each teammate's PATH; a teammate without it {}",
-            if require {
-                "is asked before every shell command and cannot push"
-            } else {
-                "is told it is missing and is not blocked (`--require` changes that)"
-            }
+        say(
+            &format!(
+                "note: team mode: the committed entries run whatever `hookjudge` is first on each teammate's PATH; a teammate without it {}",
+                if require {
+                    "is asked before every shell command and cannot push"
+                } else {
+                    "is told it is missing and is not blocked (`--require` changes that)"
+                }
+            ),
+            NOTE_INDENT,
         );
     }
     if plan.agents.contains(&Agent::Codex) {
-        let _ = writeln!(
-            out,
-            "note: Codex skips new hooks until you trust them: open `/hooks` in Codex and trust the hookjudge entries"
+        say(
+            "note: Codex skips new hooks until you trust them: open `/hooks` in Codex and trust the hookjudge entries",
+            NOTE_INDENT,
         );
     }
     let resolution = crate::llm::resolve::resolve(
@@ -415,7 +428,7 @@ fn report(
             dirs::config_file().display()
         ),
     };
-    let _ = writeln!(out, "{next}");
+    say(&next, NOTE_INDENT);
 }
 
 /// Installing or removing hookjudge's hooks is the user's choice, never an agent's: refused

@@ -13,6 +13,7 @@ use clap_complete::Shell;
 
 use super::{ExitStatus, UserError};
 use crate::cli::{Cli, InstallExtrasArgs};
+use crate::support::term;
 
 /// Every man page, by file name.
 pub const MAN_PAGES: [(&str, &str); 18] = [
@@ -162,14 +163,13 @@ pub(super) fn install_extras(args: &InstallExtrasArgs) -> Result<ExitStatus, Use
         .and_then(Path::parent)
         .map(|root| root.join("bin"))
         .unwrap_or_default();
-    writeln!(
-        out,
+    let hint = format!(
         "`man hookjudge` reads `{}` when `{}` is on PATH (or add it to MANPATH); start a new shell for the completions (zsh: add `{}` to `fpath`)",
         man_dir.display(),
         bin.display(),
         places.data.join("zsh/site-functions").display()
-    )
-    .map_err(UserError::output)?;
+    );
+    term::say(&mut out, &hint, "  ").map_err(UserError::output)?;
     Ok(ExitStatus::Success)
 }
 

@@ -11,11 +11,13 @@ use super::repo_filter::{RepoFilter, Repositories, short_name};
 use super::{ExitStatus, UserError};
 use crate::cli::LogArgs;
 use crate::config::Settings;
+use crate::gate::classify::Class;
+use crate::gate::policy::{DecidedBy, Decision};
 use crate::judge::evaluate::Verdict;
 use crate::judge::layer1::Signal;
-use crate::log::Record;
 use crate::log::cause::Cause;
 use crate::log::outcome;
+use crate::log::{Record, RulingEntry};
 use crate::support::term::{self, cell};
 use crate::support::time::{Timestamp, Zone};
 
@@ -181,18 +183,47 @@ fn woken(r: &Record) -> String {
 }
 
 /// The text column: the judged response, or the command led by the classes found in it and
-/// what was decided for each (`push:deny git push origin main`).
+/// what was decided for each (`push:deny git push origin main`), with why an allowed one ran
+/// when that is worth telling apart (`push:allow (approved) git push origin main`).
 fn subject(r: &Record) -> String {
     let classes: Vec<String> = r
         .rulings()
         .iter()
-        .map(|x| format!("{}:{}", x.class.name(), outcome::word(x.decision.name())))
+        .map(|x| {
+            let word = outcome::word(x.decision.name());
+            match allowed_because(x) {
+                Some(why) => format!("{}:{word} ({why})", x.class.name()),
+                None => format!("{}:{word}", x.class.name()),
+            }
+        })
         .collect();
     if classes.is_empty() {
         r.subject().to_owned()
     } else {
         format!("{} {}", classes.join(","), r.subject())
     }
+}
+
+/// Why a command the gate let run ran, when it is not the plain case (nothing objected): the
+/// user approved it with `hookjudge approve`, or a push had nothing to publish.
+fn allowed_because(ruling: &RulingEntry) -> Option<&'static str> {
+    if ruling.decision != Decision::Silent {
+        return None;
+    }
+    match ruling.decided_by? {
+        DecidedBy::Approval => Some("approved"),
+        DecidedBy::Facts if ruling.class == Class::Push && publishes_nothing(&ruling.facts) => {
+            Some("nothing to push")
+        }
+        _ => None,
+    }
+}
+
+/// Whether a push's logged refs send no commit the remote lacks.
+fn publishes_nothing(facts: &serde_json::Value) -> bool {
+    facts["refs"]
+        .as_array()
+        .is_some_and(|refs| refs.iter().all(|r| r["ahead"]["count"].as_u64() == Some(0)))
 }
 
 /// The table's layout for one terminal width.

@@ -7,11 +7,10 @@ use super::init::{refuse_inside_agent, target};
 use super::{ExitStatus, UserError};
 use crate::cli::UninstallArgs;
 use crate::config;
-use crate::install::plan::SCHEMA_FILE;
 use crate::install::settings::{self, Scope};
 use crate::install::target::Target;
 use crate::install::undo::{self, Removal, Undone};
-use crate::support::dirs;
+use crate::support::{dirs, term};
 
 /// Removes our entries and our git hook.
 ///
@@ -25,18 +24,26 @@ pub(super) fn uninstall(args: &UninstallArgs) -> Result<ExitStatus, UserError> {
     if args.dry_run {
         return uninstall_pass(&t, true, &mut io::stdout().lock());
     }
-    // What would go, found by a dry pass, so that the question names it.
-    let removes = summary(&removals(&t, true)?);
+    // What would go, found by a dry pass, so that the question names it, in the future tense:
+    // nothing has changed yet.
+    let removes = summary(&removals(&t, true)?, Tense::Future);
     if removes.is_empty() {
         return uninstall_pass(&t, false, &mut io::stdout().lock());
     }
     let mut tty = super::trust::person_for("uninstall")?;
-    tty.say(&format!(
-        "hookjudge uninstall ({} scope in {}) would take hookjudge's hooks out:\n{}\n",
+    let mut question = vec![format!(
+        "hookjudge uninstall ({} scope in {}) would take hookjudge's hooks out:",
         t.scope.name(),
-        t.root.display(),
-        removes.join("\n")
-    ));
+        t.root.display()
+    )];
+    question.extend(removes);
+    question.extend(kept(&t));
+    let width = term::width();
+    let lines: Vec<String> = question
+        .iter()
+        .flat_map(|line| term::fill(line, width, hanging(line)))
+        .collect();
+    tty.say(&format!("{}\n", lines.join("\n")));
     if !tty.confirm("Remove them, so that hookjudge no longer checks these agents?") {
         let _ = writeln!(io::stdout(), "hookjudge uninstall: nothing was removed");
         return Ok(ExitStatus::Attention);
@@ -60,32 +67,76 @@ fn uninstall_pass(t: &Target, dry_run: bool, out: &mut dyn Write) -> Result<Exit
     let removed = removals(t, dry_run)?;
     for removal in &removed {
         if let Removal::File {
-            name,
-            diff: Some(diff),
-            ..
+            diff: Some(diff), ..
         } = removal
         {
-            // Generated and hundreds of lines long: named, not shown, as `init --dry-run` does.
-            if name.ends_with(SCHEMA_FILE) {
-                let _ = writeln!(
-                    out,
-                    "# {}: removes the config's JSON Schema ({} lines; `hookjudge init` wrote it)",
-                    t.diff_name(&t.root.join(SCHEMA_FILE)),
-                    diff.lines()
-                        .filter(|l| l.starts_with('-') && !l.starts_with("---"))
-                        .count()
-                );
-                continue;
-            }
+            // Shown in full, the generated schema too: a deletion diff is what lets `patch -p1`
+            // remove the file as `uninstall` would.
             let _ = write!(out, "{diff}");
         }
     }
-    report(t, dry_run, out, &summary(&removed));
+    report(t, dry_run, out, &summary(&removed, Tense::Past));
     Ok(ExitStatus::Success)
 }
 
-/// One line per file for the summary.
-fn summary(removed: &[Removal]) -> Vec<String> {
+/// Whether a summary says what was done or what would be.
+#[derive(Clone, Copy)]
+enum Tense {
+    Past,
+    Future,
+}
+
+impl Tense {
+    /// The verb for `undone`, and the column the names start in.
+    fn verb(self, undone: Verb) -> (&'static str, usize) {
+        let (past, future) = match undone {
+            Verb::Restore => ("restored", "would restore"),
+            Verb::Remove => ("removed", "would remove"),
+            Verb::Update => ("updated", "would update"),
+        };
+        match self {
+            Tense::Past => (past, 10),
+            Tense::Future => (future, 13),
+        }
+    }
+}
+
+/// What happens to one file.
+#[derive(Clone, Copy)]
+enum Verb {
+    Restore,
+    Remove,
+    Update,
+}
+
+/// Where a summary line's continuation starts: under the file's name.
+fn hanging(line: &str) -> &'static str {
+    const UNDER_NAME: [&str; 2] = ["             ", "                "];
+    if line.starts_with("  would ") {
+        UNDER_NAME[1]
+    } else if line.starts_with("  ") {
+        UNDER_NAME[0]
+    } else {
+        "  "
+    }
+}
+
+/// The line that says what `uninstall` leaves, and why: the repository's config is the team's.
+fn kept(t: &Target) -> Option<String> {
+    (t.scope != Scope::User && t.root.join(config::REPO_FILE).exists()).then(|| {
+        format!(
+            "`{}` is kept: it is the repository's shared settings (the team's, possibly with its edits), not hookjudge's hooks; delete it yourself if you no longer want it",
+            config::REPO_FILE
+        )
+    })
+}
+
+/// One line per file for the summary, in `tense`.
+fn summary(removed: &[Removal], tense: Tense) -> Vec<String> {
+    let line = |verb: Verb, name: &str, rest: String| {
+        let (verb, column) = tense.verb(verb);
+        format!("  {verb:<column$} {name}{rest}")
+    };
     removed
         .iter()
         .map(|removal| match removal {
@@ -107,14 +158,18 @@ fn summary(removed: &[Removal]) -> Vec<String> {
                     ),
                 };
                 match undone {
-                    Undone::Restored => {
-                        format!("  restored   {name}  (as it was before `hookjudge init`{backups})")
-                    }
-                    Undone::Removed => {
-                        format!("  removed    {name}  (`hookjudge init` had created it{backups})")
-                    }
+                    Undone::Restored => line(
+                        Verb::Restore,
+                        name,
+                        format!("  (as it was before `hookjudge init`{backups})"),
+                    ),
+                    Undone::Removed => line(
+                        Verb::Remove,
+                        name,
+                        format!("  (`hookjudge init` had created it{backups})"),
+                    ),
                     Undone::Edited => {
-                        format!("  updated    {name}  (hookjudge's entries removed)")
+                        line(Verb::Update, name, "  (hookjudge's entries removed)".into())
                     }
                 }
             }
@@ -127,7 +182,7 @@ fn summary(removed: &[Removal]) -> Vec<String> {
                 } else {
                     ""
                 };
-                format!("  removed    {name}{restored}")
+                line(Verb::Remove, name, restored.into())
             }
         })
         .collect()
@@ -138,6 +193,9 @@ fn report(t: &Target, dry_run: bool, out: &mut dyn Write, lines: &[String]) {
         // Comment lines, which `patch` skips: what the diffs above do, and what has no diff.
         for line in lines {
             let _ = writeln!(out, "# would be {}", line.trim_start());
+        }
+        if let Some(kept) = kept(t) {
+            let _ = term::say(out, &format!("# {kept}"), "#   ");
         }
         let _ = if lines.is_empty() {
             writeln!(
@@ -173,20 +231,26 @@ fn report(t: &Target, dry_run: bool, out: &mut dyn Write, lines: &[String]) {
             }
         }
     } else {
-        let _ = writeln!(
+        let _ = term::say(
             out,
-            "hookjudge uninstall: {} scope in {}",
-            t.scope.name(),
-            t.root.display()
+            &format!(
+                "hookjudge uninstall: {} scope in {}",
+                t.scope.name(),
+                t.root.display()
+            ),
+            "  ",
         );
         for line in lines {
-            let _ = writeln!(out, "{line}");
+            let _ = term::say(out, line, hanging(line));
         }
         if t.scope != Scope::User {
-            let _ = writeln!(
+            let _ = term::say(
                 out,
-                "note: `{}` and the decision log were kept; delete them yourself if you no longer want them",
-                config::REPO_FILE
+                &format!(
+                    "note: `{}` (the repository's shared settings) and the decision log were kept; delete them yourself if you no longer want them",
+                    config::REPO_FILE
+                ),
+                "      ",
             );
         }
     }

@@ -143,8 +143,10 @@ pub struct Evidence {
 /// What the gate's judge said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum JudgeSaid {
-    /// No judge, no transcript, no activity, or no LLM: nobody judged.
+    /// No judge, no transcript or no activity: nothing to judge.
     Nothing,
+    /// No LLM provider is configured (or found), so the judge could not be asked.
+    NoLlm,
     /// Its fields, with its `block_when` applied.
     Answer {
         blocks: bool,
@@ -449,7 +451,14 @@ fn written_artifact(
 
 /// What the gate's judge says about the session's recent activity before `gated` runs.
 pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
-    let (Some((judge, layer2)), Some(transcript)) = (ctx.judge, ctx.transcript) else {
+    let Some((judge, layer2)) = ctx.judge else {
+        return JudgeSaid::Nothing;
+    };
+    // Without a provider no judge runs, whatever the session holds: that is the cause to name.
+    if !layer2.available() {
+        return JudgeSaid::NoLlm;
+    }
+    let Some(transcript) = ctx.transcript else {
         return JudgeSaid::Nothing;
     };
     let activity = ctx.reads.activity(transcript);
@@ -467,7 +476,8 @@ pub fn judge(gated: &Gated, ctx: &Context) -> JudgeSaid {
             reason,
         },
         Answer::Failed { cause, .. } => JudgeSaid::Failed(cause),
-        Answer::Unjudged => JudgeSaid::Nothing,
+        // Only a missing provider leaves a judge that was asked unjudged.
+        Answer::Unjudged => JudgeSaid::NoLlm,
     }
 }
 

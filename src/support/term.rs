@@ -1,6 +1,7 @@
-//! Text tables for a terminal: how wide the terminal is, and cells cut and padded by display
-//! width (a CJK character or an emoji takes two columns, a combining accent none), so that a
-//! long cell ends in `…` instead of pushing the rest of the line out of place.
+//! Text for a terminal: how wide the terminal is; cells cut and padded by display width (a CJK
+//! character or an emoji takes two columns, a combining accent none), so that a long cell ends
+//! in `…` instead of pushing the rest of the line out of place; and messages for a person
+//! wrapped at word boundaries ([`fill`]), so that a terminal never breaks a word in two.
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -126,6 +127,69 @@ pub fn wrap(text: &str, width: usize, indent: &str) -> Vec<String> {
     }
 }
 
+/// `text` as lines of at most `width` columns, for a person to read: the one wrapping rule of
+/// hookjudge's messages. Each line of `text` is wrapped on its own, and its continuation lines
+/// start with `indent`. A line breaks only at spaces outside backticks, so a command or a path
+/// written as `…` and a word longer than a line are never cut: such a token gets a line of its
+/// own, which may then be longer than `width` (a terminal wraps it, and it still reads and copies
+/// whole). The spacing inside a line (alignment) is kept.
+pub fn fill(text: &str, width: usize, indent: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line = String::new();
+        for (i, (gap, token)) in tokens(paragraph.trim_end()).into_iter().enumerate() {
+            if i > 0 && display_width(&line) + display_width(gap) + display_width(token) > width {
+                lines.push(std::mem::take(&mut line));
+                line.push_str(indent);
+            } else {
+                line.push_str(gap);
+            }
+            line.push_str(token);
+        }
+        lines.push(line);
+    }
+    lines
+}
+
+/// `text` split into its tokens, each with the spaces before it. Spaces inside backticks belong
+/// to the token, unless the backticks are unbalanced (then they quote nothing).
+fn tokens(text: &str) -> Vec<(&str, &str)> {
+    let quoting = text.matches('`').count().is_multiple_of(2);
+    let mut out = Vec::new();
+    let mut in_code = false;
+    let mut gap_start = 0;
+    let mut token_start = None;
+    for (i, c) in text.char_indices() {
+        if c == '`' && quoting {
+            in_code = !in_code;
+        }
+        let space = c == ' ' && !in_code;
+        match (space, token_start) {
+            (false, None) => token_start = Some(i),
+            (true, Some(start)) => {
+                out.push((&text[gap_start..start], &text[start..i]));
+                gap_start = i;
+                token_start = None;
+            }
+            _ => {}
+        }
+    }
+    match token_start {
+        Some(start) => out.push((&text[gap_start..start], &text[start..])),
+        None if gap_start < text.len() || out.is_empty() => out.push((&text[gap_start..], "")),
+        None => {}
+    }
+    out
+}
+
+/// `text` written to `out` as [`fill`] lays it out for the terminal's [`width`].
+pub fn say(out: &mut dyn std::io::Write, text: &str, indent: &str) -> std::io::Result<()> {
+    for line in fill(text, width(), indent) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,6 +221,40 @@ mod tests {
             wrap("x abcdefghijklmnop", 8, "  ")
                 .iter()
                 .all(|l| display_width(l) <= 8)
+        );
+    }
+
+    #[test]
+    fn fills_at_spaces_and_keeps_quoted_commands_and_long_words_whole() {
+        assert_eq!(
+            fill("note: one two three four", 12, "      "),
+            ["note: one", "      two", "      three", "      four"]
+        );
+        // A command in backticks is one token, even with spaces inside.
+        assert_eq!(
+            fill("run `hookjudge doctor --online` now", 20, "  "),
+            ["run", "  `hookjudge doctor --online`", "  now"]
+        );
+        // A word longer than the line keeps a line of its own, uncut.
+        let path = format!("/{}", "p".repeat(40));
+        assert_eq!(
+            fill(&format!("in {path} here"), 20, "  "),
+            ["in".to_owned(), format!("  {path}"), "  here".to_owned()]
+        );
+        // Alignment on a line is kept; each line of the text is filled on its own.
+        assert_eq!(
+            fill("  created    a.json  (x)\nnext: y", 80, "  "),
+            ["  created    a.json  (x)", "next: y"]
+        );
+        // Unbalanced backticks quote nothing.
+        assert_eq!(fill("a `b c d", 5, ""), ["a `b", "c d"]);
+        assert_eq!(fill("", 80, "  "), [""]);
+        // Every line fits when no token is too long for it.
+        let text = "word ".repeat(100);
+        assert!(
+            fill(&text, 30, "    ")
+                .iter()
+                .all(|l| display_width(l) <= 30)
         );
     }
 }

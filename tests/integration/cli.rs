@@ -202,10 +202,11 @@ fn a_user_rule_over_the_old_fields_still_blocks_and_doctor_says_what_to_rename()
     );
 
     let doctor = home.cmd(&["doctor"]).output();
+    let said = doctor.unwrapped();
     assert!(
-        doctor.stdout.contains("names `new_proposal`")
-            && doctor.stdout.contains("`fix_reported`")
-            && doctor.stdout.contains("Rename it"),
+        said.contains("names `new_proposal`")
+            && said.contains("`fix_reported`")
+            && said.contains("Rename it"),
         "{}",
         doctor.stdout
     );

@@ -1,6 +1,7 @@
 //! `--dry-run` prints unified diffs that the real `patch -p1` applies: applied to a copy, they
 //! give the files `init` writes (and the settings files `uninstall` leaves), an unchanged file
-//! shows nothing, and the generated schema is named, not inlined.
+//! shows nothing, and the generated schema is named, not inlined, by `init` (`uninstall` shows
+//! its removal as a deletion diff, so that `patch` removes it too).
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -109,7 +110,23 @@ fn dry_run_diffs_apply_with_patch() {
         "{}",
         undo.stdout
     );
+    // The generated schema goes as a real deletion, so that `patch` removes it too; the
+    // repository's shared config stays, and the dry run says so and why.
+    assert!(
+        undo.stdout
+            .contains("--- a/.hookjudge/schema.json\n+++ /dev/null\n@@ "),
+        "{}",
+        undo.stdout
+    );
+    assert!(
+        undo.stdout
+            .contains("# `.hookjudge.json` is kept: it is the repository's shared settings"),
+        "{}",
+        undo.stdout
+    );
+    assert!(real.work.join(".hookjudge/schema.json").is_file());
     patch(&real.work, &undo.stdout);
+    assert!(!real.work.join(".hookjudge/schema.json").exists());
     let after = contents(&real.work);
     // `.hookjudge.json` stays; the pre-push hook is named in a line, not diffed.
     let kept = [".hookjudge.json", ".git/hooks/pre-push"];

@@ -5,7 +5,7 @@
 //! agent it chose when no agent's folder tells it; `doctor` exits 0 with no LLM (a warning) and
 //! shows the boundary of the agents it is installed for only.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -84,6 +84,17 @@ fn doctor_online_sends_the_stop_hooks_combined_question() {
     let hook_prompt = std::fs::read_to_string(&prompt_file).unwrap();
     let hook_judges = judges_in_prompt(&hook_prompt);
     assert!(hook_judges.len() > 1, "{hook_prompt}");
+    // The README names the prompt's line that spells out the answer's shape.
+    let readme = readme();
+    let shape_line = readme
+        .split("the prompt's line starting `")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .expect("the README names the line of the prompt that gives the answer's shape");
+    assert!(
+        hook_prompt.lines().any(|l| l.starts_with(shape_line)),
+        "no line of the prompt starts with `{shape_line}`:\n{hook_prompt}"
+    );
     std::fs::remove_file(&prompt_file).unwrap();
 
     // `doctor --online` sends the same question, and the script passes.
@@ -115,10 +126,13 @@ fn doctor_online_sends_the_stop_hooks_combined_question() {
     assert_eq!(out.code, 1);
 }
 
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
 /// The README's example of a denied command, from the block after its introduction.
 fn readme_denied_example() -> String {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = readme();
     let after = readme
         .split("A denied command comes back to the agent as the tool's error:")
         .nth(1)
@@ -247,6 +261,25 @@ fn uninstall_dry_run_names_exactly_what_uninstall_changes() {
         "{}",
         done.stdout
     );
+    // Before the answer, the changes are named as what would happen, and what stays as kept.
+    let (question, _) = done
+        .stdout
+        .split_once("Remove them")
+        .unwrap_or_else(|| panic!("no question:\n{}", done.stdout));
+    let past = ["removed ", "restored ", "updated "];
+    assert!(
+        !question
+            .lines()
+            .any(|l| past.iter().any(|p| l.trim_start().starts_with(p))),
+        "{question}"
+    );
+    for would in [
+        "  would remove  .hookjudge/schema.json",
+        "  would restore .git/info/exclude",
+    ] {
+        assert!(question.contains(would), "{question}");
+    }
+    assert!(question.contains("`.hookjudge.json` is kept"), "{question}");
     let after = snapshot(&repo.work);
     let mut changed: Vec<PathBuf> = before
         .keys()
@@ -261,6 +294,18 @@ fn uninstall_dry_run_names_exactly_what_uninstall_changes() {
         "the dry run names {named:?}; the real run changed {changed:?}\n{}",
         dry.stdout
     );
+}
+
+/// The line of `output` that starts with `start`, with the lines it was wrapped onto (those
+/// indented under it) joined back.
+fn wrapped_line(output: &str, start: &str) -> Option<String> {
+    let mut lines = output.lines().skip_while(|l| !l.starts_with(start));
+    let first = lines.next()?.to_owned();
+    Some(
+        lines
+            .take_while(|l| l.starts_with(' '))
+            .fold(first, |line, more| format!("{line} {}", more.trim_start())),
+    )
 }
 
 #[test]
@@ -278,10 +323,7 @@ fn init_says_which_agent_it_chose_when_no_agent_folder_tells_it() {
     );
     let out = run_in(&home, &repo.work, &["init"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let note = out
-        .stdout
-        .lines()
-        .find(|l| l.starts_with("note: no agent folder"))
+    let note = wrapped_line(&out.stdout, "note: no agent folder")
         .unwrap_or_else(|| panic!("init chose silently:\n{}", out.stdout));
     assert!(
         note.contains("`.claude`") && note.contains("`.codex`"),
@@ -376,7 +418,12 @@ fn the_readmes_hooks_fed_by_hand_are_logged_for_the_repository() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     // Both hooks are this repository's: `log` and `stats` inside it show them.
     let log = run_in(&home, &repo.work, &["log"]);
-    assert!(log.stdout.contains("push:allow git push"), "{}", log.stdout);
+    // The README's push has nothing to publish in a fresh clone, which the row says.
+    assert!(
+        log.stdout.contains("push:allow (nothing to"),
+        "{}",
+        log.stdout
+    );
     assert!(
         log.stdout.contains("All done. I will commit"),
         "the Stop fed by hand is missing from the repository's log:\n{}",
@@ -386,6 +433,105 @@ fn the_readmes_hooks_fed_by_hand_are_logged_for_the_repository() {
     assert!(
         stats.stdout.starts_with("1 response judged")
             || stats.stdout.starts_with("1 responses judged"),
+        "{}",
+        stats.stdout
+    );
+}
+
+/// The README's "Judges" table, as each built-in response judge's name and the fields its row
+/// names.
+fn readme_judges_table() -> BTreeMap<String, BTreeSet<String>> {
+    let readme = readme();
+    let section = readme
+        .split("\n## Judges\n")
+        .nth(1)
+        .expect("the README has a Judges section")
+        .to_owned();
+    let code = regex::Regex::new(r"`([^`]+)`").unwrap();
+    // The section's first table, its header and rule aside.
+    section
+        .lines()
+        .skip_while(|l| !l.starts_with("| judge |"))
+        .take_while(|l| l.starts_with('|'))
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            let name = code.captures(cells[1]).expect("a judge's name")[1].to_owned();
+            let fields = code
+                .captures_iter(cells[3])
+                .map(|c| c[1].to_owned())
+                .collect();
+            (name, fields)
+        })
+        .collect()
+}
+
+#[test]
+fn the_readmes_judges_table_names_every_field_each_judge_answers() {
+    use hookjudge::judge::{Judge, Kind, builtin_specs};
+    let mut table = readme_judges_table();
+    for (name, spec) in builtin_specs() {
+        let judge = Judge::from_spec(&name, &spec).unwrap().unwrap();
+        if judge.kind != Kind::Response {
+            continue;
+        }
+        let declared: BTreeSet<String> = judge.fields.iter().map(|f| f.name.clone()).collect();
+        assert_eq!(
+            table.remove(&name),
+            Some(declared),
+            "the README's Judges table and the fields `{name}` declares differ"
+        );
+    }
+    assert!(table.is_empty(), "rows for no built-in judge: {table:?}");
+}
+
+#[test]
+fn a_push_asked_about_because_no_llm_is_configured_says_so_in_the_log_and_stats() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("b.txt", "two\n", "add b");
+    // The session edited a file and ran nothing: without an LLM no judge can read it.
+    let transcript = home.path().join("session.jsonl");
+    let lines = [
+        json!({"type": "user", "message": {"role": "user", "content": "add b and push"}}),
+        json!({"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "1", "name": "Write", "input": {"file_path": repo.work.join("b.txt")}}]}}),
+        json!({"type": "user", "message": {"content": [{"type": "tool_result", "tool_use_id": "1", "is_error": false, "content": "ok"}]}, "toolUseResult": {}}),
+    ];
+    std::fs::write(
+        &transcript,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    for session in [Some(transcript.as_path()), None] {
+        let out = home
+            .cmd(&["gate"])
+            .stdin(pre_tool_use(
+                &repo.work,
+                "git push origin main",
+                false,
+                session,
+            ))
+            .output();
+        assert_eq!(
+            out.json()["hookSpecificOutput"]["permissionDecision"],
+            "ask",
+            "{}",
+            out.stdout
+        );
+        assert_eq!(
+            home.last_log()["rulings"][0]["decided_by"],
+            "no-llm",
+            "with session {session:?}"
+        );
+    }
+    let stats = run_in(&home, &repo.work, &["stats"]);
+    assert!(stats.stdout.contains("2 no-llm"), "{}", stats.stdout);
+    assert!(!stats.stdout.contains("judge-failed"), "{}", stats.stdout);
+    assert!(
+        stats
+            .stdout
+            .contains("no-llm: no LLM provider is configured"),
         "{}",
         stats.stdout
     );

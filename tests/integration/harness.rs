@@ -182,6 +182,12 @@ impl From<Output> for Outcome {
 }
 
 impl Outcome {
+    /// Stdout as a person reads it once wrapped lines are joined: each run of spaces and line
+    /// breaks one space (messages wrap to the terminal's width, 80 columns in a pipe).
+    pub fn unwrapped(&self) -> String {
+        self.stdout.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
     /// Stdout parsed as one JSON object (hook output).
     pub fn json(&self) -> Value {
         serde_json::from_str(self.stdout.trim())

@@ -23,6 +23,20 @@ fn files(home: &Home, repo: &GitFixture) -> Vec<(&'static str, &'static str, Pat
     ]
 }
 
+/// `doctor`'s entry for the check whose line names `name`: that line and the lines its detail
+/// wrapped onto, joined.
+fn check_entry(doctor: &str, name: &str) -> String {
+    let mut lines = doctor.lines().skip_while(|l| !l.contains(name));
+    let first = lines
+        .next()
+        .unwrap_or_else(|| panic!("{name} not in:\n{doctor}"));
+    lines
+        .take_while(|l| l.starts_with(' '))
+        .fold(first.to_owned(), |entry, more| {
+            format!("{entry} {}", more.trim())
+        })
+}
+
 #[test]
 fn init_twice_then_uninstall_keeps_every_other_byte() {
     let home = Home::new();
@@ -112,11 +126,7 @@ fn doctor_lists_the_installed_entries() {
     let doctor = in_dir(&home, &repo.work, &["doctor"]);
     // The user file is also what the local scope uses for these agents; doctor names it once.
     for name in ["Qwen Code (", "Factory Droid ("] {
-        let line = doctor
-            .stdout
-            .lines()
-            .find(|l| l.contains(name))
-            .unwrap_or_else(|| panic!("{name} not in:\n{}", doctor.stdout));
+        let line = check_entry(&doctor.stdout, name);
         assert!(
             line.starts_with("ok") && line.contains("all entries present"),
             "{line}"
@@ -158,11 +168,7 @@ fn opencode_plugin_is_written_whole_runs_and_is_removed() {
     let again = in_dir(&home, &repo.work, &args);
     assert!(again.stdout.contains("unchanged"), "{}", again.stdout);
     let doctor = in_dir(&home, &repo.work, &["doctor"]);
-    let line = doctor
-        .stdout
-        .lines()
-        .find(|l| l.contains("OpenCode (user scope)"))
-        .unwrap_or_else(|| panic!("{}", doctor.stdout));
+    let line = check_entry(&doctor.stdout, "OpenCode (user scope)");
     assert!(
         line.starts_with("ok") && line.contains("plugin present"),
         "{line}"

@@ -247,7 +247,7 @@ fn backups_never_overwrite_an_earlier_one() {
     home.user_config(r#"{"llm": {"timeout_ms": 30000}}"#);
     let out = as_person(&home, &repo.work, &["init", "--scope", "project"]);
     assert!(
-        out.stdout
+        out.unwrapped()
             .contains("backup: .claude/settings.json.hookjudge-backup.2"),
         "{}",
         out.stdout

@@ -14,13 +14,11 @@ fn a_local_install_stays_in_its_checkout() {
     let out = in_dir(&home, &alpha.work, &["init", "--agent", "all"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!home.path().join(".codex").exists() && !home.path().join(".gemini").exists());
-    // Each note is whole, and names the agent it is about.
+    // Each note is whole (wrapped at spaces only), and names the agent it is about.
+    let flat = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        out.stdout
-            .contains("open `/hooks` in Codex and trust the hookjudge entries")
-            && out
-                .stdout
-                .contains("Gemini CLI runs a repository's `.gemini/settings.json` hooks"),
+        flat.contains("open `/hooks` in Codex and trust the hookjudge entries")
+            && flat.contains("Gemini CLI runs a repository's `.gemini/settings.json` hooks"),
         "{}",
         out.stdout
     );

@@ -459,3 +459,69 @@ fn retention_prunes_old_day_files_when_a_hook_starts_a_new_day() {
         "{shown}"
     );
 }
+
+#[test]
+fn stats_tell_the_llms_time_from_the_whole_layer_2_step_and_no_llm_from_a_failed_judge() {
+    let home = Home::new();
+    let dir = home.log_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let stop = |ts: &str, latency: Option<u64>, layer2_us: u64| {
+        let mut judge = json!({"judge": "commit", "layer1": "trigger", "pattern": "push",
+            "verdict": "allow", "decision": "allow", "fields": {"new_proposal": false}, "reason": null});
+        if let Some(ms) = latency {
+            judge["layer2"] = json!({"provider": "command", "cache": "miss", "latency_ms": ms});
+        }
+        json!({"ts": ts, "kind": "stop", "version": "0.1.0", "agent": "claude", "event": "Stop",
+            "session": "s", "prompt": "p", "cwd": "/p", "stop_hook_active": false, "decision": "allow",
+            "action": "allow", "judges": [judge], "released": [], "llm_calls": u32::from(latency.is_some()),
+            "text_bytes": 4, "text": "Done",
+            "timings_us": {"total": layer2_us + 500, "transcript": 100, "layer1": 300, "layer2": layer2_us},
+            "errors": []})
+    };
+    let gate = |ts: &str, by: &str| {
+        json!({"ts": ts, "kind": "gate", "version": "0.1.0", "agent": "claude", "session": "s", "cwd": "/p",
+            "command": "git push", "action": "ask",
+            "rulings": [{"class": "push", "decision": "ask", "decided_by": by, "reason": "hookjudge: r"}]})
+    };
+    // One call of 40 ms in a Layer 2 step of a second (the rest waited for the session file),
+    // one response with no call; a push asked for want of an LLM, and one from an older line
+    // whose judge failed.
+    let lines = [
+        stop("2026-11-03T09:00:00.000Z", Some(40), 1_000_000),
+        stop("2026-11-03T09:01:00.000Z", None, 0),
+        gate("2026-11-03T09:02:00.000Z", "no-llm"),
+        gate("2026-11-03T09:03:00.000Z", "judge-failed"),
+    ];
+    std::fs::write(
+        dir.join("decisions-2026-11-03.jsonl"),
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let v = home.cmd(&["stats", "--json", "--utc"]).output().json();
+    let l2 = &v["layer2"];
+    assert_eq!(l2["latency_ms_p50"], 40, "{l2}");
+    assert_eq!(l2["mean_llm_ms_per_response"], 20.0, "{l2}");
+    assert_eq!(l2["mean_added_ms_per_response"], 500.0, "{l2}");
+    assert_eq!(
+        v["gate"]["decided_by"],
+        json!({"no-llm": 1, "judge-failed": 1})
+    );
+
+    let text = home
+        .cmd(&["stats", "--utc"])
+        .env("COLUMNS", "100")
+        .output()
+        .stdout;
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        "latency per call (the provider's answer): p50 40 ms",
+        "20.0 ms in LLM calls",
+        "500.0 ms for Layer 2 in all (the calls, the wait for the session file's last lines",
+        "1 no-llm",
+        "1 judge-failed",
+        "no-llm: no LLM provider is configured",
+        "judge-failed: the gate's judge could not answer",
+    ] {
+        assert!(flat.contains(said), "`{said}` missing:\n{text}");
+    }
+}

@@ -1,6 +1,7 @@
 //! `log` and `stats` count the same records, per repository: the current one by default,
 //! every one with `--repo all`; an unknown `--judge` is an error naming the judges; the
-//! "judges woken" column holds only judges.
+//! "judges woken" column holds only judges; an approved push and one with nothing to publish
+//! are told apart from a plain allow.
 
 use std::path::Path;
 
@@ -121,4 +122,50 @@ fn a_stop_without_cwd_is_logged_for_the_repository_it_runs_in() {
     let log = in_dir(&home, &repo.work, &["log"]).stdout;
     assert_eq!(log.lines().count(), 2, "{log}");
     assert!(log.contains("Done."), "{log}");
+}
+
+#[test]
+fn log_tells_an_approved_push_and_a_push_with_nothing_to_publish_from_a_plain_allow() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("b.txt", "two\n", "add b");
+    let gate = || {
+        home.cmd(&["gate", "--agent", "codex"])
+            .stdin(pre_tool_use(&repo.work, "git push origin main", true, None))
+            .output()
+    };
+    // Held back for a person (logged as an ask; Codex is told to stop), approved, let through.
+    assert_eq!(
+        gate().json()["hookSpecificOutput"]["permissionDecision"],
+        "deny"
+    );
+    let mut approve = home.cmd(&["approve"]);
+    approve.command.current_dir(&repo.work);
+    let approved = approve.on_terminal("y\n");
+    assert!(approved.stdout.contains("approved"), "{}", approved.stdout);
+    assert_eq!(gate().stdout, "", "the approved push runs");
+    // Pushed: the same command now publishes nothing.
+    crate::gate_repo::git(&repo.work, &["push", "-q", "origin", "main"]);
+    assert_eq!(gate().stdout, "", "nothing to publish");
+
+    let log = in_dir(&home, &repo.work, &["log"]).stdout;
+    let texts: Vec<&str> = log
+        .lines()
+        .skip(1)
+        .filter_map(|row| {
+            row.split("  ")
+                .map(str::trim)
+                .find(|c| c.starts_with("push:"))
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "push:ask git push origin main",
+            "push:allow (approved) git push origin main",
+            "push:allow (nothing to push) git push origin main",
+        ],
+        "{log}"
+    );
 }

@@ -51,6 +51,7 @@ mod opencode_plugin;
 mod person_only;
 mod redaction;
 mod replay;
+mod screen_width;
 mod self_protection;
 mod stop_agents;
 mod stop_protocol;

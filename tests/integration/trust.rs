@@ -167,7 +167,7 @@ fn a_cloned_malicious_config_runs_nothing_and_gates_everything_until_trusted() {
     assert!(!marker.exists());
     let doctor = in_dir(&home, &repo.work, &["doctor"]);
     assert!(
-        doctor.stdout.contains("changed since you trusted it"),
+        doctor.unwrapped().contains("changed since you trusted it"),
         "{}",
         doctor.stdout
     );
@@ -240,7 +240,7 @@ fn an_untrusted_file_cannot_hide_text_from_the_triggers() {
     let doctor = in_dir(&home, &repo.work, &["doctor"]);
     assert!(
         doctor
-            .stdout
+            .unwrapped()
             .contains("`speech.add_masks` (hides text from the triggers)")
             && doctor.stdout.contains("`speech.add_shown_headings`"),
         "{}",

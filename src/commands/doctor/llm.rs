@@ -261,7 +261,7 @@ fn call_fix(backend: &Backend) -> String {
         } => format!(
             "check that `{name}` works on its own (installed, logged in, `llm.model` available to it), or choose another `llm.provider`"
         ),
-        Backend::Command { .. } => "check `llm.command`: the program reads the prompt on stdin and prints one JSON object with a member per judge, every judge present, as the prompt's last lines say (README, \"Choosing the LLM\")".into(),
+        Backend::Command { .. } => "check `llm.command`: the program reads the prompt on stdin and prints one JSON object with a member per judge, every judge present, as the prompt's line starting \"Answer with exactly one JSON object\" says (README, \"Choosing the LLM\")".into(),
     }
 }
 

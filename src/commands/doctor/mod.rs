@@ -59,6 +59,7 @@ pub(super) fn doctor(args: &DoctorArgs, config: Option<&Path>) -> Result<ExitSta
         &checks,
         args.json,
         crate::support::term::colour_stdout(),
+        crate::support::term::width(),
     )
     .map_err(UserError::output)?;
     Ok(if report::problems(&checks) == 0 {

@@ -1,13 +1,13 @@
 //! The doctor's report: one [`Check`] per thing looked at, each problem with the command that
-//! fixes it, printed as lines (wrapped to fit 100 columns) or as JSON.
+//! fixes it, printed as lines (wrapped to the terminal's width) or as JSON.
 
 use std::io::Write;
 
 use serde::Serialize;
 use serde_json::json;
 
-/// The report's width: details wrap under their check's name.
-const WIDTH: usize = 100;
+use crate::support::term::fill;
+
 /// Where a detail starts: the mark, the name column and a space.
 const DETAIL_COLUMN: usize = 29;
 
@@ -71,12 +71,14 @@ pub(super) fn problems(checks: &[Check]) -> usize {
     checks.iter().filter(|c| !c.ok).count()
 }
 
-/// Prints the report, as JSON with `json`; the marks in colour with `colour`.
+/// Prints the report, as JSON with `json`; the marks in colour with `colour`; details wrap
+/// under their check's name to fit `width` columns.
 pub(super) fn render(
     out: &mut dyn Write,
     checks: &[Check],
     json: bool,
     colour: bool,
+    width: usize,
 ) -> std::io::Result<()> {
     let problems = problems(checks);
     if json {
@@ -90,24 +92,21 @@ pub(super) fn render(
             (true, false, false) => ("ok ", "32"),
         };
         let head = format!("{mark} {:<24} ", c.name);
-        let lines = wrap(
-            &c.detail,
-            WIDTH.saturating_sub(head.len().max(DETAIL_COLUMN)),
-        );
-        let painted = format!(
-            "{} {:<24} ",
-            crate::support::term::paint(mark, code, colour),
-            c.name
-        );
-        writeln!(out, "{painted}{}", lines[0])?;
+        let detail_indent = " ".repeat(DETAIL_COLUMN);
+        let lines = laid_out(&format!("{head}{}", c.detail), width, &detail_indent);
+        // The mark leads the first line, as `head` laid it out: only its colour is added.
+        let (mark, rest) = match lines[0].strip_prefix(mark) {
+            Some(rest) => (mark, rest),
+            None => ("", lines[0].as_str()),
+        };
+        let painted = crate::support::term::paint(mark, code, colour);
+        writeln!(out, "{painted}{rest}")?;
         for line in &lines[1..] {
-            writeln!(out, "{:DETAIL_COLUMN$}{line}", "")?;
+            writeln!(out, "{line}")?;
         }
         if let Some(fix) = &c.fix {
-            let lines = wrap(fix, WIDTH - 9);
-            writeln!(out, "    fix: {}", lines[0])?;
-            for line in &lines[1..] {
-                writeln!(out, "         {line}")?;
+            for line in laid_out(&format!("    fix: {fix}"), width, "         ") {
+                writeln!(out, "{line}")?;
             }
         }
     }
@@ -127,32 +126,21 @@ pub(super) fn render(
     }
 }
 
-/// `text` in lines of at most `width` characters, broken at spaces (a longer word, such as a
-/// path, keeps a line of its own). What follows the first line break is a block to copy (the
-/// JSON to paste into a settings file): its lines are kept as they are, however long.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+/// `text` in lines for the report: its first line filled to `width` (see [`fill`]), the lines
+/// after it under `indent`. What follows the first line break is a block to copy (the JSON to
+/// paste into a settings file): its lines are kept as they are, however long.
+fn laid_out(text: &str, width: usize, indent: &str) -> Vec<String> {
     let (prose, block) = match text.split_once('\n') {
         Some((prose, block)) => (prose, Some(block)),
         None => (text, None),
     };
-    let mut lines = wrap_prose(prose, width);
-    lines.extend(block.into_iter().flat_map(str::lines).map(str::to_owned));
-    lines
-}
-
-fn wrap_prose(text: &str, width: usize) -> Vec<String> {
-    let mut lines = vec![String::new()];
-    for word in text.split(' ') {
-        let line = lines.last_mut().expect("one line at least");
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(word.to_owned());
-        } else {
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-    }
+    let mut lines = fill(prose, width, indent);
+    lines.extend(
+        block
+            .into_iter()
+            .flat_map(str::lines)
+            .map(|line| format!("{indent}{line}")),
+    );
     lines
 }
 
@@ -169,10 +157,11 @@ mod tests {
             &[check("name", false, detail.trim(), Some("x ".repeat(80)))],
             false,
             false,
+            80,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
+        assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
         assert!(
             text.lines()
                 .nth(1)
@@ -194,13 +183,14 @@ mod tests {
             &[check("name", false, "x", Some(fix))],
             false,
             false,
+            80,
         )
         .unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         let open = lines.iter().position(|l| l.trim() == "{").unwrap();
         assert!(
-            lines[..open].iter().all(|l| l.chars().count() <= WIDTH),
+            lines[..open].iter().all(|l| l.chars().count() <= 80),
             "{text}"
         );
         assert_eq!(lines[open], "         {");

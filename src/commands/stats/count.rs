@@ -201,6 +201,10 @@ pub fn check_summary(checks: &[&Record]) -> Value {
 /// Layer 2 calls, cache hits, latency percentiles, failures by cause, mean added latency,
 /// calls per 100 responses and prompt tokens per call.
 ///
+/// Two means per response: the LLM calls' own time (the latencies the percentiles are taken
+/// from, summed), and the whole Layer 2 step as the hook timed it, which also holds the wait
+/// for the session file's last lines and the reading of the session.
+///
 /// A response logged with `llm_calls` made that many calls, shared by its judges (their
 /// `layer2` facts are the call's); a 0.1 line has none, and each judge's uncached `layer2` was
 /// its own call.
@@ -252,6 +256,7 @@ pub fn layer2_summary(stops: &[&Record]) -> Value {
             *failures.entry(cause.to_owned()).or_default() += 1;
         }
     }
+    let llm_ms: u64 = latencies.iter().sum();
     latencies.sort_unstable();
     let pct = |p: f64| {
         latencies
@@ -270,6 +275,11 @@ pub fn layer2_summary(stops: &[&Record]) -> Value {
     } else {
         added_us as f64 / 1000.0 / stops.len() as f64
     };
+    let mean_llm_ms = if stops.is_empty() {
+        0.0
+    } else {
+        llm_ms as f64 / stops.len() as f64
+    };
     let per_100 = if stops.is_empty() {
         0.0
     } else {
@@ -284,6 +294,7 @@ pub fn layer2_summary(stops: &[&Record]) -> Value {
         "latency_ms_p50": pct(0.5),
         "latency_ms_p95": pct(0.95),
         "failures": failures,
+        "mean_llm_ms_per_response": mean_llm_ms,
         "mean_added_ms_per_response": mean_added_ms,
     })
 }

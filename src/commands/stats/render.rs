@@ -114,9 +114,18 @@ pub fn write_text(
             out,
             width,
             &format!(
-                "  latency p50 {}, p95 {}; adds {:.1} ms per response on average",
+                "  latency per call (the provider's answer): p50 {}, p95 {}",
                 ms(&l2["latency_ms_p50"]),
                 ms(&l2["latency_ms_p95"]),
+            ),
+        )?;
+        say(
+            out,
+            width,
+            &format!(
+                "  per response, on average: {:.1} ms in LLM calls; {:.1} ms for Layer 2 in all \
+                 (the calls, the wait for the session file's last lines, reading the session)",
+                l2["mean_llm_ms_per_response"].as_f64().unwrap_or(0.0),
                 l2["mean_added_ms_per_response"].as_f64().unwrap_or(0.0)
             ),
         )?;
@@ -174,6 +183,11 @@ pub fn write_text(
             width,
             &format!("  decided by (per class found): {}", by.join(", ")),
         )?;
+        for (value, meaning) in DECIDED_BY_MEANINGS {
+            if g["decided_by"].get(value).is_some() {
+                say(out, width, &format!("    {value}: {meaning}"))?;
+            }
+        }
     }
     let c = &summary["checks"];
     if !checks.is_empty() {
@@ -197,6 +211,20 @@ pub fn write_text(
     }
     Ok(())
 }
+
+/// The `decided_by` values that leave a command to a person, and why each did: told apart,
+/// since one is a setting to change and the other a failure to look into.
+const DECIDED_BY_MEANINGS: [(&str, &str); 2] = [
+    (
+        "no-llm",
+        "no LLM provider is configured, so no judge read the session and a person was asked",
+    ),
+    (
+        "judge-failed",
+        "the gate's judge could not answer (its call failed, it does not build, or the session \
+         had nothing to read), so a person was asked",
+    ),
+];
 
 /// Writes `text` wrapped to the terminal, continuation lines indented.
 fn say(out: &mut dyn Write, width: usize, text: &str) -> io::Result<()> {

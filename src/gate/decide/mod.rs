@@ -50,8 +50,11 @@ pub enum DecidedBy {
     Facts,
     Evidence,
     Judge,
-    /// The judge could not decide (no provider, failure): a human must.
+    /// The judge could not decide (its call failed, it does not build, nothing to read): a
+    /// human must.
     JudgeFailed,
+    /// No LLM provider is configured, so no judge was asked: a human must.
+    NoLlm,
     /// The user approved this command with `hookjudge approve`.
     Approval,
 }
@@ -76,6 +79,7 @@ impl DecidedBy {
             DecidedBy::Evidence => "evidence",
             DecidedBy::Judge => "judge",
             DecidedBy::JudgeFailed => "judge-failed",
+            DecidedBy::NoLlm => "no-llm",
             DecidedBy::Approval => "approval",
         }
     }
@@ -306,12 +310,16 @@ fn verify(
             return Step::Ruled(ruling);
         }
         Some(JudgeSaid::Failed(cause)) => ruling.facts.judge_failure = Some(cause.clone()),
-        Some(JudgeSaid::Nothing) => {}
+        Some(JudgeSaid::Nothing | JudgeSaid::NoLlm) => {}
     }
+    let by = match facts.judge {
+        Some(JudgeSaid::NoLlm) => DecidedBy::NoLlm,
+        _ => DecidedBy::JudgeFailed,
+    };
     let why = format!(
         "{what}; hookjudge found no proof of verification since the last change ({account})."
     );
-    Step::Ruled(ask(ruling, facts, why, DecidedBy::JudgeFailed))
+    Step::Ruled(ask(ruling, facts, why, by))
 }
 
 /// The reason for an action the policy denies.

@@ -386,10 +386,19 @@ fn evidence_and_judge_table() {
         ),
         (
             Finding::None,
-            Some(edited),
+            Some(edited.clone()),
             Some(JudgeSaid::Nothing),
             Ask,
             DecidedBy::JudgeFailed,
+            "files changed (Edit) and no test run followed",
+        ),
+        // No provider: a person decides, and the log says why apart from a failed judge.
+        (
+            Finding::None,
+            Some(edited),
+            Some(JudgeSaid::NoLlm),
+            Ask,
+            DecidedBy::NoLlm,
             "files changed (Edit) and no test run followed",
         ),
     ];
