@@ -48,6 +48,34 @@ pub fn tested_before(line: &str, commit: &str, cwd: &Path, tests: &Regex) -> Opt
         .then(|| (*test).to_owned())
 }
 
+/// Whether only commands that write no file run before `commit` (one part of `line`): it is
+/// the line's first part, or follows `git add` (not `--force`, which adds ignored files),
+/// `git status`, `git diff` or `git log`, all joined by `&&`.
+pub fn only_staging_before(line: &str, commit: &str, cwd: &Path) -> bool {
+    let Some(parts) = and_chain(line) else {
+        return false;
+    };
+    let Some(at) = parts.iter().position(|p| *p == commit.trim()) else {
+        return false;
+    };
+    parts[..at].iter().all(|p| {
+        changes_no_code(p, cwd)
+            && !shell::parse(p, cwd)
+                .commands
+                .iter()
+                .flat_map(|c| &c.argv)
+                .any(|w| forces(w.text()))
+    })
+}
+
+/// `--force` (or an abbreviation), or `-f` alone or among short options (`-Af`).
+fn forces(word: &str) -> bool {
+    match word.strip_prefix("--") {
+        Some(long) => !long.is_empty() && "force".starts_with(long),
+        None => word.starts_with('-') && word.contains('f'),
+    }
+}
+
 /// The parts of a line made only of `&&`-joined simple commands; `None` for any other shape.
 fn and_chain(line: &str) -> Option<Vec<&str>> {
     let bytes = line.as_bytes();

@@ -59,6 +59,9 @@ pub struct WorkFacts {
     pub changes: Result<Changes, facts::Error>,
     /// HEAD's committer time, in seconds.
     pub head_time: Option<i64>,
+    /// A commit takes only changes that are not code (read only when it would otherwise need
+    /// evidence: see [`super::not_code`]).
+    pub takes_only_not_code: bool,
 }
 
 /// For a push.
@@ -78,6 +81,9 @@ pub struct PushRepoFacts {
     /// The newest pushed commit's time in ms (the end of its second; now when unreadable, so
     /// that no earlier evidence counts).
     pub newest_commit_ms: i64,
+    /// Every pushed commit changes only files that are not code (read only when the push
+    /// would otherwise need evidence: see [`super::not_code`]).
+    pub commits_only_not_code: bool,
 }
 
 /// For a destructive operation: what it would lose.
@@ -111,6 +117,7 @@ impl Default for PushRepoFacts {
             refs: None,
             pushed_paths: Ok(Vec::new()),
             newest_commit_ms: 0,
+            commits_only_not_code: false,
         }
     }
 }
@@ -264,6 +271,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
                 branch: repo.branch(),
                 changes: repo.changes_except(|p| evidence::is_artifact(p, artifacts)),
                 head_time: repo.head().map(|(_, t)| t),
+                takes_only_not_code: false,
             })
         }
     };

@@ -7,7 +7,8 @@
 //! code was verified since its last change through `evidence`, for which
 //! `crate::transcript` reads the session file, and the gate's judge; a commit that runs only
 //! after passing tests on the same line is its own evidence: `chained`), then `decide` turns them into silent, deny,
-//! or ask a human, without reading anything. `settings` holds the gate's configuration.
+//! or ask a human, without reading anything; a commit or push that changes only documentation
+//! and metadata (`not_code`) needs no evidence. `settings` holds the gate's configuration.
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
 //! agents' file-writing tools. `scratch` tells the session's own new files, which deleting loses
 //! nothing of the user's. `repos` opens each repository once per hook call, for the git
@@ -28,6 +29,7 @@ pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
+pub mod not_code;
 pub mod outcome;
 pub mod overwrite;
 mod packed;

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::classify::{Class, Gated};
 use super::decide::{self, Need, Step};
 use super::gather::{self, Reads};
+use super::not_code;
 use super::settings::GateSettings;
 use crate::judge::Judge;
 use crate::judge::evaluate::Layer2;
@@ -59,6 +60,22 @@ impl<'a> Context<'a> {
 pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
     let mut facts = gather::repository(gated, ctx);
     let mut step = decide::decide(gated, &facts, ctx.settings);
+    if let Step::Needs(Need::Evidence(_)) = &step {
+        let only_not_code = match &mut facts.repo {
+            gather::RepoFacts::Work(work) => {
+                work.takes_only_not_code = not_code::commit_takes_only_not_code(gated, ctx);
+                work.takes_only_not_code
+            }
+            gather::RepoFacts::Push(push) => {
+                push.commits_only_not_code = not_code::pushes_only_not_code(gated, push, ctx);
+                push.commits_only_not_code
+            }
+            _ => false,
+        };
+        if only_not_code {
+            step = decide::decide(gated, &facts, ctx.settings);
+        }
+    }
     if let Step::Needs(Need::Evidence(query)) = &step {
         facts.evidence = Some(
             tested_on_the_line(gated, &facts, ctx).unwrap_or_else(|| gather::evidence(query, ctx)),

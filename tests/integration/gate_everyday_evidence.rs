@@ -1,5 +1,6 @@
 //! Everyday commits, pushes and cleans in real repositories with a real session file: a test
-//! run joined to the commit or push by `&&` is its own evidence whatever runner it uses.
+//! run joined to the commit or push by `&&` is its own evidence whatever runner it uses, and a
+//! commit or push that changes only documentation needs none.
 
 use std::path::Path;
 
@@ -136,4 +137,65 @@ fn a_test_run_joined_by_and_to_a_push_of_head_from_a_clean_tree_is_evidence() {
     write(&s.work.join("a.txt"), "uncommitted\n");
     let dirty = ["python3 -m pytest -q && git push".to_string()];
     assert_each(&answers(&s, &dirty, &t), &["ask", "deny"]);
+}
+
+/// A clean repository after `init`, with the session having edited `README.md` only.
+fn docs_session(s: &Scenario) -> std::path::PathBuf {
+    git(&s.work, &["stash", "-q", "-u"]);
+    write(&s.work.join("README.md"), "# app\n\nSmall maths helpers.\n");
+    write(&s.work.join("docs/usage.md"), "# Usage\n\n    add(1, 2)\n");
+    write(&s.work.join(".gitignore"), "__pycache__/\n.venv/\n");
+    s.session(&[(
+        "Edit",
+        json!({"file_path": s.work.join("README.md"), "old_string": "Small", "new_string": "Small maths"}),
+    )])
+}
+
+#[test]
+fn a_commit_of_documentation_and_metadata_only_needs_no_test_run() {
+    let s = scenario();
+    let t = docs_session(&s);
+    let docs_only: Vec<String> = [
+        "git add README.md && git commit -m 'README: fix typo'",
+        "git add -A && git commit -m 'docs: usage page'",
+        "git add docs/usage.md .gitignore && git commit -m 'docs'",
+        "git commit -am 'README and .gitignore'",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_each(&answers(&s, &docs_only, &t), &["silent"]);
+    // A command before the commit could write code; a forced add takes ignored files.
+    let not_only_staging: Vec<String> = [
+        "echo 'x = 1' > app2.py && git add -A && git commit -m 'docs'",
+        "git add -f build.py && git commit -m 'docs'",
+        "git add -A; git commit -m 'docs'",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_each(&answers(&s, &not_only_staging, &t), &["ask", "deny"]);
+    // Code or a build file among the changes: the usual evidence decides.
+    for code in ["lib.py", "CMakeLists.txt", "requirements.txt"] {
+        write(&s.work.join(code), "x\n");
+        let line = vec!["git add -A && git commit -m 'docs'".to_string()];
+        assert_each(&answers(&s, &line, &t), &["ask", "deny"]);
+        std::fs::remove_file(s.work.join(code)).unwrap();
+    }
+}
+
+#[test]
+fn a_push_whose_every_commit_changes_only_documentation_needs_no_test_run() {
+    let s = scenario();
+    let t = docs_session(&s);
+    // A new branch from what origin has, whose one commit is documentation only.
+    git(&s.work, &["checkout", "-q", "-b", "docs", "origin/main"]);
+    git(&s.work, &["add", "-A"]);
+    git(&s.work, &["commit", "-qm", "docs"]);
+    let push = vec!["git push -u origin docs".to_string()];
+    assert_each(&answers(&s, &push, &t), &["silent"]);
+    // A code commit among them, even one a later commit undoes: every commit is read.
+    write(&s.work.join("app.py"), "def add(a, b):\n    return b + a\n");
+    git(&s.work, &["commit", "-qam", "code"]);
+    write(&s.work.join("app.py"), "def add(a, b):\n    return a + b\n");
+    git(&s.work, &["commit", "-qam", "undo code"]);
+    assert_each(&answers(&s, &push, &t), &["ask", "deny"]);
 }

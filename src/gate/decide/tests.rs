@@ -211,6 +211,7 @@ fn a_commit_with_nothing_to_take_is_left_to_git() {
             branch: None,
             changes: Err(facts::Error::new("cannot read the status")),
             head_time: None,
+            takes_only_not_code: false,
         }),
         ..Facts::default()
     };

@@ -190,6 +190,27 @@ impl Repo {
         }
         Ok(out)
     }
+
+    /// Every path a commit could take: staged, unstaged and untracked (each file inside an
+    /// untracked directory, not ignored ones), a staged rename as both its sides.
+    pub fn every_changed_path(&self) -> Result<Vec<String>, Error> {
+        let iter = ctx!(
+            self.repo.status(gix::progress::Discard),
+            "cannot read the status"
+        )?
+        .untracked_files(gix::status::UntrackedFiles::Files)
+        .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
+        .index_worktree_rewrites(None);
+        let iter = ctx!(iter.into_iter(None), "cannot read the status")?;
+        let mut out = Vec::new();
+        for item in iter {
+            let item = ctx!(item, "cannot read the status")?;
+            out.push(item.location().to_str_lossy().into_owned());
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
 }
 
 /// Directories that hold build output, not code, in common ecosystems.
