@@ -102,6 +102,8 @@ pub struct DestructiveFacts {
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move or a rebase leaves on no ref.
     pub lost_by_move: Option<Result<Commits, facts::Error>>,
+    /// What a `git clean` would delete that matters (read for `git clean` only).
+    pub clean: Option<Result<super::clean::CleanLoss, facts::Error>>,
     /// Untracked paths (as in `changes`) that are the session's own scratch
     /// ([`super::scratch`]): removing them loses nothing of the user's.
     pub session_scratch: Vec<String>,
@@ -133,6 +135,7 @@ impl Default for DestructiveFacts {
             stash_count: 0,
             only_on_branch: Vec::new(),
             lost_by_move: None,
+            clean: None,
             session_scratch: Vec::new(),
         }
     }
@@ -258,6 +261,17 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
                     .filter(|p| made.is_scratch(&root.join(p.trim_end_matches('/'))))
                     .cloned()
                     .collect();
+            }
+            if let Some(op @ Destructive::Clean { .. }) = &gated.destructive {
+                let made = ctx
+                    .transcript
+                    .map(|session| super::scratch::SessionMade::read(session, ctx.cwd));
+                facts.clean = Some(super::clean::read(
+                    repo,
+                    op,
+                    made.as_ref(),
+                    &ctx.settings.artifacts,
+                ));
             }
             RepoFacts::Destructive(facts)
         }

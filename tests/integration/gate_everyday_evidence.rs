@@ -1,6 +1,7 @@
 //! Everyday commits, pushes and cleans in real repositories with a real session file: a test
-//! run joined to the commit or push by `&&` is its own evidence whatever runner it uses, and a
-//! commit or push that changes only documentation needs none.
+//! run joined to the commit or push by `&&` is its own evidence whatever runner it uses, a
+//! commit or push that changes only documentation needs none, and `git clean` is judged on
+//! what it would really delete.
 
 use std::path::Path;
 
@@ -198,4 +199,43 @@ fn a_push_whose_every_commit_changes_only_documentation_needs_no_test_run() {
     write(&s.work.join("app.py"), "def add(a, b):\n    return a + b\n");
     git(&s.work, &["commit", "-qam", "undo code"]);
     assert_each(&answers(&s, &push, &t), &["ask", "deny"]);
+}
+
+#[test]
+fn git_clean_is_judged_on_what_it_would_delete() {
+    let s = scenario();
+    write(&s.work.join(".gitignore"), "__pycache__/\ndist/\n*.log\n");
+    write(&s.work.join("dist/app.js"), "built\n");
+    let t = s.session(&[("Bash", json!({"command": "npm run build"}))]);
+    // Only build output under the pathspec, or nothing at all: nothing is lost.
+    let silent: Vec<String> = [
+        "git clean -fdx dist",
+        "git clean -fdX dist",
+        "git clean -fd src",
+        "git clean -fdX -e '!.claude' -e '!.hookjudge'",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_each(&answers(&s, &silent, &t), &["silent"]);
+    // The ignored hook settings go with `-X` or `-x`: named, as self-protection.
+    for line in ["git clean -fdX", "git clean -fdx"] {
+        let (decision, why) = s.gate(line, Some(&t));
+        assert_eq!(decision, "deny", "{line}: {why}");
+        assert!(
+            why.contains("[self-protection]") && why.contains("`.claude/`"),
+            "{line}: {why}"
+        );
+    }
+    // The user's untracked notes and an ignored log that is not build output are lost.
+    write(&s.work.join("run.log"), "the user's log\n");
+    let (decision, why) = s.gate("git clean -fd", Some(&t));
+    assert_eq!(decision, "deny", "{why}");
+    assert!(
+        why.contains("would lose") && why.contains("notes.txt"),
+        "{why}"
+    );
+    let (decision, why) = s.gate("git clean -fX -e '!.claude' -e '!.hookjudge'", Some(&t));
+    assert_eq!(decision, "deny", "{why}");
+    assert!(why.contains("would lose run.log"), "{why}");
+    assert!(s.work.join(".claude/settings.local.json").is_file());
 }

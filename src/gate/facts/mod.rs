@@ -121,7 +121,7 @@ macro_rules! ctx {
 mod changes;
 mod history;
 
-pub use changes::mtime_ms;
+pub use changes::{BUILD_DIRS, Uncommitted, mtime_ms};
 
 impl Repo {
     /// Opens the repository of `target`: `--git-dir`/`GIT_DIR` when given, else discovery from
