@@ -105,6 +105,19 @@ pub fn problems(settings: &Settings) -> Vec<Problem> {
             });
         }
     }
+    for glob in &settings.gate.not_code {
+        let pattern = glob.strip_prefix('!').unwrap_or(glob);
+        if let Err(e) = crate::gate::glob::check(pattern) {
+            let (key, file) = locate(&files, &["gate"], &["not_code", "add_not_code"], glob)
+                .map(|(k, f)| (k, Some(f)))
+                .unwrap_or(("gate.not_code".into(), None));
+            found.push(Problem {
+                key,
+                file,
+                message: format!("{e}, so it never matches"),
+            });
+        }
+    }
     found
 }
 
@@ -119,13 +132,16 @@ mod tests {
         let file = dir.path().join("explicit.json");
         std::fs::write(
             &file,
-            r#"{"judges": {"mine": {"triggers": ["fine"]}}, "gate": {"add_artifacts": ["ok/*.xml", "bad/[x"]}}"#,
+            r#"{"judges": {"mine": {"triggers": ["fine"]}}, "gate": {"add_artifacts": ["ok/*.xml", "bad/[x"], "not_code": ["*.md", "!bad/[y"]}}"#,
         )
         .unwrap();
         let settings = Settings::load(dir.path(), Some(&file)).unwrap();
         let found = problems(&settings);
         let keys: Vec<&str> = found.iter().map(|p| p.key.as_str()).collect();
-        assert_eq!(keys, ["judges.mine", "gate.add_artifacts[1]"]);
+        assert_eq!(
+            keys,
+            ["judges.mine", "gate.add_artifacts[1]", "gate.not_code[1]"]
+        );
         assert!(
             found[0].message.contains("judge `mine` has no"),
             "{}",

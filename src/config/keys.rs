@@ -106,6 +106,11 @@ config_keys! {
         add_artifacts: Vec<String> [strings] => add_to(gate.artifacts, "gate.artifacts");
         /// a regex over a command line that recognises a test run in the transcript
         test_commands: String [string] => set(gate.test_commands);
+        /// files that are not code (globs; `!` for exceptions): a commit or push changing only
+        /// these needs no test evidence; replaces the defaults
+        not_code: Vec<String> [strings] => set(gate.not_code);
+        /// files that are not code (globs; `!` for exceptions); added to the defaults
+        add_not_code: Vec<String> [strings] => add_to(gate.not_code, "gate.not_code");
         /// command prefixes that deploy (e.g. `./scripts/deploy.sh`, `make deploy`)
         deploy_commands: Vec<String> [strings] => append_words(gate.deploy_commands);
         /// command prefixes that publish (e.g. `./scripts/release.sh`, `make release`)

@@ -6,6 +6,10 @@
 //! test run (the `gate.test_commands` pattern, from its first word, not a listing or dry run,
 //! not pointed at another project) comes before the commit; and between the two only
 //! `git add`, `git status`, `git diff` or `git log` run, which change no code.
+//!
+//! A test run is read as the line writes it, whatever it runs: `npm test` or `make test`
+//! whose script or recipe the shell reader follows is still one test run, the one the pattern
+//! names (the recipe's own commands are gated where they stand).
 
 use std::path::Path;
 
@@ -44,6 +48,34 @@ pub fn tested_before(line: &str, commit: &str, cwd: &Path, tests: &Regex) -> Opt
         .then(|| (*test).to_owned())
 }
 
+/// Whether only commands that write no file run before `commit` (one part of `line`): it is
+/// the line's first part, or follows `git add` (not `--force`, which adds ignored files),
+/// `git status`, `git diff` or `git log`, all joined by `&&`.
+pub fn only_staging_before(line: &str, commit: &str, cwd: &Path) -> bool {
+    let Some(parts) = and_chain(line) else {
+        return false;
+    };
+    let Some(at) = parts.iter().position(|p| *p == commit.trim()) else {
+        return false;
+    };
+    parts[..at].iter().all(|p| {
+        changes_no_code(p, cwd)
+            && !shell::parse(p, cwd)
+                .commands
+                .iter()
+                .flat_map(|c| &c.argv)
+                .any(|w| forces(w.text()))
+    })
+}
+
+/// `--force` (or an abbreviation), or `-f` alone or among short options (`-Af`).
+fn forces(word: &str) -> bool {
+    match word.strip_prefix("--") {
+        Some(long) => !long.is_empty() && "force".starts_with(long),
+        None => word.starts_with('-') && word.contains('f'),
+    }
+}
+
 /// The parts of a line made only of `&&`-joined simple commands; `None` for any other shape.
 fn and_chain(line: &str) -> Option<Vec<&str>> {
     let bytes = line.as_bytes();
@@ -75,9 +107,17 @@ fn and_chain(line: &str) -> Option<Vec<&str>> {
     parts.iter().all(|p| !p.is_empty()).then_some(parts)
 }
 
-fn is_test_run(part: &str, cwd: &Path, tests: &Regex) -> bool {
+/// The one command `part` is, as written: the commands of the recipes and scripts it runs
+/// (found one level deeper) are not parts of the line.
+fn written_command(part: &str, cwd: &Path) -> Option<shell::SimpleCommand> {
     let script = shell::parse(part, cwd);
-    let [cmd] = script.commands.as_slice() else {
+    let mut written = script.commands.into_iter().filter(|c| c.depth == 0);
+    let cmd = written.next()?;
+    written.next().is_none().then_some(cmd)
+}
+
+fn is_test_run(part: &str, cwd: &Path, tests: &Regex) -> bool {
+    let Some(cmd) = written_command(part, cwd) else {
         return false;
     };
     let Some(program) = cmd.program() else {
@@ -111,8 +151,7 @@ fn is_test_run(part: &str, cwd: &Path, tests: &Regex) -> bool {
 }
 
 fn changes_no_code(part: &str, cwd: &Path) -> bool {
-    let script = shell::parse(part, cwd);
-    let [cmd] = script.commands.as_slice() else {
+    let Some(cmd) = written_command(part, cwd) else {
         return false;
     };
     cmd.program() == Some("git")
@@ -143,6 +182,55 @@ mod tests {
             "cargo fmt && cargo test && git status && git commit -qam 'add div'",
         ] {
             assert!(tested(line, commit).is_some(), "{line}");
+        }
+    }
+
+    /// The runners' files the shell reader follows exist: `npm test` and `make test` read
+    /// their script and recipe, and stay one test run each.
+    #[test]
+    fn a_test_script_or_recipe_a_runner_runs_is_one_test_run() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"test": "node --test test/"}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "test:\n\tpython3 -m pytest -q\n\tnpm test\n",
+        )
+        .unwrap();
+        let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
+        let commit = "git commit -am 'x y'";
+        for runs in [
+            "npm test",
+            "npm run test",
+            "yarn test",
+            "pnpm test",
+            "bun test",
+            "make test",
+            "cargo test",
+            "go test ./...",
+            "node --test test/",
+            "npx mocha",
+        ] {
+            for line in [
+                format!("{runs} && {commit}"),
+                format!("{runs} && git add -A && {commit}"),
+            ] {
+                assert!(
+                    tested_before(&line, commit, dir.path(), &tests).is_some(),
+                    "{line}"
+                );
+            }
+            for joined in ["; ", " || ", " | ", " & "] {
+                let line = format!("{runs}{joined}{commit}");
+                assert_eq!(
+                    tested_before(&line, commit, dir.path(), &tests),
+                    None,
+                    "{line}"
+                );
+            }
         }
     }
 

@@ -80,7 +80,14 @@ pub enum Destructive {
     },
     Clean {
         directories: bool,
+        /// `-x` or `-X`: ignored files go too.
         ignored: bool,
+        /// `-X`: only ignored files go.
+        only_ignored: bool,
+        /// `-e` patterns, added to the ignore rules.
+        excludes: Vec<String>,
+        /// Pathspecs: only what they match goes.
+        paths: Vec<String>,
         /// `-f` given, or `clean.requireForce` turned off on the command line (the repository's
         /// own setting is read with the facts).
         forced: bool,

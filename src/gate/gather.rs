@@ -59,6 +59,9 @@ pub struct WorkFacts {
     pub changes: Result<Changes, facts::Error>,
     /// HEAD's committer time, in seconds.
     pub head_time: Option<i64>,
+    /// A commit takes only changes that are not code (read only when it would otherwise need
+    /// evidence: see [`super::not_code`]).
+    pub takes_only_not_code: bool,
 }
 
 /// For a push.
@@ -78,6 +81,9 @@ pub struct PushRepoFacts {
     /// The newest pushed commit's time in ms (the end of its second; now when unreadable, so
     /// that no earlier evidence counts).
     pub newest_commit_ms: i64,
+    /// Every pushed commit changes only files that are not code (read only when the push
+    /// would otherwise need evidence: see [`super::not_code`]).
+    pub commits_only_not_code: bool,
 }
 
 /// For a destructive operation: what it would lose.
@@ -96,6 +102,8 @@ pub struct DestructiveFacts {
     pub only_on_branch: Vec<(String, Commits)>,
     /// Commits a branch move or a rebase leaves on no ref.
     pub lost_by_move: Option<Result<Commits, facts::Error>>,
+    /// What a `git clean` would delete that matters (read for `git clean` only).
+    pub clean: Option<Result<super::clean::CleanLoss, facts::Error>>,
     /// Untracked paths (as in `changes`) that are the session's own scratch
     /// ([`super::scratch`]): removing them loses nothing of the user's.
     pub session_scratch: Vec<String>,
@@ -111,6 +119,7 @@ impl Default for PushRepoFacts {
             refs: None,
             pushed_paths: Ok(Vec::new()),
             newest_commit_ms: 0,
+            commits_only_not_code: false,
         }
     }
 }
@@ -126,6 +135,7 @@ impl Default for DestructiveFacts {
             stash_count: 0,
             only_on_branch: Vec::new(),
             lost_by_move: None,
+            clean: None,
             session_scratch: Vec::new(),
         }
     }
@@ -254,6 +264,17 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
                     .cloned()
                     .collect();
             }
+            if let Some(op @ Destructive::Clean { .. }) = &gated.destructive {
+                let made = ctx
+                    .transcript
+                    .map(|session| super::scratch::SessionMade::read(session, ctx.cwd));
+                facts.clean = Some(super::clean::read(
+                    repo,
+                    op,
+                    made.as_ref(),
+                    &ctx.settings.artifacts,
+                ));
+            }
             RepoFacts::Destructive(facts)
         }
         // A push by another tool (`jj git push`, `hub push`) has no refspecs to follow: it
@@ -266,6 +287,7 @@ pub fn repository(gated: &Gated, ctx: &Context) -> Facts {
                 branch: repo.branch(),
                 changes: repo.changes_except(|p| evidence::is_artifact(p, artifacts)),
                 head_time: repo.head().map(|(_, t)| t),
+                takes_only_not_code: false,
             })
         }
     };

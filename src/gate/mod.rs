@@ -7,9 +7,10 @@
 //! code was verified since its last change through `evidence`, for which
 //! `crate::transcript` reads the session file, and the gate's judge; a commit that runs only
 //! after passing tests on the same line is its own evidence: `chained`), then `decide` turns them into silent, deny,
-//! or ask a human, without reading anything. `settings` holds the gate's configuration.
+//! or ask a human, without reading anything; a commit or push that changes only documentation
+//! and metadata (`not_code`) needs no evidence. `settings` holds the gate's configuration.
 //! `protect` comes first: it denies actions against hookjudge itself, through the shell and the
-//! agents' file-writing tools. `scratch` tells the session's own new files, which deleting loses
+//! agents' file-writing tools. `clean` reads what `git clean` would delete. `scratch` tells the session's own new files, which deleting loses
 //! nothing of the user's. `repos` opens each repository once per hook call, for the git
 //! aliases classification reads and for the facts gathered after. `outcome` is the gate's
 //! answer to one command, from finding its gated actions to silent, deny or ask: the rules
@@ -19,6 +20,7 @@
 pub mod approval;
 pub mod chained;
 pub mod classify;
+pub mod clean;
 pub mod decide;
 pub mod delete;
 pub mod evidence;
@@ -28,6 +30,7 @@ pub mod gather;
 pub mod git;
 pub mod git_options;
 pub mod glob;
+pub mod not_code;
 pub mod outcome;
 pub mod overwrite;
 mod packed;

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::classify::{Class, Gated};
 use super::decide::{self, Need, Step};
 use super::gather::{self, Reads};
+use super::not_code;
 use super::settings::GateSettings;
 use crate::judge::Judge;
 use crate::judge::evaluate::Layer2;
@@ -59,9 +60,26 @@ impl<'a> Context<'a> {
 pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
     let mut facts = gather::repository(gated, ctx);
     let mut step = decide::decide(gated, &facts, ctx.settings);
+    if let Step::Needs(Need::Evidence(_)) = &step {
+        let only_not_code = match &mut facts.repo {
+            gather::RepoFacts::Work(work) => {
+                work.takes_only_not_code = not_code::commit_takes_only_not_code(gated, ctx);
+                work.takes_only_not_code
+            }
+            gather::RepoFacts::Push(push) => {
+                push.commits_only_not_code = not_code::pushes_only_not_code(gated, push, ctx);
+                push.commits_only_not_code
+            }
+            _ => false,
+        };
+        if only_not_code {
+            step = decide::decide(gated, &facts, ctx.settings);
+        }
+    }
     if let Step::Needs(Need::Evidence(query)) = &step {
-        facts.evidence =
-            Some(tested_on_the_line(gated, ctx).unwrap_or_else(|| gather::evidence(query, ctx)));
+        facts.evidence = Some(
+            tested_on_the_line(gated, &facts, ctx).unwrap_or_else(|| gather::evidence(query, ctx)),
+        );
         step = decide::decide(gated, &facts, ctx.settings);
     }
     if let Step::Needs(Need::Judge) = step {
@@ -75,10 +93,21 @@ pub fn decide(gated: &Gated, ctx: &Context) -> Ruling {
     }
 }
 
-/// `pytest && git commit …`: the commit runs only after the tests passed.
-fn tested_on_the_line(gated: &Gated, ctx: &Context) -> Option<gather::Evidence> {
-    if gated.class != Class::Commit || ctx.line.is_empty() {
+/// `pytest && git commit …`: the commit runs only after the tests passed. `pytest && git push`
+/// likewise, when what the push sends is what the tests ran on: every pushed branch is at
+/// HEAD, and the work tree holds nothing HEAD lacks (test artifacts aside).
+fn tested_on_the_line(
+    gated: &Gated,
+    facts: &gather::Facts,
+    ctx: &Context,
+) -> Option<gather::Evidence> {
+    if ctx.line.is_empty() {
         return None;
+    }
+    match gated.class {
+        Class::Commit => {}
+        Class::Push if pushes_the_tested_tree(gated, facts, ctx) => {}
+        _ => return None,
     }
     let tests = super::evidence::test_commands(&ctx.settings.test_commands)?;
     let command = super::chained::tested_before(ctx.line, &gated.command, ctx.cwd, &tests)?;
@@ -86,6 +115,32 @@ fn tested_on_the_line(gated: &Gated, ctx: &Context) -> Option<gather::Evidence> 
         artifacts: super::evidence::Finding::TestRunAfterChange { command },
         transcript: None,
     })
+}
+
+/// Whether a push sends exactly the tree a test run on this line runs on: HEAD's commit, from
+/// a clean work tree. Tags are left to the usual evidence (they may name other commits).
+fn pushes_the_tested_tree(gated: &Gated, facts: &gather::Facts, ctx: &Context) -> bool {
+    let gather::RepoFacts::Push(push) = &facts.repo else {
+        return false;
+    };
+    let (Some(Ok(refs)), Some(spec)) = (&push.refs, &gated.push) else {
+        return false;
+    };
+    let opened = ctx.reads.repo(&gated.target, ctx.cwd);
+    let Ok(repo) = opened.as_ref() else {
+        return false;
+    };
+    let Some((head, _)) = repo.head() else {
+        return false;
+    };
+    let pushed: Vec<_> = refs.iter().filter(|f| f.ahead.count > 0).collect();
+    let artifacts = &ctx.settings.artifacts;
+    !spec.tags
+        && !pushed.is_empty()
+        && pushed.iter().all(|f| f.source_id == Some(head))
+        && repo
+            .changes_except(|p| super::evidence::is_artifact(p, artifacts))
+            .is_ok_and(|c| c.is_empty())
 }
 
 fn unreachable_fact(gated: &Gated, need: &Need) -> Ruling {

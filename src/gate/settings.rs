@@ -1,5 +1,5 @@
 //! The gate's settings: a policy per class of action, the branches a force push must not
-//! rewrite, what a test run is and which files it writes, the commands that deploy or publish,
+//! rewrite, what a test run is and which files it writes, which files are not code, the commands that deploy or publish,
 //! and the deadline of the gate's own judge: what the config's `gate` keys resolve to (declared
 //! and merged in the config's key list (`config::keys`)), with the defaults a config file starts from.
 
@@ -24,6 +24,38 @@ pub enum Policy {
     Guard,
 }
 
+/// Files that are not code (`gate.not_code`): a commit or push changing only these needs no
+/// test evidence. Globs from the repository root (`*` within a segment, `**` across); a `!`
+/// glob is an exception (for a configured list). Not `*.txt`
+/// in general: test fixtures and expected outputs, `requirements.txt` and `CMakeLists.txt`
+/// are `.txt` files a test run depends on; only the usual documentation names are listed.
+pub const DEFAULT_NOT_CODE: [&str; 24] = [
+    "**/*.md",
+    "**/*.markdown",
+    "**/*.rst",
+    "**/*.adoc",
+    "**/README*",
+    "**/NOTES*",
+    "**/CONTRIBUTING*",
+    "docs/**",
+    "doc/**",
+    "**/LICENSE*",
+    "**/LICENCE*",
+    "**/COPYING*",
+    "**/NOTICE*",
+    "**/AUTHORS*",
+    "**/CHANGELOG*",
+    "**/.gitignore",
+    "**/.gitattributes",
+    "**/*.png",
+    "**/*.jpg",
+    "**/*.jpeg",
+    "**/*.gif",
+    "**/*.svg",
+    "**/*.webp",
+    "**/*.ico",
+];
+
 /// The resolved `gate` settings.
 #[derive(Debug, Clone)]
 pub struct GateSettings {
@@ -31,6 +63,7 @@ pub struct GateSettings {
     pub protected_branches: Vec<String>,
     pub artifacts: Vec<String>,
     pub test_commands: String,
+    pub not_code: Vec<String>,
     pub deploy_commands: Vec<Vec<String>>,
     pub publish_commands: Vec<Vec<String>>,
     pub timeout_ms: u64,
@@ -55,6 +88,7 @@ impl Default for GateSettings {
                 .map(|s| s.to_string())
                 .collect(),
             test_commands: evidence::DEFAULT_TEST_COMMANDS.to_string(),
+            not_code: DEFAULT_NOT_CODE.iter().map(|s| s.to_string()).collect(),
             deploy_commands: Vec::new(),
             publish_commands: Vec::new(),
             timeout_ms: 8000,

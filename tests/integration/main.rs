@@ -22,6 +22,7 @@ mod gate_computed;
 mod gate_corpus;
 mod gate_effects;
 mod gate_everyday;
+mod gate_everyday_evidence;
 mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;

@@ -37,6 +37,7 @@ pub fn work(changes: Result<Changes, facts::Error>, branch: Option<&str>) -> Rep
         branch: branch.map(str::to_owned),
         changes,
         head_time: Some(100),
+        takes_only_not_code: false,
     })
 }
 

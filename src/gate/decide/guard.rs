@@ -66,18 +66,34 @@ pub(super) fn guard(
             };
             (lost, KEEP_CHANGES)
         }
-        Destructive::Clean {
-            ignored, forced, ..
-        } => {
+        Destructive::Clean { forced, .. } => {
             if !forced && !repo.clean_needs_no_force {
                 (Vec::new(), "") // git refuses without `-f`
             } else {
-                let mut lost = changes.untracked.clone();
-                if *ignored {
-                    lost.push("(ignored files too: `-x`/`-X`)".into());
+                let loss = match &repo.clean {
+                    Some(Ok(loss)) => loss,
+                    Some(Err(e)) => return cannot_tell(ruling, &e.to_string()),
+                    None => return cannot_tell(ruling, "what it deletes was not read"),
+                };
+                if let Some((_, why)) = loss.protected.first() {
+                    let named: Vec<String> = loss
+                        .protected
+                        .iter()
+                        .map(|(p, _)| format!("`{p}`"))
+                        .collect();
+                    ruling.facts = RulingFacts::of(Read::WouldLose {
+                        would_lose: loss.protected.iter().map(|(p, _)| p.clone()).collect(),
+                    });
+                    ruling.decision = Decision::Deny;
+                    ruling.decided_by = DecidedBy::Facts;
+                    ruling.reason = crate::gate::protect::reason(&format!(
+                        "command {why} ({})",
+                        named.join(", ")
+                    ));
+                    return ruling;
                 }
                 (
-                    lost,
+                    loss.lost.clone(),
                     "Move or commit what you need, or run `git clean -n` to review, or ask the user",
                 )
             }

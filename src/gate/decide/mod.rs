@@ -223,6 +223,11 @@ fn work(mut ruling: Ruling, facts: &Facts, repo: &WorkFacts, gated: &Gated, what
         ruling.decided_by = DecidedBy::Facts;
         return Step::Ruled(ruling); // git itself will say there is nothing to commit
     }
+    // Documentation and metadata only: no test run could fail because of them.
+    if repo.takes_only_not_code {
+        ruling.decided_by = DecidedBy::Facts;
+        return Step::Ruled(ruling);
+    }
     // The newest change: changed files' mtimes, and HEAD's commit time (whole seconds, so
     // counted as the end of its second: an artifact from the same second is not provably newer).
     let head = repo.head_time.map(|t| t * 1000 + 999).unwrap_or(0);

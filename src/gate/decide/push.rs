@@ -1,6 +1,7 @@
 //! A push: silent when git would refuse it or it publishes nothing, denied when a force push
 //! would rewrite a protected branch or drop commits the remote has, asked about when it mirrors
-//! or deletes, and otherwise verified against what the pushed commits change.
+//! or deletes, silent when the pushed commits change only documentation and metadata
+//! (`gate.not_code`), and otherwise verified against what the pushed commits change.
 
 use super::text::{branch_matches, plural, subjects};
 use super::{DecidedBy, Decision, Read, Ruling, RulingFacts, Step, ask, verify};
@@ -101,6 +102,11 @@ pub(super) fn push(
     if ahead == 0 && !spec.tags {
         ruling.decided_by = DecidedBy::Facts;
         return Step::Ruled(ruling); // nothing to publish
+    }
+    // Every pushed commit changes only documentation and metadata: no test run could fail.
+    if repo.commits_only_not_code {
+        ruling.decided_by = DecidedBy::Facts;
+        return Step::Ruled(ruling);
     }
     // What is pushed is the commits: an uncommitted edit is not part of it, but a pushed file
     // changed after the tests is.

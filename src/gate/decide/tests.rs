@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use super::fixtures::{gated, push_repo, ruled, work};
 use super::*;
 use crate::gate::classify::{Destructive, PushSpec};
+use crate::gate::clean::CleanLoss;
 use crate::gate::facts::{self, Changes, CommitLine, Commits, PushFacts};
 use crate::gate::gather::{DestructiveFacts, Evidence, PushRepoFacts};
 
@@ -211,6 +212,7 @@ fn a_commit_with_nothing_to_take_is_left_to_git() {
             branch: None,
             changes: Err(facts::Error::new("cannot read the status")),
             head_time: None,
+            takes_only_not_code: false,
         }),
         ..Facts::default()
     };
@@ -640,6 +642,17 @@ fn push_table() {
     );
 }
 
+fn clean_op(forced: bool, ignored: bool, paths: &[&str]) -> Destructive {
+    Destructive::Clean {
+        directories: true,
+        ignored,
+        only_ignored: false,
+        excludes: Vec::new(),
+        paths: paths.iter().map(|s| s.to_string()).collect(),
+        forced,
+    }
+}
+
 fn guarding(op: Destructive, repo: DestructiveFacts) -> Step {
     let mut g = gated(Class::Destructive, "git x");
     g.destructive = Some(op);
@@ -770,39 +783,57 @@ fn destructive_table() {
         ),
         (
             "clean unforced",
-            Destructive::Clean {
-                directories: false,
-                ignored: false,
-                forced: false,
-            },
+            clean_op(false, false, &[]),
             dirty(),
             Silent,
             "",
         ),
         (
             "clean, no force needed",
-            Destructive::Clean {
-                directories: false,
-                ignored: false,
-                forced: false,
-            },
+            clean_op(false, false, &[]),
             DestructiveFacts {
                 clean_needs_no_force: true,
+                clean: Some(Ok(CleanLoss {
+                    lost: paths(&["new.txt"]),
+                    protected: Vec::new(),
+                })),
                 ..dirty()
             },
             Deny,
             "new.txt",
         ),
         (
-            "clean -fx",
-            Destructive::Clean {
-                directories: true,
-                ignored: true,
-                forced: true,
+            "clean -fx of build output only",
+            clean_op(true, true, &["dist"]),
+            DestructiveFacts {
+                clean: Some(Ok(CleanLoss::default())),
+                ..dirty()
             },
-            dirty(),
+            Silent,
+            "",
+        ),
+        (
+            "clean -fdX taking hook settings",
+            clean_op(true, true, &[]),
+            DestructiveFacts {
+                clean: Some(Ok(CleanLoss {
+                    lost: paths(&["notes.log"]),
+                    protected: vec![(
+                        ".claude/".into(),
+                        "moves or deletes a directory holding an agent's hook settings",
+                    )],
+                })),
+                ..dirty()
+            },
             Deny,
-            "(ignored files too",
+            "[self-protection]: this command moves or deletes a directory holding an agent's hook settings (`.claude/`)",
+        ),
+        (
+            "clean, what it deletes unread",
+            clean_op(true, false, &[]),
+            dirty(),
+            Ask,
+            "what it deletes was not read",
         ),
         (
             "stash drop",

@@ -190,10 +190,85 @@ impl Repo {
         }
         Ok(out)
     }
+
+    /// Every path a commit could take: staged, unstaged and untracked (each file inside an
+    /// untracked directory, not ignored ones), a staged rename as both its sides.
+    pub fn every_changed_path(&self) -> Result<Vec<String>, Error> {
+        let iter = ctx!(
+            self.repo.status(gix::progress::Discard),
+            "cannot read the status"
+        )?
+        .untracked_files(gix::status::UntrackedFiles::Files)
+        .tree_index_track_renames(gix::status::tree_index::TrackRenames::Disabled)
+        .index_worktree_rewrites(None);
+        let iter = ctx!(iter.into_iter(None), "cannot read the status")?;
+        let mut out = Vec::new();
+        for item in iter {
+            let item = ctx!(item, "cannot read the status")?;
+            out.push(item.location().to_str_lossy().into_owned());
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+
+    /// The untracked and ignored entries `git clean` could delete, limited to `pathspecs`
+    /// when there are any: a directory wholly untracked or ignored as one entry, its path
+    /// ending in `/`.
+    pub fn clean_candidates(&self, pathspecs: &[String]) -> Result<Vec<Uncommitted>, Error> {
+        use gix::dir::entry::{Kind, Status};
+        use gix::dir::walk::EmissionMode::CollapseDirectory;
+        let index = ctx!(self.repo.index_or_empty(), "cannot read the index")?;
+        let options = ctx!(self.repo.dirwalk_options(), "cannot read the work tree")?
+            .emit_untracked(CollapseDirectory)
+            .emit_ignored(Some(CollapseDirectory))
+            .for_deletion(Some(Default::default()))
+            .empty_patterns_match_prefix(true);
+        let walk = ctx!(
+            self.repo.dirwalk_iter(
+                index,
+                pathspecs.iter().map(String::as_str),
+                Default::default(),
+                options
+            ),
+            "cannot walk the work tree"
+        )?;
+        let mut out = Vec::new();
+        for item in walk {
+            let entry = ctx!(item, "cannot walk the work tree")?.entry;
+            let ignored = match entry.status {
+                Status::Untracked => false,
+                Status::Ignored(_) => true,
+                Status::Pruned | Status::Tracked => continue,
+            };
+            let directory = matches!(entry.disk_kind, Some(Kind::Directory | Kind::Repository));
+            let mut path = entry.rela_path.to_str_lossy().into_owned();
+            if directory {
+                path.push('/');
+            }
+            out.push(Uncommitted {
+                path,
+                ignored,
+                directory,
+            });
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+}
+
+/// A file or directory git does not track.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Uncommitted {
+    /// Repository-relative; a directory's ends in `/`.
+    pub path: String,
+    /// Ignored (`.gitignore`, `.git/info/exclude`, `core.excludesFile`), not just untracked.
+    pub ignored: bool,
+    pub directory: bool,
 }
 
 /// Directories that hold build output, not code, in common ecosystems.
-const BUILD_DIRS: [&str; 14] = [
+pub const BUILD_DIRS: [&str; 14] = [
     "target",
     "node_modules",
     "dist",

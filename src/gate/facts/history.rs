@@ -371,7 +371,7 @@ impl Repo {
         gix::ObjectId::from_hex(name.as_bytes()).ok()
     }
 
-    fn remote_tips(&self, remote: &str) -> Result<Vec<gix::ObjectId>, Error> {
+    pub(super) fn remote_tips(&self, remote: &str) -> Result<Vec<gix::ObjectId>, Error> {
         let refs = ctx!(self.repo.references(), "cannot list references")?;
         let prefix = if remote.is_empty() {
             "refs/remotes/".to_owned()

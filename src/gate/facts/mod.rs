@@ -3,7 +3,8 @@
 //! lose. Nothing here runs `git`; everything is read from the repository the command targets.
 //!
 //! `changes` reads uncommitted work (the exact status, and a cheap stat-only look);
-//! `history` walks commits: what a push sends or drops, what a branch move or delete loses.
+//! `history` walks commits: what a push sends or drops, what a branch move or delete loses;
+//! `pushed` lists the paths each pushed commit changes.
 
 use std::path::{Path, PathBuf};
 
@@ -120,8 +121,9 @@ macro_rules! ctx {
 
 mod changes;
 mod history;
+mod pushed;
 
-pub use changes::mtime_ms;
+pub use changes::{BUILD_DIRS, Uncommitted, mtime_ms};
 
 impl Repo {
     /// Opens the repository of `target`: `--git-dir`/`GIT_DIR` when given, else discovery from

@@ -336,9 +336,26 @@ pub(super) fn clean(r: &Reading) -> Vec<Action> {
         Destructive::Clean {
             directories: flags.surely("", "d"),
             ignored: flags.surely("", "xX"),
+            only_ignored: flags.surely("", "X"),
+            excludes: exclude_patterns(flags),
+            paths: r.owned_operands(),
             forced,
         },
     )]
+}
+
+/// Every `-e`/`--exclude` pattern of a `git clean`, in order.
+fn exclude_patterns(flags: &crate::gate::git_options::Flags) -> Vec<String> {
+    use crate::gate::git_options::Arg;
+    flags
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            Arg::Long { name, value, .. } if name == "exclude" => value.clone(),
+            Arg::Short { flag: 'e', value } => value.clone(),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `git stash drop`: the stash it drops may hold the changes an earlier `git stash` of the

@@ -109,6 +109,17 @@ pub fn reason(what: &str) -> String {
     )
 }
 
+/// Why deleting `path` (absolute; a file, or a directory with what it holds) would take
+/// something hookjudge protects with it, if it would: for deletions no word of the line names
+/// (`git clean`).
+pub fn deleting(path: &Path) -> Option<&'static str> {
+    let protected = Protected::here();
+    protected
+        .what(path)
+        .map(|_| "deletes a file holding hookjudge's or an agent's hook settings")
+        .or_else(|| protected.holds_protected(path))
+}
+
 /// What a shell command would do against hookjudge, if anything: the text for [`reason`].
 pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
     let protected = Protected::here();
