@@ -59,8 +59,10 @@ pub enum Action {
 /// Programs that remove (or empty) the files `find -exec` hands them.
 const REMOVERS: [&str; 4] = ["rm", "unlink", "shred", "truncate"];
 
-/// Options that change nothing of what the expression selects.
-const NEUTRAL: [&str; 7] = [
+/// Options that change nothing of what the expression selects, or only narrow it: `-prune`
+/// stops find descending into a directory it matched, so read as true it selects a superset.
+const NEUTRAL: [&str; 8] = [
+    "-prune",
     "-a",
     "-and",
     "-depth",
@@ -310,6 +312,12 @@ mod tests {
             read("src -type f -name x -exec rm -f {} +").unwrap().1,
             Action::Removes
         );
+        assert_eq!(
+            read(". -name __pycache__ -type d -prune -exec rm -rf {} +")
+                .unwrap()
+                .1,
+            Action::Removes
+        );
         let s = selection("-L a b -maxdepth 2 ! -name *.keep -a -not -type d -print0");
         assert_eq!(s.starts.len(), 2);
         assert_eq!(s.max_depth, Some(2));
@@ -336,7 +344,7 @@ mod tests {
             ". -not -delete",
             ". -name a -exec grep x {} +",
             ". -regex .*",
-            ". -prune",
+            ". -path ./keep -prune -o -name *.pyc -delete",
         ] {
             assert!(read(unread).is_none(), "{unread}");
         }

@@ -25,8 +25,10 @@ const EXEC_READ_ONLY: [&str; 16] = [
     "md5sum",
 ];
 
-/// Tests that do not narrow what a `find` expression selects (or only by type and depth).
-const NOT_SELECTING: [&str; 16] = [
+/// Tests that do not narrow what a `find` expression selects (or only by type and depth, or
+/// by not descending into what it matched: `-prune`).
+const NOT_SELECTING: [&str; 17] = [
+    "-prune",
     "-type",
     "-maxdepth",
     "-mindepth",
@@ -199,7 +201,12 @@ mod tests {
         let p = protected();
         let removes = |line: &str| find_may_remove(&line.split(' ').collect::<Vec<_>>(), &p);
         assert!(!removes(". -name __pycache__ -exec rm -rf {} +"));
+        assert!(!removes(
+            ". -name __pycache__ -type d -prune -exec rm -rf {} +"
+        ));
         assert!(!removes(". -name *.pyc -delete"));
+        assert!(removes(". -name .claude -prune -exec rm -rf {} +"));
+        assert!(removes(". -path ./keep -prune -o -name *.json -delete"));
         assert!(removes(". -delete"));
         assert!(removes(". -name *.json -delete"));
         assert!(removes(". -name .claude -exec rm -rf {} +"));
