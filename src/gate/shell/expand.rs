@@ -315,10 +315,55 @@ pub(super) fn expand(
         parse_into(&body, Scope::at(cmd.cwd.clone()), cmd.depth + 1, script);
     }
     for (body, dir) in runners::recipes(&cmd, script) {
-        parse_into(&body, Scope::at(dir), cmd.depth + 1, script);
+        recipe_body(&cmd, &body, dir, script);
     }
     record_writes(&cmd, fed.as_ref(), script);
     script.commands.push(cmd);
+}
+
+/// Make's own variables for programs (`$(CC)`): a recipe's command word taken from one of
+/// them is a compiler or tool, not a command filled in at run time.
+const MAKE_PROGRAM_VARIABLES: [&str; 14] = [
+    "CC", "CXX", "CPP", "FC", "AR", "AS", "LD", "RM", "LEX", "YACC", "MAKE", "M2C", "PC", "TEX",
+];
+
+/// A recipe a task runner runs, read with the variables the command sets (`X=… npm run b`
+/// fills `$X` in the script). A recipe whose command word is still computed (a variable of
+/// the environment, `{{var}}` the runner fills) runs a command no word on the line names.
+fn recipe_body(cmd: &SimpleCommand, body: &str, dir: Option<PathBuf>, script: &mut Script) {
+    let mut scope = Scope::at(dir);
+    for (name, value) in &cmd.env {
+        if let Word::Literal(v) = value {
+            scope
+                .vars
+                .push((name.clone(), super::Value::Scalar(v.clone())));
+            scope.exported.push((name.clone(), value.clone()));
+        }
+    }
+    let before = script.commands.len();
+    parse_into(body, scope, cmd.depth + 1, script);
+    let computed = script.commands[before..]
+        .iter()
+        .find_map(|c| match c.argv.first() {
+            Some(Word::Dynamic(src))
+                if !MAKE_PROGRAM_VARIABLES
+                    .iter()
+                    .any(|v| src == &format!("$({v})") || src == &format!("${{{v}}}")) =>
+            {
+                Some(src.clone())
+            }
+            _ => None,
+        });
+    if let Some(src) = computed {
+        script.unknowable.push(format!(
+            "`{}` runs a recipe whose command `{src}` is only known at run time",
+            short(&cmd.source)
+        ));
+    }
+}
+
+fn short(text: &str) -> String {
+    crate::support::text::short(text, 80)
 }
 
 /// `./ship.sh push`: a program named by a path runs that file. A shell script (or one without
