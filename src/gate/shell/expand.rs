@@ -34,7 +34,11 @@ pub(super) fn expand(
                 .map(str::to_owned)
         })
         .flatten();
+    // `python3 tools/release.py`, `python3 -m pkg.release`: what the code runs.
+    super::code_calls::interpreter_file(&cmd, script);
     unwrap_wrappers(&mut cmd, &mut bodies);
+    super::git_runs::git_bodies(&cmd, &mut bodies, script);
+    super::path_change::note_shadowing(&cmd, script);
     note_filled_variables(&cmd, scope, script);
     if let Some(why) = computed_command_word(&cmd, script) {
         script.unknowable.push(why);
@@ -386,6 +390,17 @@ fn path_program(cmd: &SimpleCommand, script: &mut Script) {
     let shell =
         !first.starts_with("#!") || first.split(['/', ' ']).any(|part| is_shell(part.trim()));
     if !shell {
+        use super::code_calls::{Lang, judge};
+        let lang = Lang::of_file(path, &text).unwrap_or(Lang::Python);
+        let what = format!("`{path}`");
+        judge(
+            &text,
+            lang,
+            &what,
+            (cmd.cwd.clone(), cmd.depth),
+            true,
+            script,
+        );
         if super::bodies::code_runs_gated(&text) {
             script
                 .unknowable

@@ -23,8 +23,11 @@
 //! writes before running them.
 
 mod bodies;
+pub mod code_calls;
 mod computed;
 mod expand;
+mod git_runs;
+mod path_change;
 mod runners;
 mod stdin;
 mod unwrap;
