@@ -67,6 +67,11 @@ fn code_files_run_what_their_literal_calls_name_and_ask_for_built_ones() {
             "import os\nos.system('git push -q origin main')\n",
         ),
         (
+            "lib/__init__.py",
+            "import os\nos.system('git push -q origin main')\n",
+        ),
+        ("lib/main.py", "print('hi')\n"),
+        (
             "tools/hex.py",
             "import os\nos.system(bytes.fromhex('67697420707573').decode())\n",
         ),
@@ -87,6 +92,7 @@ fn code_files_run_what_their_literal_calls_name_and_ask_for_built_ones() {
         &[
             ("python3 scripts/reset.py", Some("destructive")),
             ("python3 -m pkg.release", Some("push")),
+            ("python3 -m lib.main", Some("push")),
             ("python3 tools/hex.py", None),
             ("node tools/ship.js", Some("push")),
             ("PYTHONPATH=site python3 tools/status.py", Some("push")),
@@ -113,6 +119,11 @@ fn test_modules_and_hook_files_that_run_built_commands_make_the_run_ask() {
         ],
         &[],
     );
+    let in_project = Scene::new(&[(
+        "tests/test_cleanup.py",
+        "import subprocess\n\n\ndef test_cleanup():\n    subprocess.run(['git', 'branch', '-D', 'topic'])\n",
+    )]);
+    in_project.check(&[("python3 -m pytest -q", Some("destructive"))], &[]);
     let everyday = Scene::new(&[(
         "tests/test_cli.py",
         "import subprocess\n\n\ndef test_cli(tmp_path):\n    subprocess.run(['git', 'init', '-q'], cwd=tmp_path)\n    assert ', '.join(['a']) == 'a'\n",

@@ -93,6 +93,15 @@ enum Value {
 
 /// The programs `code` runs, in order.
 pub fn calls(code: &str, lang: Lang) -> Vec<Call> {
+    located_calls(code, lang)
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// [`calls`], each with whether the call names the directory it runs in (`cwd=tmp_path`,
+/// `{ cwd: dir }`): a test fixture's scratch repository, not the project.
+fn located_calls(code: &str, lang: Lang) -> Vec<(Call, bool)> {
     let mut out = Vec::new();
     let generic = code.contains("subprocess") || code.contains("child_process");
     let bytes = code.as_bytes();
@@ -102,7 +111,7 @@ pub fn calls(code: &str, lang: Lang) -> Vec<Call> {
         // Backticks and `qx{}`/`%x()` in Ruby and Perl run a shell line.
         if matches!(lang, Lang::Ruby | Lang::Perl) && bytes[i] == b'`' {
             let end = code[i + 1..].find('`').map_or(code.len(), |e| i + 1 + e);
-            out.push(interpolated(&code[i + 1..end], lang));
+            out.push((interpolated(&code[i + 1..end], lang), false));
             i = end + 1;
             continue;
         }
@@ -127,7 +136,7 @@ pub fn calls(code: &str, lang: Lang) -> Vec<Call> {
                 c => c,
             };
             let body_end = rest[1..].find(close).map_or(rest.len(), |e| e + 1);
-            out.push(interpolated(&rest[1..body_end], lang));
+            out.push((interpolated(&rest[1..body_end], lang), false));
             i = end + body_end + 1;
             continue;
         }
@@ -152,7 +161,11 @@ pub fn calls(code: &str, lang: Lang) -> Vec<Call> {
         };
         let values = arguments(args, bare, lang);
         let source: String = code[i..].chars().take(80).collect();
-        out.push(judge_values(&values, &source));
+        let extent = call_extent(args);
+        let elsewhere = ["cwd=", "cwd:", "cwd =", "chdir:"]
+            .iter()
+            .any(|k| extent.contains(k));
+        out.push((judge_values(&values, &source), elsewhere));
         i = end;
     }
     out
@@ -266,6 +279,21 @@ fn value(text: &str, lang: Lang) -> (Value, &str) {
     (Value::Other, skip_value(text))
 }
 
+/// A call's arguments, up to its closing parenthesis (or the end of its line when it has
+/// none).
+fn call_extent(args: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' if depth == 0 => return &args[..i],
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    args.lines().next().unwrap_or("")
+}
+
 /// Past a value this reader does not follow: to the next `,` or `)` at its own depth.
 fn skip_value(text: &str) -> &str {
     let mut depth = 0i32;
@@ -331,23 +359,27 @@ const BUILT_OR_GIVEN: [&str; 22] = [
 ];
 
 /// Reads what `code` runs into `script`: its literal lines as script bodies (judged like the
-/// command line) when `lines` is set, and, when a computed call could run anything, a note
-/// that the run is asked about. `what` names the code in that note.
+/// command line; with `everywhere` unset, only those that run in the current directory, not
+/// a directory the call names), and, when a computed call could run anything, a note that
+/// the run is asked about. `what` names the code in that note.
 pub fn judge(
     code: &str,
     lang: Lang,
     what: &str,
     at: (Option<PathBuf>, usize),
-    lines: bool,
+    everywhere: bool,
     script: &mut Script,
 ) {
     let (cwd, depth) = at;
-    let calls = calls(code, lang);
-    for call in calls.iter().filter(|_| lines) {
-        if let Call::Line(line) = call {
+    let located = located_calls(code, lang);
+    for (call, elsewhere) in &located {
+        if let Call::Line(line) = call
+            && (everywhere || !elsewhere)
+        {
             parse_body(line, cwd.clone(), depth + 1, script);
         }
     }
+    let calls: Vec<Call> = located.into_iter().map(|(c, _)| c).collect();
     let suspicious = || {
         BUILT_OR_GIVEN.iter().any(|b| code.contains(b))
             || code
@@ -397,7 +429,26 @@ pub(super) fn interpreter_file(cmd: &SimpleCommand, script: &mut Script) {
                 if let Some(Word::Literal(name)) = args.next()
                     && let Some(path) = module_file(cwd.as_deref(), name)
                 {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    // The packages on the way are imported first (`pkg/__init__.py`).
+                    let base = cwd.clone().unwrap_or_default();
+                    let mut text = String::new();
+                    let mut package = base.clone();
+                    for part in name
+                        .split('.')
+                        .collect::<Vec<_>>()
+                        .iter()
+                        .rev()
+                        .skip(1)
+                        .rev()
+                    {
+                        package.push(part);
+                        text.push_str(
+                            &std::fs::read_to_string(package.join("__init__.py"))
+                                .unwrap_or_default(),
+                        );
+                        text.push('\n');
+                    }
+                    text.push_str(&std::fs::read_to_string(&path).unwrap_or_default());
                     let what = format!("`python -m {name}`");
                     judge(&text, lang, &what, (cwd.clone(), cmd.depth), true, script);
                 }
@@ -574,6 +625,17 @@ mod tests {
         );
         let (asked, commands) = notes("import subprocess\nsubprocess.run(['git', 'status'])\n");
         assert!(asked.is_empty() && commands == 1);
+        let scratch = "import subprocess\nsubprocess.run(['git', 'init'], cwd=tmp)\nsubprocess.run(['git', 'push'])\n";
+        let mut script = Script::default();
+        judge(
+            scratch,
+            Lang::Python,
+            "`t.py`",
+            (None, 0),
+            false,
+            &mut script,
+        );
+        assert_eq!(script.commands.len(), 1, "only the call in the project");
         assert_eq!(
             notes("import subprocess\ngetattr(subprocess, 'r' + 'un')('x')\n")
                 .0

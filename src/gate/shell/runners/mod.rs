@@ -50,8 +50,8 @@ pub(super) fn recipes(cmd: &SimpleCommand, script: &mut Script) -> Vec<Body> {
             for (file, code) in &files {
                 if let Ok(code) = code {
                     let what = format!("pytest loads `{}`, which", file.display());
-                    // A fixture's `git init`/`git commit` runs in a scratch repository: only
-                    // what cannot be read is asked about.
+                    // A fixture's `git init`/`git commit` names the scratch repository it
+                    // runs in (`cwd=tmp_path`): only calls in the project are judged.
                     let at = (cmd.cwd.clone(), cmd.depth);
                     code_calls::judge(code, code_calls::Lang::Python, &what, at, false, script);
                 }
