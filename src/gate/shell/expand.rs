@@ -35,7 +35,7 @@ pub(super) fn expand(
         })
         .flatten();
     // `python3 tools/release.py`, `python3 -m pkg.release`: what the code runs.
-    super::code_calls::interpreter_file(&cmd, script);
+    super::code_files::interpreter_file(&cmd, script);
     unwrap_wrappers(&mut cmd, &mut bodies);
     super::git_runs::git_bodies(&cmd, &mut bodies, script);
     super::path_change::note_shadowing(&cmd, script);
