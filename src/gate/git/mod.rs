@@ -11,6 +11,7 @@
 //! or changes.
 
 mod loss;
+pub mod program_keys;
 mod read;
 mod rules;
 #[cfg(test)]
@@ -43,34 +44,11 @@ pub enum Found {
     GatedAndProgram(Vec<Gated>, String),
 }
 
-/// Config keys whose value git runs as a program (through the shell when it has spaces).
-const PROGRAM_KEYS: [&str; 14] = [
-    "core.fsmonitor",
-    "core.pager",
-    "core.editor",
-    "core.sshcommand",
-    "core.askpass",
-    "core.alternaterefscommand",
-    "diff.external",
-    "sequence.editor",
-    "credential.helper",
-    "gpg.program",
-    "uploadpack.packobjectshook",
-    "pager.*",
-    "filter.*",
-    "diff.*.textconv",
-];
-
 /// A program a config value on the command line makes git run, when it names a gated action
 /// (`-c core.fsmonitor='git push #' status`): read as a script.
 fn program_config(inv: &Invocation) -> Option<String> {
     inv.config.iter().find_map(|(key, value)| {
-        let runs = PROGRAM_KEYS.iter().any(|k| match k.split_once('*') {
-            Some((pre, post)) => {
-                key.starts_with(pre) && key.ends_with(post.trim_start_matches('.'))
-            }
-            None => key == k,
-        }) || key.starts_with("merge.") && key.ends_with(".driver");
+        let runs = program_keys::runs_program(key);
         let names_gated = value
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
             .any(super::tools::is_gated_program);

@@ -34,7 +34,11 @@ pub(super) fn expand(
                 .map(str::to_owned)
         })
         .flatten();
+    // `python3 tools/release.py`, `python3 -m pkg.release`: what the code runs.
+    super::code_files::interpreter_file(&cmd, script);
     unwrap_wrappers(&mut cmd, &mut bodies);
+    super::git_runs::git_bodies(&cmd, &mut bodies, script);
+    super::path_change::note_shadowing(&cmd, script);
     note_filled_variables(&cmd, scope, script);
     if let Some(why) = computed_command_word(&cmd, script) {
         script.unknowable.push(why);
@@ -315,10 +319,55 @@ pub(super) fn expand(
         parse_into(&body, Scope::at(cmd.cwd.clone()), cmd.depth + 1, script);
     }
     for (body, dir) in runners::recipes(&cmd, script) {
-        parse_into(&body, Scope::at(dir), cmd.depth + 1, script);
+        recipe_body(&cmd, &body, dir, script);
     }
     record_writes(&cmd, fed.as_ref(), script);
     script.commands.push(cmd);
+}
+
+/// Make's own variables for programs (`$(CC)`): a recipe's command word taken from one of
+/// them is a compiler or tool, not a command filled in at run time.
+const MAKE_PROGRAM_VARIABLES: [&str; 14] = [
+    "CC", "CXX", "CPP", "FC", "AR", "AS", "LD", "RM", "LEX", "YACC", "MAKE", "M2C", "PC", "TEX",
+];
+
+/// A recipe a task runner runs, read with the variables the command sets (`X=… npm run b`
+/// fills `$X` in the script). A recipe whose command word is still computed (a variable of
+/// the environment, `{{var}}` the runner fills) runs a command no word on the line names.
+fn recipe_body(cmd: &SimpleCommand, body: &str, dir: Option<PathBuf>, script: &mut Script) {
+    let mut scope = Scope::at(dir);
+    for (name, value) in &cmd.env {
+        if let Word::Literal(v) = value {
+            scope
+                .vars
+                .push((name.clone(), super::Value::Scalar(v.clone())));
+            scope.exported.push((name.clone(), value.clone()));
+        }
+    }
+    let before = script.commands.len();
+    parse_into(body, scope, cmd.depth + 1, script);
+    let computed = script.commands[before..]
+        .iter()
+        .find_map(|c| match c.argv.first() {
+            Some(Word::Dynamic(src))
+                if !MAKE_PROGRAM_VARIABLES
+                    .iter()
+                    .any(|v| src == &format!("$({v})") || src == &format!("${{{v}}}")) =>
+            {
+                Some(src.clone())
+            }
+            _ => None,
+        });
+    if let Some(src) = computed {
+        script.unknowable.push(format!(
+            "`{}` runs a recipe whose command `{src}` is only known at run time",
+            short(&cmd.source)
+        ));
+    }
+}
+
+fn short(text: &str) -> String {
+    crate::support::text::short(text, 80)
 }
 
 /// `./ship.sh push`: a program named by a path runs that file. A shell script (or one without
@@ -341,6 +390,17 @@ fn path_program(cmd: &SimpleCommand, script: &mut Script) {
     let shell =
         !first.starts_with("#!") || first.split(['/', ' ']).any(|part| is_shell(part.trim()));
     if !shell {
+        use super::code_calls::{Lang, judge};
+        let lang = Lang::of_file(path, &text).unwrap_or(Lang::Python);
+        let what = format!("`{path}`");
+        judge(
+            &text,
+            lang,
+            &what,
+            (cmd.cwd.clone(), cmd.depth),
+            true,
+            script,
+        );
         if super::bodies::code_runs_gated(&text) {
             script
                 .unknowable

@@ -20,11 +20,18 @@
 //! `runners` reads the recipes task runners run (Makefile targets, package.json scripts,
 //! `just` and `task` recipes) and the hook files a test runner loads; `computed` notes command
 //! words the line only knows at run time (`read`, `printf -v`, `mapfile`) and the files it
-//! writes before running them.
+//! writes before running them; `code_files` finds the files of code an interpreter runs and
+//! `code_calls` reads the programs they call; `git_runs` reads what a git command runs besides
+//! itself (`rebase --exec`, settings that name programs); `path_change` notes a `PATH` that puts
+//! a look-alike program first.
 
 mod bodies;
+pub mod code_calls;
+mod code_files;
 mod computed;
 mod expand;
+mod git_runs;
+mod path_change;
 mod runners;
 mod stdin;
 mod unwrap;

@@ -8,7 +8,7 @@ use crate::gate::packed::{Words, bytes};
 /// hookjudge reads (`.hookjudge/verified`, remote-tracking refs), and hook switches.
 /// (`PREFILTER_SORTED` is what the hook reads; a test derives it from these and the table.)
 #[cfg(test)]
-const EXTRA_WORDS: [&str; 37] = [
+const EXTRA_WORDS: [&str; 43] = [
     "git",
     "eval",
     "husky",
@@ -51,6 +51,13 @@ const EXTRA_WORDS: [&str; 37] = [
     "wget",
     // A test runner that loads hook files (`conftest.py`) the session may have written.
     "pytest",
+    // Interpreters: the programs a file of code runs are read like the line.
+    "python",
+    "python3",
+    "node",
+    "ruby",
+    "perl",
+    "deno",
 ];
 
 /// The prefilter's words: every program of the table, the verbs that make a computed program
@@ -68,7 +75,7 @@ pub(super) fn prefilter_words() -> impl Iterator<Item = &'static str> {
 /// The prefilter's words split at `-`/`.`/`/` (`git-push` reads as `git` and `push`), sorted:
 /// what `prefilter_words` derives from the table, written out so that a hook call does not
 /// build it (a test keeps the two equal).
-pub(super) const PREFILTER_SORTED: [&str; 152] = [
+pub(super) const PREFILTER_SORTED: [&str; 158] = [
     "amplify",
     "ansible",
     "apply",
@@ -96,6 +103,7 @@ pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "crane",
     "curl",
     "dash",
+    "deno",
     "deploy",
     "deployctl",
     "destroy",
@@ -147,6 +155,7 @@ pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "mvnw",
     "nerdctl",
     "netlify",
+    "node",
     "now",
     "np",
     "npm",
@@ -159,6 +168,7 @@ pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "packed",
     "parallel",
     "pdm",
+    "perl",
     "playbook",
     "pnpm",
     "podman",
@@ -167,6 +177,8 @@ pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "pulumi",
     "push",
     "pytest",
+    "python",
+    "python3",
     "railway",
     "rake",
     "read",
@@ -182,6 +194,7 @@ pub(super) const PREFILTER_SORTED: [&str; 152] = [
     "rm",
     "rmtree",
     "rsync",
+    "ruby",
     "sam",
     "semantic",
     "send",

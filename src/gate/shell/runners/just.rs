@@ -2,6 +2,11 @@
 //! upward from the directory), the recipes named on the command line (or the first one), their
 //! dependencies first, and their lines. A recipe with a shebang of another language is only
 //! checked for a gated action.
+//!
+//! `{{name}}` in a line is the justfile's variable of that name when its value is a string
+//! (or strings joined with `+`); any other interpolation (a parameter, a function call) is
+//! a word computed at run time. A backtick in an assignment runs while the justfile is read,
+//! whatever recipe is named: it is read first, as a line of its own.
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +92,7 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
     };
     let run_dir = dir.or_else(|| path.parent().map(Path::to_path_buf));
     let recipes = parse(&text);
+    let variables = variables(&text);
     let mut wanted: Vec<&str> = operands
         .iter()
         .copied()
@@ -96,10 +102,14 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
         wanted.extend(recipes.first().map(|r| r.name.as_str()));
     }
     let mut visited: Vec<String> = Vec::new();
-    let mut lines: Vec<String> = Vec::new();
+    let mut lines: Vec<String> = variables.backticks;
     for name in wanted {
         collect(&recipes, name, &mut visited, &mut lines)?;
     }
+    let lines: Vec<String> = lines
+        .iter()
+        .map(|l| interpolate(l, &variables.values))
+        .collect();
     Ok(vec![(as_script(lines.iter().map(String::as_str)), run_dir)])
 }
 
@@ -156,6 +166,77 @@ fn collect(
         ),
     }
     Ok(())
+}
+
+/// A justfile's assignments: the values known without running anything, and the commands
+/// of its backticks.
+#[derive(Debug, Default)]
+struct Variables {
+    values: Vec<(String, String)>,
+    backticks: Vec<String>,
+}
+
+fn variables(text: &str) -> Variables {
+    let mut out = Variables::default();
+    for line in text.lines().filter(|l| !l.starts_with([' ', '\t'])) {
+        let line = line.trim().strip_prefix("export ").unwrap_or(line.trim());
+        let Some((name, value)) = line.split_once(":=") else {
+            continue;
+        };
+        let name = name.trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            continue;
+        }
+        let mut rest = value;
+        while let Some(start) = rest.find('`') {
+            let Some(len) = rest[start + 1..].find('`') else {
+                break;
+            };
+            out.backticks
+                .push(rest[start + 1..start + 1 + len].to_owned());
+            rest = &rest[start + len + 2..];
+        }
+        let parts: Option<Vec<&str>> = value
+            .split('+')
+            .map(|p| {
+                let p = p.trim();
+                p.strip_prefix('\'')
+                    .and_then(|q| q.strip_suffix('\''))
+                    .or_else(|| p.strip_prefix('"').and_then(|q| q.strip_suffix('"')))
+            })
+            .collect();
+        if let Some(parts) = parts {
+            out.values.push((name.to_owned(), parts.concat()));
+        }
+    }
+    out
+}
+
+/// `line` with each `{{expression}}` replaced by the variable's value, or by a word computed
+/// at run time when it is not a variable with a known value.
+fn interpolate(line: &str, values: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(start) = rest.find("{{") {
+        out.push_str(&rest[..start]);
+        if rest[start..].starts_with("{{{{") {
+            out.push_str("{{");
+            rest = &rest[start + 4..];
+            continue;
+        }
+        let Some(len) = rest[start + 2..].find("}}") else {
+            rest = &rest[start..];
+            break;
+        };
+        let expression = rest[start + 2..start + 2 + len].trim();
+        match values.iter().rev().find(|(n, _)| n == expression) {
+            Some((_, v)) => out.push_str(v),
+            None => out.push_str("${just_interpolation}"),
+        }
+        rest = &rest[start + 4 + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The recipes of a justfile, in order.
@@ -238,5 +319,23 @@ mod tests {
         assert!(!run(&[]).unwrap()[0].0.contains("git push"));
         assert!(run(&["--list"]).unwrap().is_empty());
         assert!(run(&["py"]).is_err());
+    }
+
+    #[test]
+    fn interpolations_take_the_variables_values() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("justfile"),
+            "v := 'push'\nr := \"ori\" + 'gin'\nh := `git push --tags`\nship:\n    git {{v}} -q {{ r }} main\nrun cmd:\n    {{cmd}} now\n",
+        )
+        .unwrap();
+        let run = |args: &[&str]| {
+            let args: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
+            recipes(&args, Some(dir.path())).unwrap()[0].0.clone()
+        };
+        let ship = run(&["ship"]);
+        assert!(ship.contains("git push -q origin main"), "{ship}");
+        assert!(ship.contains("git push --tags"), "{ship}");
+        assert!(run(&["run"]).contains("${just_interpolation} now"));
     }
 }

@@ -2,13 +2,18 @@
 //! the goals (or the default goal), each goal's prerequisites first, and the recipe lines with
 //! the makefile's variables, `$(MAKE)` and the automatic variables expanded. Conditionals are
 //! not evaluated: every branch counts. `include`d files are read too, a few of them.
+//!
+//! Make runs some commands while it reads the makefile, whatever goal is named (even with
+//! `-n`): every `$(shell …)` outside a recipe and every `VAR != command`. They are read first,
+//! as recipe lines of their own.
 
 use std::path::{Path, PathBuf};
 
 use super::{Body, MAX_RECIPES, as_script, first_existing, join, read_file};
 
-/// Options after which make runs no recipe (it prints, checks or plans).
-const NOTHING_RUNS: [&str; 14] = [
+/// Options after which make runs no recipe (it prints, checks or plans); it still reads the
+/// makefile, and so runs what the makefile runs while it is read.
+const NO_RECIPE_RUNS: [&str; 10] = [
     "-n",
     "--just-print",
     "--dry-run",
@@ -17,13 +22,12 @@ const NOTHING_RUNS: [&str; 14] = [
     "--question",
     "-p",
     "--print-data-base",
-    "-h",
-    "--help",
-    "-v",
-    "--version",
     "-t",
     "--touch",
 ];
+
+/// Options after which make reads no makefile.
+const NOTHING_RUNS: [&str; 4] = ["-h", "--help", "-v", "--version"];
 
 /// Options that take the next word as their value.
 const VALUE_OPTIONS: [&str; 10] = [
@@ -55,6 +59,8 @@ struct Makefile {
     variables: Vec<(String, String)>,
     rules: Vec<Rule>,
     default_goal: Option<String>,
+    /// Commands make runs while it reads the makefile (`$(shell …)`, `!=`).
+    parse_time: Vec<String>,
 }
 
 pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<Body>, String> {
@@ -63,6 +69,7 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
     let mut evals: Vec<String> = Vec::new();
     let mut goals: Vec<String> = Vec::new();
     let mut overrides: Vec<(String, String)> = Vec::new();
+    let mut recipes_run = true;
     let mut words = args.iter();
     while let Some(word) = words.next() {
         let Some(w) = word else {
@@ -71,6 +78,7 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
         if NOTHING_RUNS.contains(w) {
             return Ok(Vec::new());
         }
+        recipes_run &= !NO_RECIPE_RUNS.contains(w);
         let (name, attached) = match w.split_once('=') {
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
             _ if w.len() > 2
@@ -148,9 +156,13 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
     if goals.is_empty() {
         goals.extend(makefile.default_goal.clone());
     }
-    let mut lines: Vec<String> = Vec::new();
+    let mut lines: Vec<String> = makefile
+        .parse_time
+        .iter()
+        .map(|c| expand(c, &makefile, "", &[], 0))
+        .collect();
     let mut visited: Vec<String> = Vec::new();
-    for goal in &goals {
+    for goal in goals.iter().filter(|_| recipes_run) {
         collect(&makefile, goal, &mut visited, &mut lines)?;
     }
     Ok(vec![(
@@ -214,6 +226,7 @@ fn parse(text: &str, makefile: &mut Makefile) -> Vec<String> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
+        makefile.parse_time.extend(shell_calls(trimmed));
         let first = trimmed.split_whitespace().next().unwrap_or("");
         match first {
             "define" => {
@@ -229,6 +242,12 @@ fn parse(text: &str, makefile: &mut Makefile) -> Vec<String> {
             _ => {}
         }
         if let Some((name, value)) = assignment(trimmed) {
+            if trimmed
+                .split_once('=')
+                .is_some_and(|(n, _)| n.ends_with('!'))
+            {
+                makefile.parse_time.push(value.clone());
+            }
             if name == ".DEFAULT_GOAL" {
                 makefile.default_goal = Some(value.clone());
             }
@@ -269,6 +288,29 @@ fn parse(text: &str, makefile: &mut Makefile) -> Vec<String> {
         current = Some(makefile.rules.len() - 1);
     }
     includes
+}
+
+/// The commands of the `$(shell …)` (or `${shell …}`) calls in `line`, parentheses balanced.
+fn shell_calls(line: &str) -> Vec<String> {
+    let mut calls = Vec::new();
+    for (open, close) in [('(', ')'), ('{', '}')] {
+        let marker = format!("${open}shell ");
+        let mut rest = line;
+        while let Some(at) = rest.find(&marker) {
+            let body = &rest[at + marker.len()..];
+            let mut depth = 1;
+            let end = body
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += i32::from(c == open) - i32::from(c == close);
+                    depth == 0
+                })
+                .map_or(body.len(), |(i, _)| i);
+            calls.push(body[..end].trim().to_owned());
+            rest = &body[end..];
+        }
+    }
+    calls
 }
 
 /// Lines with backslash-newline continuations joined (a recipe line's continuation loses the
@@ -373,6 +415,8 @@ fn expand(
                 }
                 let value = match name {
                     "MAKE" => Some("make".to_owned()),
+                    // `$(shell cmd)` in a recipe runs `cmd` when make expands the line.
+                    _ if name.starts_with("shell ") => Some(format!("$({})", &name[6..])),
                     // A secret's value stays out of the commands the gate shows and logs.
                     _ if is_secret_name(name) => None,
                     _ if depth < 8 => makefile
@@ -436,7 +480,8 @@ mod tests {
         );
         assert!(!run(mk, &["all"]).contains("git push"));
         assert!(run(mk, &["rec"]).contains("make ship"));
-        assert!(run(mk, &["-n", "ship"]).is_empty());
+        assert!(!run(mk, &["-n", "ship"]).contains("git push"));
+        assert!(run(mk, &["--help"]).is_empty());
         assert!(run(mk, &["--eval", "x:; git push", "x"]).contains("git push"));
         // An option word whose second character takes several bytes is read, not split.
         assert!(!run(mk, &["-€"]).contains("git push"));
@@ -454,5 +499,22 @@ mod tests {
             ship.contains("$(GH_TOKEN)") && !ship.contains("ghp_abc"),
             "{ship}"
         );
+    }
+
+    #[test]
+    fn commands_run_while_the_makefile_is_read_count_for_any_goal() {
+        let mk = "X := $(shell git push -q origin main 2>&1)\nY != git push --tags\nifeq ($(shell git branch -D wip),)\nendif\nhelp:\n\t@echo help\nz:\n\techo $(shell git push z)\n";
+        let help = run(mk, &["help"]);
+        for wanted in [
+            "git push -q origin main 2>&1",
+            "git push --tags",
+            "git branch -D wip",
+            "echo help",
+        ] {
+            assert!(help.contains(wanted), "{wanted} in {help}");
+        }
+        assert!(run(mk, &["-n", "help"]).contains("git push --tags"));
+        assert!(run(mk, &["z"]).contains("echo $(git push z)"));
+        assert!(!run("X := $(wildcard *.c)\nall:\n\techo\n", &[]).contains("wildcard"));
     }
 }

@@ -2,7 +2,8 @@
 //! their prerequisites and `$(MAKE)` recursion), package.json scripts (with their `pre`/`post`
 //! scripts) for npm, pnpm, yarn and bun, `just` recipes and `task` (Taskfile) tasks; and the
 //! hook files a test runner loads before any test (`conftest.py`, `sitecustomize.py`, plugins
-//! named by `-p`), which are Python and only checked for a gated action.
+//! named by `-p`) and the test modules it imports, which are Python: the programs they run
+//! are read like the command line.
 //!
 //! Each runner gives back shell text with the directory it runs in; the text is parsed as a
 //! script body one level deeper, so a recipe that runs another runner is followed until the
@@ -17,7 +18,7 @@ mod taskfile;
 
 use std::path::{Path, PathBuf};
 
-use super::{Script, SimpleCommand, Word};
+use super::{Script, SimpleCommand, Word, code_calls};
 
 /// Runner files larger than this are not read (the line is then asked about).
 const MAX_RUNNER_FILE_BYTES: u64 = 256 * 1024;
@@ -42,8 +43,18 @@ pub(super) fn recipes(cmd: &SimpleCommand, script: &mut Script) -> Vec<Body> {
         "just" => just::recipes(&args, dir),
         "task" | "go-task" => taskfile::tasks(&args, dir),
         "pytest" | "py.test" => {
-            if let Some(why) = pytest::hooks_run_gated(&args, dir) {
+            let files = pytest::loaded_files(&args, dir);
+            if let Some(why) = pytest::hooks_run_gated(&files) {
                 script.unknowable.push(why);
+            }
+            for (file, code) in &files {
+                if let Ok(code) = code {
+                    let what = format!("pytest loads `{}`, which", file.display());
+                    // A fixture's `git init`/`git commit` names the scratch repository it
+                    // runs in (`cwd=tmp_path`): only calls in the project are judged.
+                    let at = (cmd.cwd.clone(), cmd.depth);
+                    code_calls::judge(code, code_calls::Lang::Python, &what, at, false, script);
+                }
             }
             return Vec::new();
         }

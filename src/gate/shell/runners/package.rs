@@ -1,7 +1,9 @@
 //! package.json scripts: `npm run X` (and `run-script`, `test`, `start`, `stop`, `restart`),
 //! `npm version V` (its version scripts), `npm publish` (its pack and publish scripts), and
 //! the same through pnpm, yarn (which also runs a script named as its command) and `bun run`.
-//! Each script runs with its `pre` and `post` scripts, in the package's directory.
+//! Each script runs with its `pre` and `post` scripts, in the package's directory. An
+//! install (`npm install`, `npm ci`, `pnpm install`, a bare `yarn`, `bun install`) runs the
+//! package's own install lifecycle scripts (`preinstall`, `install`, `postinstall`, `prepare`).
 
 use std::path::{Path, PathBuf};
 
@@ -90,6 +92,9 @@ pub(super) fn scripts(
         if *w == "--" {
             break; // the rest goes to the script
         }
+        if *w == "--ignore-scripts" {
+            return Ok(Vec::new());
+        }
         if matches!(*w, "--help" | "-h" | "--dry-run" | "--version" | "-v") && operands.len() < 2 {
             return Ok(Vec::new());
         }
@@ -131,6 +136,17 @@ pub(super) fn scripts(
         .collect())
 }
 
+/// The package's own scripts an install runs, in order.
+const INSTALL_SCRIPTS: [&str; 7] = [
+    "preinstall",
+    "install",
+    "postinstall",
+    "prepublish",
+    "preprepare",
+    "prepare",
+    "postprepare",
+];
+
 /// The scripts a command runs, in order.
 fn lifecycle(program: &str, operands: &[&str]) -> Vec<String> {
     let around = |name: &str| vec![format!("pre{name}"), name.to_owned(), format!("post{name}")];
@@ -154,6 +170,9 @@ fn lifecycle(program: &str, operands: &[&str]) -> Vec<String> {
         ]
         .map(str::to_owned)
         .to_vec(),
+        (_, "install" | "i" | "ci" | "in" | "isntall" | "add")
+        | ("yarn", "")
+        | ("npm" | "pnpm", "rebuild") => INSTALL_SCRIPTS.map(str::to_owned).to_vec(),
         ("yarn" | "pnpm", name) if !name.is_empty() && !BUILTINS.contains(&name) => around(name),
         _ => Vec::new(),
     }
@@ -179,6 +198,33 @@ mod tests {
     }
 
     #[test]
+    fn an_install_runs_the_packages_install_scripts() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{"scripts": {"postinstall": "git push -q origin main", "prepare": "husky", "test": "jest"}}"#,
+        )
+        .unwrap();
+        let run = |program: &str, args: &[&str]| -> Vec<String> {
+            let args: Vec<Option<&str>> = args.iter().map(|a| Some(*a)).collect();
+            let found = scripts(program, &args, Some(dir.path())).unwrap();
+            found.into_iter().map(|(s, _)| s).collect()
+        };
+        for (program, args) in [
+            ("npm", &["install"][..]),
+            ("npm", &["ci"]),
+            ("pnpm", &["i"]),
+            ("yarn", &[]),
+        ] {
+            assert_eq!(
+                run(program, args),
+                ["git push -q origin main", "husky"],
+                "{program}"
+            );
+        }
+    }
+
+    #[test]
     fn a_script_runs_with_its_pre_and_post_scripts() {
         assert_eq!(
             run("npm", &["run", "release"]),
@@ -195,7 +241,7 @@ mod tests {
             ["git push && git push --tags"]
         );
         assert!(run("npm", &["version"]).is_empty());
-        assert!(run("npm", &["install"]).is_empty());
-        assert!(run("yarn", &["add", "left-pad"]).is_empty());
+        assert!(run("npm", &["ls"]).is_empty());
+        assert!(run("yarn", &["why", "left-pad"]).is_empty());
     }
 }

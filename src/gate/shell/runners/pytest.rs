@@ -4,6 +4,10 @@
 //! `addopts` of its configuration. That code is Python: it is only checked for a gated action
 //! (a gated program with a gated verb, in code that runs programs).
 //!
+//! The test modules it collects run at import too: the files named on the command line and
+//! the `test_*.py`/`*_test.py` files under the folders it searches (a bounded walk). The
+//! programs all these files run are read like the command line.
+//!
 //! Which session wrote the file is not known here: a committed `conftest.py` that pushes is
 //! asked about like one written a moment ago.
 
@@ -15,9 +19,31 @@ use crate::gate::shell::bodies::code_runs_gated;
 /// Configuration files whose `addopts` may load plugins.
 const CONFIGS: [&str; 4] = ["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"];
 
-/// Why the run executes a gated action, if a hook file it loads holds one.
-pub(super) fn hooks_run_gated(args: &[Option<&str>], cwd: Option<&Path>) -> Option<String> {
-    let dir = cwd?;
+/// How many test modules one run is read for.
+const MAX_TEST_FILES: usize = 200;
+
+/// Folders a test walk does not enter.
+const SKIPPED_DIRS: [&str; 8] = [
+    ".git",
+    "node_modules",
+    "target",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    "site-packages",
+];
+
+/// The hook files and test modules a run loads, with their code (`Err` for one that cannot be
+/// read).
+pub(super) fn loaded_files(
+    args: &[Option<&str>],
+    cwd: Option<&Path>,
+) -> Vec<(PathBuf, Result<String, String>)> {
+    let Some(dir) = cwd else {
+        return Vec::new();
+    };
+    let mut named: Vec<PathBuf> = Vec::new();
     let mut files: Vec<PathBuf> = Vec::new();
     let mut folders: Vec<PathBuf> = vec![dir.to_path_buf(), dir.join("tests"), dir.join("test")];
     let mut plugins: Vec<String> = Vec::new();
@@ -29,6 +55,7 @@ pub(super) fn hooks_run_gated(args: &[Option<&str>], cwd: Option<&Path>) -> Opti
             plugins.push(p.to_owned());
         } else if !w.starts_with('-') {
             let path = join(Some(dir), w.split("::").next().unwrap_or(w));
+            named.push(path.clone());
             let folder = if path.is_dir() {
                 Some(path)
             } else {
@@ -61,13 +88,70 @@ pub(super) fn hooks_run_gated(args: &[Option<&str>], cwd: Option<&Path>) -> Opti
     for plugin in plugins.iter().filter(|p| !p.starts_with("no:")) {
         files.push(dir.join(format!("{}.py", plugin.replace('.', "/"))));
     }
+    let roots: Vec<PathBuf> = if named.is_empty() {
+        vec![dir.to_path_buf()]
+    } else {
+        named
+    };
+    test_modules(&roots, &mut files);
     files.dedup();
-    files.iter().find_map(|file| match read_file(file) {
-        Ok(Some(code)) if code_runs_gated(&code) => Some(format!(
+    files
+        .into_iter()
+        .filter_map(|file| match read_file(&file) {
+            Ok(Some(code)) => Some((file, Ok(code))),
+            Ok(None) => None,
+            Err(why) => Some((file, Err(format!("pytest {why}")))),
+        })
+        .collect()
+}
+
+/// The test modules under `roots` (a file stands for itself), a bounded walk.
+fn test_modules(roots: &[PathBuf], files: &mut Vec<PathBuf>) {
+    let mut pending: Vec<(PathBuf, usize)> = roots.iter().map(|r| (r.clone(), 0)).collect();
+    let mut found = 0;
+    while let Some((path, depth)) = pending.pop() {
+        if found >= MAX_TEST_FILES {
+            return;
+        }
+        if path.is_file() {
+            if path.extension().is_some_and(|e| e == "py") {
+                files.push(path);
+                found += 1;
+            }
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&path) else {
+            continue;
+        };
+        for entry in entries.flatten().take(1000) {
+            let p = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir
+                && depth < 6
+                && !SKIPPED_DIRS.contains(&name.as_str())
+                && !name.starts_with('.')
+            {
+                pending.push((p, depth + 1));
+            } else if !is_dir
+                && name.ends_with(".py")
+                && (name.starts_with("test_") || name.ends_with("_test.py"))
+            {
+                files.push(p);
+                found += 1;
+            }
+        }
+    }
+}
+
+/// Why the run executes a gated action, if a file it loads holds one.
+pub(super) fn hooks_run_gated(files: &[(PathBuf, Result<String, String>)]) -> Option<String> {
+    files.iter().find_map(|(file, code)| match code {
+        Ok(code) if code_runs_gated(code) => Some(format!(
             "pytest loads `{}`, code that runs a gated command",
             file.display()
         )),
         Ok(_) => None,
-        Err(why) => Some(format!("pytest {why}")),
+        Err(why) => Some(why.clone()),
     })
 }
