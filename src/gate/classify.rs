@@ -287,11 +287,12 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
     }
-    if let Some((what, op)) = delete::git_state_loss(cmd) {
+    if let Some((what, op)) = super::git_files::git_state_loss(cmd) {
         let mut g = gated(Class::Destructive, what);
         g.destructive = Some(op);
         out.push(g);
     }
+
     if let Some(loss) = delete::file_loss(cmd)
         && let Some(root) = cmd
             .cwd
@@ -502,6 +503,40 @@ mod tests {
         case("git rebase --root", &[]);
         case("git rebase --continue", &[]);
         case("git rebase --abort", &[]);
+    }
+
+    #[test]
+    fn a_fetch_into_a_local_branch_moves_it_like_branch_f() {
+        let op = |line: &str| found(line).into_iter().find_map(|g| g.destructive);
+        let moves = |branch: &str, to: &str| {
+            Some(Destructive::MoveBranch {
+                branch: Some(branch.into()),
+                to: to.into(),
+                discard: false,
+            })
+        };
+        assert_eq!(
+            op("git fetch -q --update-head-ok origin +main:main"),
+            moves("main", "refs/remotes/origin/main")
+        );
+        assert_eq!(
+            op("git fetch . +main:feature/wip"),
+            moves("feature/wip", "main")
+        );
+        assert_eq!(
+            op("git fetch upstream refs/heads/dev:refs/heads/dev"),
+            moves("dev", "refs/remotes/upstream/dev")
+        );
+        for keeps_branches in [
+            "git fetch",
+            "git fetch origin",
+            "git fetch origin main",
+            "git fetch origin +refs/heads/*:refs/remotes/origin/*",
+            "git fetch origin main:refs/remotes/origin/main",
+            "git fetch origin v1:refs/tags/v1",
+        ] {
+            assert_eq!(op(keeps_branches), None, "{keeps_branches}");
+        }
     }
 
     #[test]

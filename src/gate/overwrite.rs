@@ -182,7 +182,7 @@ const WRITERS: [Writer; 8] = [
 
 /// Words of a line that can make it write over a file (beyond `>`), for the gate's quiet
 /// path: a line with none of them and no `>` cannot.
-const QUIET_PATH_WORDS: [&str; 6] = ["tee", "install", "ln", "sort", "dd", "tar"];
+const QUIET_PATH_WORDS: [&str; 7] = ["tee", "install", "ln", "sort", "dd", "tar", "zip"];
 
 /// Whether `line` may write over an existing file: a word of [`QUIET_PATH_WORDS`], or a `>`
 /// whose target exists. Cheap: no parsing, a stat per redirection.
