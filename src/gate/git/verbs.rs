@@ -179,7 +179,7 @@ pub(super) static VERBS: &[GitVerb] = &[
         .harmless(&[("dry-run", "n")])
         .skips_hooks(NO_VERIFY, PRE_PUSH),
     row("subtree", Acts(Push, "pushes a subtree's history", &[])).form("push"),
-    row("fetch", Reads(rules::fetch, &[Push])),
+    row("fetch", Reads(rules::fetch, &[Push, Class::Destructive])),
     row("config", Reads(rules::config, &[HookBypass])),
     row(
         "update-ref",
