@@ -66,6 +66,9 @@ pub const COMMITS_THE_CHANGES: &str = "creates a commit";
 pub enum Destructive {
     /// Discards every uncommitted change to tracked files.
     ResetHard,
+    /// `git reset --merge` to the current commit: puts back the files whose change is all
+    /// staged, keeps those changed in the work tree.
+    ResetMerge,
     /// `restore paths`, `rm -f paths`, `checkout-index -f` (worktree side).
     DiscardPaths {
         paths: Vec<String>,
@@ -503,6 +506,18 @@ mod tests {
         case("git rebase --root", &[]);
         case("git rebase --continue", &[]);
         case("git rebase --abort", &[]);
+    }
+
+    #[test]
+    fn reset_merge_in_place_puts_back_only_what_is_staged() {
+        let op = |line: &str| found(line).into_iter().find_map(|g| g.destructive);
+        assert_eq!(op("git reset --merge HEAD"), Some(Destructive::ResetMerge));
+        assert_eq!(op("git reset --merge"), Some(Destructive::ResetMerge));
+        assert_eq!(op("git reset --hard"), Some(Destructive::ResetHard));
+        assert!(matches!(
+            op("git reset --merge HEAD~2"),
+            Some(Destructive::MoveBranch { discard: true, .. })
+        ));
     }
 
     #[test]

@@ -160,3 +160,36 @@ fn a_fetch_into_a_local_branch_is_judged_like_branch_f() {
         assert_eq!(decision, "silent", "{line}: {reason}");
     }
 }
+
+#[test]
+fn reset_merge_in_place_keeps_work_tree_edits_and_guards_staged_ones() {
+    let (home, repo) = repository_with_work();
+    let (decision, reason) = answer(&home, &repo, &[], "git reset --merge HEAD");
+    assert_eq!(
+        decision, "silent",
+        "the edit of b.txt is unstaged: {reason}"
+    );
+    git(&repo.work, &["add", "b.txt"]);
+    let (decision, reason) = answer(&home, &repo, &[], "git reset --merge HEAD");
+    assert_eq!(decision, "deny", "{reason}");
+    assert!(reason.contains("b.txt"), "{reason}");
+}
+
+#[test]
+fn the_repository_file_as_init_wrote_it_is_not_the_users_work() {
+    let (home, repo) = repository_with_work();
+    let config = repo.work.join(".hookjudge.json");
+    std::fs::write(&config, "{\n  \"gate\": {},\n  \"judges\": {}\n}\n").unwrap();
+    let (decision, reason) = answer(&home, &repo, &[], "git clean -fd");
+    assert_eq!(decision, "deny", "{reason}");
+    assert!(reason.contains("notes.txt"), "{reason}");
+    assert!(!reason.contains(".hookjudge.json"), "{reason}");
+    std::fs::remove_file(repo.work.join("notes.txt")).unwrap();
+    let (decision, reason) = answer(&home, &repo, &[], "git clean -fd");
+    assert_eq!(decision, "silent", "{reason}");
+    // Edited by the user, it is theirs.
+    std::fs::write(&config, "{\"gate\": {\"push\": \"ask\"}}\n").unwrap();
+    let (decision, reason) = answer(&home, &repo, &[], "git clean -fd");
+    assert_eq!(decision, "deny", "{reason}");
+    assert!(reason.contains(".hookjudge.json"), "{reason}");
+}

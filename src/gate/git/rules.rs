@@ -188,6 +188,11 @@ pub(super) fn reset(r: &Reading) -> Vec<Action> {
                 discard: hard,
             },
         )],
+        // `--merge` in place keeps what the work tree changed, and puts back what is staged.
+        _ if hard && !r.flags.risky("hard", "") => vec![destroys(
+            "puts staged changes back to the commit",
+            Destructive::ResetMerge,
+        )],
         _ if hard => vec![destroys(
             "discards uncommitted changes",
             Destructive::ResetHard,
