@@ -671,4 +671,39 @@ mod tests {
         assert_eq!(changes.untracked, [".hookjudge.json", "notes.txt"]);
         assert!(changes.staged_only.is_empty(), "{changes:?}");
     }
+
+    #[test]
+    fn a_stash_on_top_of_a_branch_does_not_keep_its_commits() {
+        let dir = scratch_repository();
+        git(dir.path(), &["checkout", "-q", "-b", "topic"]);
+        std::fs::write(dir.path().join("t.rs"), "fn t() {}\n").unwrap();
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", "topic work"]);
+        std::fs::write(dir.path().join("t.rs"), "fn t() { wip }\n").unwrap();
+        git(dir.path(), &["stash", "-q"]);
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let mut reset = gated(Class::Destructive, None);
+        reset.destructive = Some(Destructive::MoveBranch {
+            branch: None,
+            to: "main".into(),
+            discard: false,
+        });
+        let RepoFacts::Destructive(d) = &repository(&reset, &ctx).repo else {
+            panic!("not destructive facts");
+        };
+        assert_eq!(d.lost_by_move.as_ref().unwrap().as_ref().unwrap().count, 1);
+        git(dir.path(), &["checkout", "-q", "main"]);
+        let mut delete = gated(Class::Destructive, None);
+        delete.destructive = Some(Destructive::BranchDelete {
+            branches: vec!["topic".into()],
+        });
+        let reads = Reads::default();
+        let RepoFacts::Destructive(d) =
+            &repository(&delete, &context(&settings, dir.path(), &reads)).repo
+        else {
+            panic!("not destructive facts");
+        };
+        assert_eq!(d.only_on_branch[0].1.count, 1);
+    }
 }
