@@ -31,6 +31,7 @@ pub mod git;
 pub mod git_files;
 pub mod git_options;
 pub mod glob;
+mod links;
 pub mod outcome;
 pub mod overwrite;
 mod packed;
@@ -107,6 +108,9 @@ fn collect(
         publish_commands: user.publish,
         aliases: git::LineAliases::default(),
         stashed: false,
+        unstashed: false,
+        renamed: Vec::new(),
+        links: Vec::new(),
     };
     for cmd in &script.commands {
         match classify::classify(cmd, &mut known) {

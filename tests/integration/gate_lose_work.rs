@@ -193,3 +193,77 @@ fn the_repository_file_as_init_wrote_it_is_not_the_users_work() {
     assert_eq!(decision, "deny", "{reason}");
     assert!(reason.contains(".hookjudge.json"), "{reason}");
 }
+
+#[test]
+fn the_stash_is_no_home_for_unpushed_commits() {
+    let (home, repo) = repository_with_work();
+    // The stash's parent is main's tip: it reaches main's unpushed commits, and still a
+    // rebase that drops one of them, with the edit stashed on the way, loses it.
+    for line in [
+        "git -c rebase.autoStash=true rebase --onto origin/main HEAD~1",
+        "git rebase -q --autostash --onto origin/main HEAD~1",
+        "git reset -q --keep origin/main",
+    ] {
+        let (decision, reason) = answer(&home, &repo, &[], line);
+        assert_eq!(decision, "deny", "{line}: {reason}");
+        assert!(reason.contains("add b"), "{line}: {reason}");
+    }
+    let (decision, reason) = answer(&home, &repo, &[], "git rebase -q --autostash origin/main");
+    assert_eq!(decision, "silent", "every commit is replayed: {reason}");
+}
+
+#[test]
+fn a_branch_renamed_earlier_on_the_line_is_judged_by_its_commits() {
+    let (home, repo) = repository_with_work();
+    let (decision, reason) = answer(
+        &home,
+        &repo,
+        &[],
+        "git branch -m feature/wip old && git branch -D old",
+    );
+    assert_eq!(decision, "deny", "{reason}");
+    assert!(reason.contains("wip: experiment"), "{reason}");
+    let (decision, reason) = answer(&home, &repo, &[], "git branch -m feature/wip old");
+    assert_eq!(decision, "silent", "{reason}");
+}
+
+#[test]
+fn discarding_after_a_stash_pop_on_the_same_line_asks() {
+    let (home, repo) = repository_with_work();
+    for line in [
+        "git stash pop -q; git checkout -- README.md",
+        "git stash apply && git restore a.txt",
+    ] {
+        let (decision, reason) = answer(&home, &repo, &[], line);
+        assert_eq!(decision, "ask", "{line}: {reason}");
+    }
+    for line in ["git stash pop", "git checkout -- README.md"] {
+        let (decision, reason) = answer(&home, &repo, &[], line);
+        assert_eq!(decision, "silent", "{line}: {reason}");
+    }
+}
+
+#[test]
+fn a_delete_through_a_link_is_judged_by_the_target() {
+    let (home, repo) = repository_with_work();
+    let link = repo.root.join("link");
+    let line = format!(
+        "ln -sfn {} {} && rm -rf {}/",
+        repo.work.display(),
+        link.display(),
+        link.display()
+    );
+    let (decision, reason) = answer(&home, &repo, &[], &line);
+    assert_eq!(decision, "deny", "{reason}");
+    std::os::unix::fs::symlink(&repo.work, &link).unwrap();
+    let (decision, reason) = answer(
+        &home,
+        &repo,
+        &[],
+        &format!("rm -f {}/notes.txt", link.display()),
+    );
+    assert_eq!(decision, "deny", "{reason}");
+    assert!(reason.contains("notes.txt"), "{reason}");
+    let (decision, reason) = answer(&home, &repo, &[], &format!("rm {}", link.display()));
+    assert_eq!(decision, "silent", "removing the link itself: {reason}");
+}

@@ -386,6 +386,38 @@ pub(super) fn stashes(inv: &Invocation) -> bool {
         )
 }
 
+/// `git stash pop` / `apply`: the stash's changes come back as uncommitted work, which the
+/// facts read before the line runs do not show.
+pub(super) fn unstashes(inv: &Invocation) -> bool {
+    inv.verb.as_ref().and_then(Word::literal) == Some("stash")
+        && matches!(
+            inv.args.first().and_then(Word::literal),
+            Some("pop" | "apply")
+        )
+}
+
+/// `git branch -m [OLD] NEW` (`-M`, `--move`): `(NEW, OLD)`, OLD being `HEAD` for the
+/// current branch. A later command of the line naming NEW acts on OLD's commits.
+pub(super) fn renames(inv: &Invocation) -> Option<(String, String)> {
+    if inv.verb.as_ref().and_then(Word::literal) != Some("branch") {
+        return None;
+    }
+    let words: Vec<&str> = inv.args.iter().map(Word::literal).collect::<Option<_>>()?;
+    let moves = words.iter().any(|w| {
+        *w == "--move" || (w.starts_with('-') && !w.starts_with("--") && w.contains(['m', 'M']))
+    });
+    let operands: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    match operands[..] {
+        [new] if moves => Some((new.to_owned(), "HEAD".to_owned())),
+        [old, new] if moves => Some((new.to_owned(), old.to_owned())),
+        _ => None,
+    }
+}
+
 /// Hooks switched off by the environment or by configuration for this one command.
 fn hooks_bypassed(cmd: &SimpleCommand, inv: &Invocation) -> bool {
     let env_literal = |k: &str| cmd.env_var(k).and_then(Word::literal);
