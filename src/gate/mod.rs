@@ -31,6 +31,7 @@ pub mod git;
 pub mod git_files;
 pub mod git_options;
 pub mod glob;
+mod in_place;
 mod links;
 pub mod outcome;
 pub mod overwrite;

@@ -81,6 +81,8 @@ fn the_users_untracked_file_written_over_or_archived_away_is_denied() {
         "ln -sf /dev/null notes.txt",
         "tar -cf ../a.tar --remove-files notes.txt",
         "zip -qm ../a.zip notes.txt",
+        "sed -i d notes.txt",
+        "python3 -c \"open('notes.txt', 'w')\"",
     ] {
         let (decision, reason) = answer(&home, &repo, &[], line);
         assert_eq!(decision, "deny", "{line}: {reason}");
@@ -105,6 +107,8 @@ fn the_sessions_own_files_and_archives_that_keep_their_files_stay_silent() {
         "tar -cf ../a.tar notes.txt",
         "zip -q ../a.zip notes.txt",
         "echo more >> notes.txt",
+        "sed -i 's/ideas/plans/' notes.txt",
+        "python3 -c \"print(open('notes.txt').read())\"",
     ] {
         let (decision, reason) = answer(&home, &repo, &[], line);
         assert_eq!(decision, "silent", "{line}: {reason}");
