@@ -37,4 +37,4 @@ pub use crate::config::settings::{Settings, SpeechSettings, default_log_dir};
 pub use crate::gate::settings::{GateSettings, Policy};
 
 /// The repository config file's name, at the repository root.
-pub const REPO_FILE: &str = ".hookjudge.json";
+pub use crate::support::init_file::REPO_FILE;

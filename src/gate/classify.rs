@@ -66,6 +66,9 @@ pub const COMMITS_THE_CHANGES: &str = "creates a commit";
 pub enum Destructive {
     /// Discards every uncommitted change to tracked files.
     ResetHard,
+    /// `git reset --merge` to the current commit: puts back the files whose change is all
+    /// staged, keeps those changed in the work tree.
+    ResetMerge,
     /// `restore paths`, `rm -f paths`, `checkout-index -f` (worktree side).
     DiscardPaths {
         paths: Vec<String>,
@@ -180,6 +183,12 @@ pub struct Known<'a> {
     pub aliases: LineAliases,
     /// An earlier command of the line stashed the current changes.
     pub stashed: bool,
+    /// An earlier command of the line brought a stash's changes back.
+    pub unstashed: bool,
+    /// Branches earlier commands of the line renamed: `(new, old)`, in order.
+    pub renamed: Vec<(String, String)>,
+    /// Links earlier commands of the line made: `(link, target)`, absolute.
+    pub links: Vec<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// What one simple command is.
@@ -272,7 +281,20 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         let git = git::classify(cmd, &known.aliases, known.repos, known.stashed);
         known.stashed |= git.stashes;
         known.aliases.0.extend(git.defines);
-        return match git.found {
+        let found = match git.found {
+            git::Found::Gated(mut found) => {
+                line_facts(&mut found, known);
+                git::Found::Gated(found)
+            }
+            git::Found::GatedAndProgram(mut found, text) => {
+                line_facts(&mut found, known);
+                git::Found::GatedAndProgram(found, text)
+            }
+            other => other,
+        };
+        known.unstashed |= git.unstashes;
+        known.renamed.extend(git.renames);
+        return match found {
             git::Found::Gated(found) => {
                 out.extend(found);
                 Classified::Gated(out)
@@ -286,6 +308,10 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
             }
         };
     }
+    // `rm -rf link/`: the delete reaches the link's target.
+    let through = super::links::through_links(cmd, &known.links);
+    known.links.extend(super::links::made_by(cmd));
+    let cmd = through.as_ref().unwrap_or(cmd);
     match delete::check(cmd) {
         delete::Verdict::Catastrophic(what) => {
             out.push(gated(Class::Catastrophic, format!("deletes {what}")));
@@ -294,11 +320,12 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         delete::Verdict::Unknown(why) if out.is_empty() => return Classified::Unreadable(why),
         _ => {}
     }
-    if let Some((what, op)) = delete::git_state_loss(cmd) {
+    if let Some((what, op)) = super::git_files::git_state_loss(cmd) {
         let mut g = gated(Class::Destructive, what);
         g.destructive = Some(op);
         out.push(g);
     }
+
     if let Some(loss) = delete::file_loss(cmd)
         && let Some(root) = cmd
             .cwd
@@ -353,6 +380,54 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         _ => {}
     }
     Classified::Gated(out)
+}
+
+/// What earlier commands of the line change about `found`: a branch renamed earlier is
+/// judged by the commits it held under its old name; changes a stash pop brought back are
+/// not in the facts read before the line runs, so discarding them asks.
+fn line_facts(found: &mut Vec<Gated>, known: &Known) {
+    let original = |name: &str| {
+        known.renamed.iter().rev().fold(
+            name.to_owned(),
+            |n, (new, old)| if n == *new { old.clone() } else { n },
+        )
+    };
+    let mut asks = Vec::new();
+    for g in found.iter_mut() {
+        match &mut g.destructive {
+            Some(Destructive::BranchDelete { branches }) => {
+                for b in branches.iter_mut() {
+                    *b = original(b);
+                }
+            }
+            Some(Destructive::MoveBranch { branch, .. }) => {
+                if let Some(b) = branch.as_deref() {
+                    let old = original(b);
+                    *branch = (old != "HEAD").then_some(old);
+                }
+            }
+            _ => {}
+        }
+        let discards = matches!(
+            g.destructive,
+            Some(
+                Destructive::ResetHard
+                    | Destructive::ResetMerge
+                    | Destructive::DiscardPaths { .. }
+                    | Destructive::Checkout { .. }
+                    | Destructive::Clean { .. }
+                    | Destructive::MoveBranch { discard: true, .. }
+            )
+        );
+        if known.unstashed && discards {
+            let mut ask = g.clone();
+            ask.class = Class::Unparsed;
+            ask.destructive = None;
+            ask.what = "discards changes, after a stash pop earlier on the line brought back changes hookjudge cannot see yet".into();
+            asks.push(ask);
+        }
+    }
+    found.extend(asks);
 }
 
 /// Quick test before parsing: could `text` contain a gated command at all? Quotes and
@@ -509,6 +584,88 @@ mod tests {
         case("git rebase --root", &[]);
         case("git rebase --continue", &[]);
         case("git rebase --abort", &[]);
+    }
+
+    #[test]
+    fn reset_merge_in_place_puts_back_only_what_is_staged() {
+        let op = |line: &str| found(line).into_iter().find_map(|g| g.destructive);
+        assert_eq!(op("git reset --merge HEAD"), Some(Destructive::ResetMerge));
+        assert_eq!(op("git reset --merge"), Some(Destructive::ResetMerge));
+        assert_eq!(op("git reset --hard"), Some(Destructive::ResetHard));
+        assert!(matches!(
+            op("git reset --merge HEAD~2"),
+            Some(Destructive::MoveBranch { discard: true, .. })
+        ));
+    }
+
+    #[test]
+    fn earlier_commands_of_the_line_rename_branches_and_bring_stashed_changes_back() {
+        // The last command's action (`branch -M` itself moves a branch it overwrites).
+        let op = |line: &str| found(line).into_iter().rev().find_map(|g| g.destructive);
+        assert_eq!(
+            op("git branch -m feature/wip old && git branch -D old"),
+            Some(Destructive::BranchDelete {
+                branches: vec!["feature/wip".into()]
+            })
+        );
+        assert_eq!(
+            op("git branch -M tmp; git branch -D tmp"),
+            Some(Destructive::BranchDelete {
+                branches: vec!["HEAD".into()]
+            })
+        );
+        assert_eq!(
+            op("git branch -m a b && git branch -m b c && git branch -f c main"),
+            Some(Destructive::MoveBranch {
+                branch: Some("a".into()),
+                to: "main".into(),
+                discard: false
+            })
+        );
+        case(
+            "git stash pop -q; git checkout -- README.md",
+            &["destructive", "unparsed"],
+        );
+        case(
+            "git stash apply && git reset --hard",
+            &["destructive", "unparsed"],
+        );
+        case("git checkout -- README.md; git stash pop", &["destructive"]);
+        case("git stash pop && git status", &[]);
+    }
+
+    #[test]
+    fn a_fetch_into_a_local_branch_moves_it_like_branch_f() {
+        let op = |line: &str| found(line).into_iter().find_map(|g| g.destructive);
+        let moves = |branch: &str, to: &str| {
+            Some(Destructive::MoveBranch {
+                branch: Some(branch.into()),
+                to: to.into(),
+                discard: false,
+            })
+        };
+        assert_eq!(
+            op("git fetch -q --update-head-ok origin +main:main"),
+            moves("main", "refs/remotes/origin/main")
+        );
+        assert_eq!(
+            op("git fetch . +main:feature/wip"),
+            moves("feature/wip", "main")
+        );
+        assert_eq!(
+            op("git fetch upstream refs/heads/dev:refs/heads/dev"),
+            moves("dev", "refs/remotes/upstream/dev")
+        );
+        for keeps_branches in [
+            "git fetch",
+            "git fetch origin",
+            "git fetch origin main",
+            "git fetch origin +refs/heads/*:refs/remotes/origin/*",
+            "git fetch origin main:refs/remotes/origin/main",
+            "git fetch origin v1:refs/tags/v1",
+        ] {
+            assert_eq!(op(keeps_branches), None, "{keeps_branches}");
+        }
     }
 
     #[test]

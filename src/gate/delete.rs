@@ -86,7 +86,7 @@ fn tar_removes(cmd: &SimpleCommand) -> Verdict {
 }
 
 /// The literal operands of a command as absolute paths, less the values of `valued` options.
-fn operand_paths(cmd: &SimpleCommand, valued: &[&str]) -> Vec<PathBuf> {
+pub(super) fn operand_paths(cmd: &SimpleCommand, valued: &[&str]) -> Vec<PathBuf> {
     let Some(cwd) = cmd.cwd.as_deref() else {
         return Vec::new();
     };
@@ -100,40 +100,6 @@ fn operand_paths(cmd: &SimpleCommand, valued: &[&str]) -> Vec<PathBuf> {
         })
         .map(|(_, w)| normalize(&cwd.join(w)))
         .collect()
-}
-
-/// Git state kept as plain files that a file tool can delete: a branch's ref file, the stash
-/// ref or its log. `(what, operation)` for the repository's facts to weigh.
-pub fn git_state_loss(cmd: &SimpleCommand) -> Option<(String, super::classify::Destructive)> {
-    use super::classify::Destructive;
-    if !matches!(cmd.program()?, "rm" | "unlink" | "shred" | "mv") {
-        return None;
-    }
-    let mut paths = operand_paths(cmd, &["-t", "-S", "--target-directory", "--suffix"]);
-    if cmd.program() == Some("mv") {
-        paths.pop(); // the destination
-    }
-    for path in paths {
-        let text = path.to_string_lossy();
-        let Some((_, inside)) = text.split_once("/.git/") else {
-            continue;
-        };
-        if matches!(inside, "refs/stash" | "logs/refs/stash") {
-            return Some((
-                "deletes the stash ref".into(),
-                Destructive::StashClear { after_stash: false },
-            ));
-        }
-        if let Some(branch) = inside.strip_prefix("refs/heads/") {
-            return Some((
-                "deletes a branch's ref file".into(),
-                Destructive::BranchDelete {
-                    branches: vec![branch.to_owned()],
-                },
-            ));
-        }
-    }
-    None
 }
 
 /// `rsync --delete SRC… DEST`: DEST ends up holding only what the sources hold.
@@ -205,6 +171,13 @@ pub fn file_loss(cmd: &SimpleCommand) -> Option<FileLoss> {
         return Some(FileLoss {
             paths: starts,
             names,
+            select: None,
+        });
+    }
+    if let Some(paths) = super::archived::archived_away(cmd) {
+        return Some(FileLoss {
+            paths: paths.iter().map(|t| absolute(t)).collect(),
+            names: Vec::new(),
             select: None,
         });
     }

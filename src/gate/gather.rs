@@ -333,6 +333,13 @@ fn push(repo: &Repo, gated: &Gated, now: i64) -> PushRepoFacts {
     facts
 }
 
+/// Whether `path` (relative to `root`) is the repository file just as `init` wrote it.
+fn is_init_written_file(root: &Path, path: &str) -> bool {
+    use crate::support::init_file::{REPO_FILE, is_init_written};
+    path == REPO_FILE
+        && std::fs::read_to_string(root.join(path)).is_ok_and(|text| is_init_written(&text))
+}
+
 fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
     let mut facts = DestructiveFacts {
         work_tree: repo.work_tree.clone(),
@@ -340,6 +347,11 @@ fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
         branch: repo.branch(),
         ..DestructiveFacts::default()
     };
+    // The repository file as `init` wrote it is hookjudge's own, which `init` writes again:
+    // no work of the user's.
+    if let (Some(root), Ok(changes)) = (&facts.work_tree, &mut facts.changes) {
+        changes.untracked.retain(|p| !is_init_written_file(root, p));
+    }
     match &gated.destructive {
         Some(Destructive::Checkout {
             args,
@@ -650,5 +662,80 @@ mod tests {
         assert_eq!(refs[0].ahead.count, 1);
         assert_eq!(push.pushed_paths.as_ref().unwrap(), &["a.rs"]);
         assert!(push.newest_commit_ms > 0);
+    }
+
+    #[test]
+    fn a_destructive_action_weighs_staged_only_changes_and_leaves_out_the_init_written_file() {
+        let dir = scratch_repository();
+        std::fs::write(
+            dir.path().join(".hookjudge.json"),
+            "{\"gate\": {}, \"judges\": {}}\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "mine\n").unwrap();
+        std::fs::write(dir.path().join("a.rs"), "fn a() { staged }\n").unwrap();
+        git(dir.path(), &["add", "a.rs"]);
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let mut reset = gated(Class::Destructive, None);
+        reset.destructive = Some(Destructive::ResetMerge);
+        let facts = repository(&reset, &ctx);
+        let RepoFacts::Destructive(d) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        let changes = d.changes.as_ref().unwrap();
+        assert_eq!(changes.untracked, ["notes.txt"]);
+        assert_eq!(changes.staged_only, ["a.rs"]);
+        // Changed again in the work tree: `reset --merge` keeps it.
+        std::fs::write(dir.path().join("a.rs"), "fn a() { more }\n").unwrap();
+        // The user's own settings in the file make it theirs.
+        std::fs::write(
+            dir.path().join(".hookjudge.json"),
+            "{\"gate\": {\"push\": \"ask\"}}\n",
+        )
+        .unwrap();
+        let reads = Reads::default();
+        let facts = repository(&reset, &context(&settings, dir.path(), &reads));
+        let RepoFacts::Destructive(d) = &facts.repo else {
+            panic!("{:?}", facts.repo);
+        };
+        let changes = d.changes.as_ref().unwrap();
+        assert_eq!(changes.untracked, [".hookjudge.json", "notes.txt"]);
+        assert!(changes.staged_only.is_empty(), "{changes:?}");
+    }
+
+    #[test]
+    fn a_stash_on_top_of_a_branch_does_not_keep_its_commits() {
+        let dir = scratch_repository();
+        git(dir.path(), &["checkout", "-q", "-b", "topic"]);
+        std::fs::write(dir.path().join("t.rs"), "fn t() {}\n").unwrap();
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", "topic work"]);
+        std::fs::write(dir.path().join("t.rs"), "fn t() { wip }\n").unwrap();
+        git(dir.path(), &["stash", "-q"]);
+        let (settings, reads) = (GateSettings::default(), Reads::default());
+        let ctx = context(&settings, dir.path(), &reads);
+        let mut reset = gated(Class::Destructive, None);
+        reset.destructive = Some(Destructive::MoveBranch {
+            branch: None,
+            to: "main".into(),
+            discard: false,
+        });
+        let RepoFacts::Destructive(d) = &repository(&reset, &ctx).repo else {
+            panic!("not destructive facts");
+        };
+        assert_eq!(d.lost_by_move.as_ref().unwrap().as_ref().unwrap().count, 1);
+        git(dir.path(), &["checkout", "-q", "main"]);
+        let mut delete = gated(Class::Destructive, None);
+        delete.destructive = Some(Destructive::BranchDelete {
+            branches: vec!["topic".into()],
+        });
+        let reads = Reads::default();
+        let RepoFacts::Destructive(d) =
+            &repository(&delete, &context(&settings, dir.path(), &reads)).repo
+        else {
+            panic!("not destructive facts");
+        };
+        assert_eq!(d.only_on_branch[0].1.count, 1);
     }
 }

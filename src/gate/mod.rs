@@ -2,7 +2,8 @@
 //!
 //! `shell` finds the simple commands in a command line (unwrapping the programs of `wrappers`),
 //! `classify` names the gated ones (git through `git`, other tools through the table in
-//! `tools`, catastrophic deletes through `delete`, files written over through `overwrite`). `policy` rules on each in two halves:
+//! `tools`, catastrophic deletes through `delete`, files written over through `overwrite`, files an
+//! archiver deletes through `archived`, git's ref files deleted or written through `git_files`). `policy` rules on each in two halves:
 //! `gather` collects the facts once (the target repository through `facts`, proof that the
 //! code was verified since its last change through `evidence`, for which
 //! `crate::transcript` reads the session file, and the gate's judge; a commit that runs only
@@ -18,6 +19,7 @@
 //! applies, how rulings combine, confinement) live there.
 
 pub mod approval;
+mod archived;
 pub mod chained;
 pub mod classify;
 pub mod clean;
@@ -28,8 +30,11 @@ pub mod facts;
 pub mod find_select;
 pub mod gather;
 pub mod git;
+pub mod git_files;
 pub mod git_options;
 pub mod glob;
+mod in_place;
+mod links;
 pub mod not_code;
 pub mod outcome;
 pub mod overwrite;
@@ -107,6 +112,9 @@ fn collect(
         publish_commands: user.publish,
         aliases: git::LineAliases::default(),
         stashed: false,
+        unstashed: false,
+        renamed: Vec::new(),
+        links: Vec::new(),
     };
     for cmd in &script.commands {
         match classify::classify(cmd, &mut known) {
@@ -134,6 +142,8 @@ fn collect(
         }
         // Work written over (`: > f`, `dd of=f`, `cp -t dir f`): judged by its effect.
         found.extend(overwrite::gated(cmd, line));
+        // Git's ref files written over (`rev-parse X > .git/refs/heads/main`).
+        found.extend(git_files::ref_writes(cmd));
         // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
         // `$c` split at a custom IFS): what runs depends on word splitting at run time.
         if let Some(first) = cmd.argv.first()

@@ -182,7 +182,9 @@ const WRITERS: [Writer; 8] = [
 
 /// Words of a line that can make it write over a file (beyond `>`), for the gate's quiet
 /// path: a line with none of them and no `>` cannot.
-const QUIET_PATH_WORDS: [&str; 6] = ["tee", "install", "ln", "sort", "dd", "tar"];
+const QUIET_PATH_WORDS: [&str; 10] = [
+    "tee", "install", "ln", "sort", "dd", "tar", "zip", "sed", "python", "python3",
+];
 
 /// Whether `line` may write over an existing file: a word of [`QUIET_PATH_WORDS`], or a `>`
 /// whose target exists. Cheap: no parsing, a stat per redirection.
@@ -222,6 +224,7 @@ pub fn overwritten(cmd: &SimpleCommand, line: &str) -> Vec<PathBuf> {
     let Some(program) = cmd.program() else {
         return out;
     };
+    out.extend(super::in_place::emptied(cmd, cwd));
     let Some(&Writer {
         writes,
         needs,

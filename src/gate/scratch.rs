@@ -61,8 +61,13 @@ impl SessionMade {
     /// Reads the session file of this gate call.
     pub fn read(session: &Session, cwd: &Path) -> SessionMade {
         let mut made = SessionMade::default();
+        // Read backwards, a call's result comes before the call: a call with none has not run
+        // yet (the call being gated is already in the file), and made nothing.
+        let mut ran: Vec<String> = Vec::new();
         session.visit_backwards(|event| {
             match event {
+                Event::ToolResult { id, .. } => ran.push(id.clone()),
+                Event::ToolCall { id, .. } if !ran.contains(id) => {}
                 Event::ToolCall { tool, files, .. } if tool == "Write" => {
                     made.paths.extend(files.iter().map(|f| cwd.join(f)));
                 }
@@ -232,5 +237,33 @@ mod tests {
         let mut m = made(&["echo hi > scratch.txt"]);
         m.user_text = "please keep scratch.txt around".into();
         assert!(!m.is_scratch(Path::new("/w/scratch.txt")));
+    }
+
+    #[test]
+    fn the_call_being_gated_has_made_nothing_yet() {
+        // The call under judgment is already in the session file, without a result: its
+        // `>` would otherwise make the user's file look like the session's.
+        let call = |id: &str, command: &str| {
+            serde_json::json!({"type": "assistant", "message": {"content": [
+                {"type": "tool_use", "id": id, "name": "Bash", "input": {"command": command}}]}})
+        };
+        let result = |id: &str| {
+            serde_json::json!({"type": "user", "message": {"content": [
+                {"type": "tool_result", "tool_use_id": id, "content": "", "is_error": false}]}})
+        };
+        let lines = [
+            serde_json::json!({"type": "user", "message": {"role": "user", "content": "tidy up"}}),
+            call("1", "echo x > out.txt"),
+            result("1"),
+            call("2", "cat /dev/null > notes.txt"),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("session.jsonl");
+        let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        std::fs::write(&file, text.join("\n") + "\n").unwrap();
+        let session = Session::open(&file, Default::default()).unwrap();
+        let made = SessionMade::read(&session, Path::new("/w"));
+        assert!(made.made(Path::new("/w/out.txt")));
+        assert!(!made.made(Path::new("/w/notes.txt")));
     }
 }

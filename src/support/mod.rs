@@ -7,6 +7,7 @@
 
 pub mod dirs;
 pub mod hash;
+pub mod init_file;
 pub mod jsonc;
 pub mod paths;
 pub mod seal;

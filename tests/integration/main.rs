@@ -27,6 +27,7 @@ mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;
 mod gate_indirect;
+mod gate_lose_work;
 mod gate_passing_runs;
 mod gate_repo;
 mod gate_scripts;

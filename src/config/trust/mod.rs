@@ -25,21 +25,11 @@ pub use stricter::{Filtered, STRICTNESS, stricter_only, strictness};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::config::{ConfigFile, Settings};
 use crate::support::hash::content_hash;
 
-/// What `init` has written as the whole repository file, by version. A file holding exactly
-/// one of these (as JSON, whitespace aside) is recognised as ours and trusted.
-pub const INIT_WRITTEN: [&str; 3] = [
-    // 0.1
-    r#"{"llm": {"provider": "auto"}, "stop": {"max_blocks_per_judge": 1, "max_blocks_per_prompt": 2}, "gate": {}, "judges": {}}"#,
-    // since trust exists
-    r#"{"gate": {}, "judges": {}}"#,
-    // with `$schema` naming the git-ignored schema file, which clones lack
-    r#"{"$schema": "./.hookjudge/schema.json", "gate": {}, "judges": {}}"#,
-];
+pub use crate::support::init_file::{INIT_WRITTEN, is_init_written};
 
 /// Why a repository file was not applied as written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -142,16 +132,6 @@ pub fn repo_layer(path: &Path, text: &str, below: &Settings) -> RepoLayer {
         file: Some(filtered.file),
         report: Some(report(standing, filtered.ignored, filtered.applied)),
     }
-}
-
-/// Whether `text` holds only what some version of `init` wrote.
-pub fn is_init_written(text: &str) -> bool {
-    let Ok(value) = serde_json::from_str::<Value>(text) else {
-        return false;
-    };
-    INIT_WRITTEN
-        .iter()
-        .any(|known| serde_json::from_str::<Value>(known).ok().as_ref() == Some(&value))
 }
 
 #[cfg(test)]

@@ -76,6 +76,7 @@ fn each_paths_facts_serialise_as_before() {
         modified: vec!["src/a.rs".into()],
         untracked: vec!["new.txt".into()],
         newest_mtime_ms: Some(5),
+        ..Changes::default()
     };
     let spec_force = PushSpec {
         force: true,

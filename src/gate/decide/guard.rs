@@ -42,6 +42,7 @@ pub(super) fn guard(
     };
     let (lost, hint): (Vec<String>, &str) = match op {
         Destructive::ResetHard => (changes.modified.clone(), KEEP_CHANGES),
+        Destructive::ResetMerge => (changes.staged_only.clone(), KEEP_CHANGES),
         Destructive::DiscardPaths { paths } => (within(paths), KEEP_CHANGES),
         Destructive::Checkout {
             args,

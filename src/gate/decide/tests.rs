@@ -21,6 +21,7 @@ fn changes(modified: &[&str], untracked: &[&str], newest: Option<i64>) -> Change
         modified: modified.iter().map(|s| s.to_string()).collect(),
         untracked: untracked.iter().map(|s| s.to_string()).collect(),
         newest_mtime_ms: newest,
+        ..Changes::default()
     }
 }
 

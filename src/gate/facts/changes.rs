@@ -153,6 +153,7 @@ impl Repo {
     /// Uncommitted work: changed tracked files and untracked files (not ignored ones).
     pub fn changes(&self) -> Result<Changes, Error> {
         let mut out = Changes::default();
+        let mut in_work_tree: Vec<String> = Vec::new();
         let iter = ctx!(
             self.repo.status(gix::progress::Discard),
             "cannot read the status"
@@ -172,12 +173,19 @@ impl Repo {
                     }
                 }
                 _ => {
+                    if matches!(item, gix::status::Item::TreeIndex(_)) {
+                        out.staged_only.push(path.clone());
+                    } else {
+                        in_work_tree.push(path.clone());
+                    }
                     if !out.modified.contains(&path) {
                         out.modified.push(path);
                     }
                 }
             }
         }
+        out.staged_only.retain(|p| !in_work_tree.contains(p));
+        out.staged_only.sort();
         out.modified.sort();
         out.untracked.sort();
         if let Some(root) = &self.work_tree {

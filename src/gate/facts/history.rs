@@ -108,7 +108,7 @@ impl Repo {
         Ok(out)
     }
 
-    /// The tip of `branch` (HEAD's when `None`) and the tips of every other ref; `None` when
+    /// The tip of `branch` (HEAD's when `None`) and the tips of every other ref but the stash; `None` when
     /// HEAD is detached (its reflog keeps what it leaves) or the branch does not exist yet.
     fn branch_and_other_tips(
         &self,
@@ -131,9 +131,12 @@ impl Repo {
         let tip = ctx!(r.peel_to_id(), format!("cannot resolve `{full}`"))?.detach();
         let refs = ctx!(self.repo.references(), "cannot list references")?;
         let all = ctx!(refs.all(), "cannot list references")?;
+        // The stash is no home for commits: its entries hold HEAD as a parent, and dropping
+        // or popping them (as git expects) loses what only they reached.
         let others = all
             .filter_map(Result::ok)
             .filter(|r| r.name().as_bstr() != full.as_bytes().as_bstr())
+            .filter(|r| r.name().as_bstr() != "refs/stash".as_bytes().as_bstr())
             .filter_map(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
             .collect();
         Ok(Some((tip, others)))
@@ -459,7 +462,8 @@ impl Repo {
         Ok(out)
     }
 
-    /// Commits reachable only from `branch` (no other branch, tag or remote-tracking ref).
+    /// Commits reachable only from `branch` (no other branch, tag or remote-tracking ref; the
+    /// stash does not count, as in [`Repo::lost_by_move`]).
     pub fn only_on_branch(&self, branch: &str) -> Result<Commits, Error> {
         let full = format!("refs/heads/{branch}");
         let Some(mut r) = ctx!(
@@ -475,6 +479,7 @@ impl Repo {
         let others: Vec<gix::ObjectId> = all
             .filter_map(Result::ok)
             .filter(|r| r.name().as_bstr() != full.as_bytes().as_bstr())
+            .filter(|r| r.name().as_bstr() != "refs/stash".as_bytes().as_bstr())
             .filter_map(|mut r| r.peel_to_id().ok().map(|id| id.detach()))
             .collect();
         self.walk(tip, others)

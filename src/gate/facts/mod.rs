@@ -35,6 +35,10 @@ pub struct Changes {
     /// Tracked files changed in the index or the work tree.
     pub modified: Vec<String>,
     pub untracked: Vec<String>,
+    /// Changed files whose change is all staged (the work tree matches the index): what
+    /// `git reset --merge` puts back to the commit.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub staged_only: Vec<String>,
     /// The newest modification time among the changed files that exist (ms since the epoch).
     pub newest_mtime_ms: Option<i64>,
 }

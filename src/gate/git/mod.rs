@@ -62,6 +62,10 @@ fn program_config(inv: &Invocation) -> Option<String> {
 pub struct GitCommand {
     pub found: Found,
     pub stashes: bool,
+    /// It brings a stash's changes back (`stash pop`, `stash apply`).
+    pub unstashes: bool,
+    /// It renames a branch: `(new, old)`.
+    pub renames: Option<(String, String)>,
     pub defines: Option<(String, String)>,
 }
 
@@ -86,6 +90,8 @@ pub fn classify(
     GitCommand {
         found,
         stashes: verbs::stashes(&inv),
+        unstashes: verbs::unstashes(&inv),
+        renames: verbs::renames(&inv),
         defines,
     }
 }

@@ -56,13 +56,42 @@ pub(super) fn fetch(r: &Reading) -> Vec<Action> {
         !d.join(".git").exists() && d.join("HEAD").is_file() && d.join("objects").is_dir()
     });
     if writes_branch && bare {
-        vec![act(
+        return vec![act(
             Class::Push,
             "writes a branch of a bare repository (a push from the remote's side)",
-        )]
-    } else {
-        Vec::new()
+        )];
     }
+    // `git fetch origin +main:main`, `git fetch . a:b`: the local branch is set to what was
+    // fetched, as `git branch -f` would set it (without `+`, only when that fast-forwards).
+    let remote = r.operands.first().copied().unwrap_or("origin");
+    r.operands
+        .iter()
+        .skip(1)
+        .filter_map(|refspec| refspec.trim_start_matches('+').split_once(':'))
+        .filter_map(|(src, dst)| {
+            let branch = match dst.strip_prefix("refs/heads/") {
+                Some(b) => b,
+                None if !dst.is_empty() && !dst.starts_with("refs/") && dst != "FETCH_HEAD" => dst,
+                None => return None,
+            };
+            let src = src.strip_prefix("refs/heads/").unwrap_or(src);
+            let to = if remote == "." || src.is_empty() {
+                src.to_owned()
+            } else {
+                format!("refs/remotes/{remote}/{src}")
+            };
+            (!to.is_empty()).then(|| {
+                destroys(
+                    "sets a local branch to what it fetches",
+                    Destructive::MoveBranch {
+                        branch: Some(branch.to_owned()),
+                        to,
+                        discard: false,
+                    },
+                )
+            })
+        })
+        .collect()
 }
 
 pub(super) fn config(r: &Reading) -> Vec<Action> {
@@ -158,6 +187,11 @@ pub(super) fn reset(r: &Reading) -> Vec<Action> {
                 to: to.to_owned(),
                 discard: hard,
             },
+        )],
+        // `--merge` in place keeps what the work tree changed, and puts back what is staged.
+        _ if hard && !r.flags.risky("hard", "") => vec![destroys(
+            "puts staged changes back to the commit",
+            Destructive::ResetMerge,
         )],
         _ if hard => vec![destroys(
             "discards uncommitted changes",

@@ -35,7 +35,14 @@ const EXAMPLES: &[(&str, Option<&str>, &[&str])] = &[
         Some("push"),
         &["git subtree push --prefix=lib origin b"],
     ),
-    ("fetch", None, &["git -C {bare} fetch ../work main:main"]),
+    (
+        "fetch",
+        None,
+        &[
+            "git -C {bare} fetch ../work main:main",
+            "git fetch . +main:topic",
+        ],
+    ),
     ("config", None, &["git config core.hooksPath .nohooks"]),
     (
         "update-ref",

@@ -179,7 +179,7 @@ pub(super) static VERBS: &[GitVerb] = &[
         .harmless(&[("dry-run", "n")])
         .skips_hooks(NO_VERIFY, PRE_PUSH),
     row("subtree", Acts(Push, "pushes a subtree's history", &[])).form("push"),
-    row("fetch", Reads(rules::fetch, &[Push])),
+    row("fetch", Reads(rules::fetch, &[Push, Class::Destructive])),
     row("config", Reads(rules::config, &[HookBypass])),
     row(
         "update-ref",
@@ -384,6 +384,38 @@ pub(super) fn stashes(inv: &Invocation) -> bool {
             inv.args.first().and_then(Word::literal),
             None | Some("push" | "save" | "-u" | "--include-untracked" | "-a" | "--all" | "-m")
         )
+}
+
+/// `git stash pop` / `apply`: the stash's changes come back as uncommitted work, which the
+/// facts read before the line runs do not show.
+pub(super) fn unstashes(inv: &Invocation) -> bool {
+    inv.verb.as_ref().and_then(Word::literal) == Some("stash")
+        && matches!(
+            inv.args.first().and_then(Word::literal),
+            Some("pop" | "apply")
+        )
+}
+
+/// `git branch -m [OLD] NEW` (`-M`, `--move`): `(NEW, OLD)`, OLD being `HEAD` for the
+/// current branch. A later command of the line naming NEW acts on OLD's commits.
+pub(super) fn renames(inv: &Invocation) -> Option<(String, String)> {
+    if inv.verb.as_ref().and_then(Word::literal) != Some("branch") {
+        return None;
+    }
+    let words: Vec<&str> = inv.args.iter().map(Word::literal).collect::<Option<_>>()?;
+    let moves = words.iter().any(|w| {
+        *w == "--move" || (w.starts_with('-') && !w.starts_with("--") && w.contains(['m', 'M']))
+    });
+    let operands: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    match operands[..] {
+        [new] if moves => Some((new.to_owned(), "HEAD".to_owned())),
+        [old, new] if moves => Some((new.to_owned(), old.to_owned())),
+        _ => None,
+    }
 }
 
 /// Hooks switched off by the environment or by configuration for this one command.
