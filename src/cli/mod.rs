@@ -405,6 +405,7 @@ pub struct StatsArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::ValueEnum;
 
     #[test]
     fn every_agent_is_a_choice_by_its_name() {
