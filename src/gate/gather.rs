@@ -359,24 +359,28 @@ fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
 
 /// Evidence of verification against `query`: the session's test runs when its session file is
 /// readable, else test artifacts. Artifacts are files anyone can write (a script the session
-/// ran, `touch -d` for their times): where the session shows its runs, they add nothing but a
-/// way to forge a pass.
+/// ran, `touch -d` for their times): where the session shows its runs, they prove no pass,
+/// though one that reports failures still shows a failed run.
 pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
-    if let Some(transcript) = ctx.transcript {
-        return Evidence {
-            artifacts: Finding::None,
-            transcript: transcript_tests(transcript, query, ctx),
-        };
-    }
     let artifacts = match &query.work_tree {
         Some(root) => {
             evidence::artifacts(root, &ctx.settings.artifacts, query.newest_change, ctx.now)
         }
         None => Finding::None,
     };
-    Evidence {
-        artifacts,
-        transcript: None,
+    match ctx.transcript {
+        // A report of failures still counts: forging one only holds the agent back.
+        Some(transcript) => Evidence {
+            artifacts: match artifacts {
+                Finding::FailedArtifact { .. } => artifacts,
+                _ => Finding::None,
+            },
+            transcript: transcript_tests(transcript, query, ctx),
+        },
+        None => Evidence {
+            artifacts,
+            transcript: None,
+        },
     }
 }
 

@@ -305,6 +305,13 @@ fn artifacts_do_not_count_where_the_session_file_is_readable() {
     assert_eq!(commit(&home, &repo, &t).0, "silent");
     let (decision, why) = answer(&home, &repo.work, "git commit -m fix", None, false);
     assert_eq!(decision, "silent", "{why}");
+    // A report of failures still counts as a failed run: forging one only holds the agent back.
+    let cache = pytest_cache(&repo);
+    std::fs::write(cache.join("lastfailed"), r#"{"t.py::test_b": true}"#).unwrap();
+    let t = session(&home, &[bash("ls", false, "a.txt")]);
+    let (decision, why) = commit(&home, &repo, &t);
+    assert_eq!(decision, "deny", "{why}");
+    assert!(why.contains("lastfailed"), "{why}");
 }
 
 #[test]
