@@ -393,8 +393,10 @@ fn destructive(repo: &Repo, gated: &Gated) -> DestructiveFacts {
     facts
 }
 
-/// Evidence of verification against `query`: test artifacts first, then the session's test
-/// runs when the artifacts do not prove it.
+/// Evidence of verification against `query`: the session's test runs when its session file is
+/// readable, else test artifacts. Artifacts are files anyone can write (a script the session
+/// ran, `touch -d` for their times): where the session shows its runs, they prove no pass,
+/// though one that reports failures still shows a failed run.
 pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
     let artifacts = match &query.work_tree {
         Some(root) => {
@@ -402,25 +404,19 @@ pub fn evidence(query: &EvidenceQuery, ctx: &Context) -> Evidence {
         }
         None => Finding::None,
     };
-    // The session is read even when an artifact looks fresh: file times can be set at will
-    // (`touch -d`), so a change the session shows after its last passing run outweighs them,
-    // and an artifact the session wrote itself is no test run.
-    let (artifacts, transcript) = match ctx.transcript {
-        Some(transcript) => {
-            let tests = transcript_tests(transcript, query, ctx);
-            let written = match &artifacts {
-                Finding::FreshArtifact { path, .. } => {
-                    written_artifact(transcript, path, query, ctx)
-                }
-                _ => None,
-            };
-            (written.unwrap_or(artifacts), tests)
-        }
-        None => (artifacts, None),
-    };
-    Evidence {
-        artifacts,
-        transcript,
+    match ctx.transcript {
+        // A report of failures still counts: forging one only holds the agent back.
+        Some(transcript) => Evidence {
+            artifacts: match artifacts {
+                Finding::FailedArtifact { .. } => artifacts,
+                _ => Finding::None,
+            },
+            transcript: transcript_tests(transcript, query, ctx),
+        },
+        None => Evidence {
+            artifacts,
+            transcript: None,
+        },
     }
 }
 
@@ -457,30 +453,6 @@ fn transcript_tests(
     // Waits briefly for a just-finished test run's result to land (agents write the session
     // asynchronously), reading only what was appended meanwhile.
     Some(transcript.tests(&reader))
-}
-
-/// [`Finding::WrittenArtifact`] when the session wrote the fresh artifact `path` itself.
-fn written_artifact(
-    transcript: &evidence::Session,
-    path: &Path,
-    query: &EvidenceQuery,
-    ctx: &Context,
-) -> Option<Finding> {
-    let tests = evidence::test_commands(&ctx.settings.test_commands)?;
-    let everything = |_: &str| true;
-    let reader = evidence::Reader {
-        tests: &tests,
-        relevant: &everything,
-        cwd: ctx.cwd,
-        commits_only: false,
-        repos: ctx.reads.repos(),
-        root: query.work_tree.as_deref(),
-    };
-    let by = transcript.wrote(&reader, path)?;
-    Some(Finding::WrittenArtifact {
-        path: path.to_path_buf(),
-        by,
-    })
 }
 
 /// What the gate's judge says about the session's recent activity before `gated` runs.

@@ -150,6 +150,15 @@ impl Counts {
                 self.text(tool);
                 self.optional(last_test);
             }
+            Finding::PartialAfterFailure { full, partial } => {
+                self.text(full);
+                self.text(partial);
+            }
+            Finding::HarnessEdited { file, by, command } => {
+                self.text(file);
+                self.text(by);
+                self.text(command);
+            }
             Finding::None => {}
         }
     }

@@ -170,6 +170,9 @@ fn a_line_whose_status_is_not_the_tests_is_no_evidence() {
         "(npm test); exit 0",
         "npm test & wait",
         "pytest -q | tail -1; test ${PIPESTATUS[0]} -eq 0 || true",
+        "npm test; :",
+        "npm test || :",
+        "trap 'exit 0' EXIT; npm test",
     ] {
         // After a failing run, the masked run says nothing: the failure stands.
         let t = session(
@@ -271,58 +274,152 @@ fn a_pytest_lastfailed_with_entries_is_a_failed_run() {
 }
 
 #[test]
-fn an_artifact_the_session_wrote_is_no_test_run() {
+fn artifacts_do_not_count_where_the_session_file_is_readable() {
     let (home, repo) = setup();
     let report = repo.work.join("junit.xml");
     std::fs::write(&report, r#"<testsuite tests="3" failures="0" errors="0"/>"#).unwrap();
-    for writer in [
-        (
+    let verified = repo.work.join(".hookjudge/verified");
+    std::fs::create_dir_all(verified.parent().unwrap()).unwrap();
+    std::fs::write(&verified, "ok\n").unwrap();
+    // Written by the session or not (a script it ran can write them unseen), fresh artifacts
+    // are no test run when the session shows its runs.
+    for steps in [
+        vec![(
             "Write",
             json!({"file_path": report, "content": "<testsuite/>"}),
-        ),
-        (
-            "Bash",
-            json!({"command": "python3 -c \"open('junit.xml','w').write('<testsuite tests=\\\"3\\\" failures=\\\"0\\\"/>')\""}),
-        ),
-        (
-            "Bash",
-            json!({"command": "echo '<testsuite tests=\"3\" failures=\"0\"/>' > junit.xml"}),
-        ),
+            false,
+            "ok",
+        )],
+        vec![bash("python3 scripts/check.py", false, "ok")],
+        vec![edit(&repo)],
     ] {
-        let t = session(&home, &[(writer.0, writer.1.clone(), false, "ok")]);
+        let t = session(&home, &steps);
         let (decision, why) = commit(&home, &repo, &t);
-        assert_eq!(decision, "deny", "{writer:?}: {why}");
-        assert!(why.contains("written by the session itself"), "{why}");
+        assert_ne!(decision, "silent", "{steps:?}: {why}");
     }
-    // Everyday: a report the session only read.
-    let t = session(&home, &[bash("cat junit.xml", false, "<testsuite/>")]);
+    // Everyday: a passing run in the session; and, with no session file, the artifacts.
+    let t = session(
+        &home,
+        &[edit(&repo), bash("pytest -q", false, "3 passed in 0.01s")],
+    );
+    assert_eq!(commit(&home, &repo, &t).0, "silent");
+    let (decision, why) = answer(&home, &repo.work, "git commit -m fix", None, false);
+    assert_eq!(decision, "silent", "{why}");
+    // A report of failures still counts as a failed run: forging one only holds the agent back.
+    let cache = pytest_cache(&repo);
+    std::fs::write(cache.join("lastfailed"), r#"{"t.py::test_b": true}"#).unwrap();
+    let t = session(&home, &[bash("ls", false, "a.txt")]);
+    let (decision, why) = commit(&home, &repo, &t);
+    assert_eq!(decision, "deny", "{why}");
+    assert!(why.contains("lastfailed"), "{why}");
+}
+
+#[test]
+fn a_run_of_part_of_the_suite_after_a_failing_full_run_is_no_evidence() {
+    let (home, repo) = setup();
+    const PYTEST_FAILED: &str = "Exit code 1\n1 failed, 1 passed in 0.02s";
+    for partial in [
+        "python3 -m pytest -q -k add",
+        "python3 -m pytest -q tests/test_core.py::test_add",
+        "PYTEST_ADDOPTS='--deselect tests/test_core.py::test_slug' python3 -m pytest -q",
+        "python3 -m pytest -q --ignore=tests/test_core.py",
+    ] {
+        let t = session(
+            &home,
+            &[
+                edit(&repo),
+                bash("python3 -m pytest -q", true, PYTEST_FAILED),
+                bash(partial, false, "1 passed, 1 deselected in 0.01s"),
+            ],
+        );
+        let (decision, why) = commit(&home, &repo, &t);
+        assert_eq!(decision, "deny", "{partial}: {why}");
+        assert!(
+            why.contains("the last full run (`python3 -m pytest -q`) failed")
+                && why.contains("ran only part of the suite"),
+            "{partial}: {why}"
+        );
+    }
+    // Everyday: the full run passes again before the partial one.
+    let t = session(
+        &home,
+        &[
+            edit(&repo),
+            bash("python3 -m pytest -q", true, PYTEST_FAILED),
+            bash("python3 -m pytest -q", false, "2 passed in 0.01s"),
+            bash(
+                "python3 -m pytest -q -k add",
+                false,
+                "1 passed, 1 deselected",
+            ),
+        ],
+    );
     let (decision, why) = commit(&home, &repo, &t);
     assert_eq!(decision, "silent", "{why}");
 }
 
 #[test]
-fn an_artifact_written_by_apply_patch_is_no_test_run() {
+fn a_run_after_the_session_edited_the_test_harness_asks() {
     let (home, repo) = setup();
-    let cache = pytest_cache(&repo);
-    std::fs::write(cache.join("nodeids"), r#"["t.py::test_a"]"#).unwrap();
-    let rollout = home.path().join("rollout.jsonl");
-    let item = |payload: Value| {
-        line(json!({"timestamp": "t", "type": "response_item", "payload": payload}))
-    };
-    let mut text = item(
-        json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "commit it"}]}),
+    for (tool, input) in [
+        (
+            "Write",
+            json!({"file_path": repo.work.join("conftest.py"), "content": "def pytest_sessionfinish(session, exitstatus):\n    session.exitstatus = 0\n"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": repo.work.join("package.json"), "old_string": "pytest", "new_string": "echo 2 passed"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "printf '[pytest]\\naddopts = -k add\\n' > pytest.ini"}),
+        ),
+    ] {
+        let name = if tool == "Bash" {
+            "pytest.ini"
+        } else if tool == "Write" {
+            "conftest.py"
+        } else {
+            "package.json"
+        };
+        let t = session(
+            &home,
+            &[
+                edit(&repo),
+                (tool, input.clone(), false, "ok"),
+                bash("python3 -m pytest -q", false, "2 passed in 0.01s"),
+            ],
+        );
+        let (decision, why) = commit(&home, &repo, &t);
+        assert_eq!(decision, "ask", "{tool}: {why}");
+        assert!(why.contains(&format!("edited `{name}`")), "{tool}: {why}");
+    }
+}
+
+#[test]
+fn interpreter_code_that_writes_after_the_run_is_a_change() {
+    let (home, repo) = setup();
+    let t = session(
+        &home,
+        &[
+            edit(&repo),
+            bash("pytest -q", false, "3 passed in 0.01s"),
+            bash("python3 -c \"open('a.txt','a').write('later')\"", false, ""),
+        ],
     );
-    text += &item(
-        json!({"type": "custom_tool_call", "name": "apply_patch", "call_id": "p", "input": "*** Begin Patch\n*** Add File: .pytest_cache/v/cache/nodeids\n+[]\n*** End Patch"}),
+    let (decision, why) = commit(&home, &repo, &t);
+    assert_ne!(decision, "silent", "{why}");
+    assert!(why.contains("python3 -c"), "{why}");
+    // Everyday: code that only reads.
+    let t = session(
+        &home,
+        &[
+            edit(&repo),
+            bash("pytest -q", false, "3 passed in 0.01s"),
+            bash("python3 -c \"print(open('a.txt').read())\"", false, "fixed"),
+        ],
     );
-    text += &item(json!({"type": "custom_tool_call_output", "call_id": "p", "output": "Success."}));
-    std::fs::write(&rollout, text).unwrap();
-    let (decision, why) = answer(&home, &repo.work, "git commit -m fix", Some(&rollout), true);
-    assert_eq!(decision, "deny", "{why}");
-    assert!(
-        why.contains("written by the session itself (apply_patch)"),
-        "{why}"
-    );
+    assert_eq!(commit(&home, &repo, &t).0, "silent");
 }
 
 #[test]

@@ -281,6 +281,7 @@ fn verify(
             | Finding::FailedArtifact { .. }
             | Finding::WrittenArtifact { .. }
             | Finding::SessionWritten { .. }
+            | Finding::PartialAfterFailure { .. }
             | Finding::ChangeAfterTests {
                 last_test: Some(_),
                 ..
@@ -294,6 +295,12 @@ fn verify(
             ruling.class.name()
         );
         return Step::Ruled(ruling);
+    }
+    // A run after an edit to the test harness may pass because of the edit: a person decides
+    // (the judge would read the same pass).
+    if matches!(finding, Finding::HarnessEdited { .. }) {
+        let why = format!("{what}, but {account}.");
+        return Step::Ruled(ask(ruling, facts, why, DecidedBy::Evidence));
     }
     // The judge reads what happened last and says whether verification was reported.
     match &facts.judge {

@@ -53,6 +53,12 @@ pub(super) fn describe(finding: &Finding) -> String {
         Finding::SessionWritten { command } => format!(
             "the session file was written by the agent's own command (`{command}`), so the test runs it shows are no evidence"
         ),
+        Finding::PartialAfterFailure { full, partial } => {
+            format!("the last full run (`{full}`) failed; `{partial}` ran only part of the suite")
+        }
+        Finding::HarnessEdited { file, by, command } => format!(
+            "`{command}` ran after the session edited `{file}` ({by}), which decides what the tests run and report, so its result may come from that edit"
+        ),
         Finding::None => "no test artifacts and no test run in the session".into(),
         Finding::TestRunPending { command } => {
             format!("the result of `{command}` is not in the session yet")

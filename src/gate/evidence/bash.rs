@@ -13,6 +13,7 @@ use regex::Regex;
 
 use super::super::repos::Repos;
 use super::super::shell::{self, SimpleCommand, Word};
+use super::selection::{self, RunScope};
 use crate::support::paths::normalize;
 
 /// Options that make a test command not run the tests.
@@ -65,6 +66,8 @@ pub const DEFAULT_CHECK_COMMANDS: &str = r"^(?:cargo (?:build|check|clippy|b|c)|
 pub(crate) struct ShellCall {
     /// A real test run of this repository, whose status is the call's exit status.
     pub(crate) test: Option<String>,
+    /// The runner of that run and the part of its suite it selected.
+    pub(crate) test_scope: Option<RunScope>,
     /// A test run that is no evidence whatever the call's status: why (`the status of
     /// \`…; true\` is not the test's`, another project's tests).
     pub(crate) unproven_test: Option<&'static str>,
@@ -83,7 +86,23 @@ pub(crate) struct ShellCall {
     /// It runs code given on its command line (`python3 -c`, `node -e`), whose writes the
     /// line does not show.
     pub(crate) interpreted: bool,
+    /// That code opens a file for writing ([`CODE_WRITES`]).
+    pub(crate) code_writes: bool,
 }
+
+/// Interpreter code that writes files, as regexes over the command line; the first group, when
+/// it matched, is the file written (else the target is unknown).
+const CODE_WRITES: [&str; 5] = [
+    // Python: open('f', 'w'|'a'|'x'|'r+'), Path('f').write_text(…)
+    r#"\bopen\(\s*[rbf]?['"]([^'"]+)['"]\s*,\s*(?:mode\s*=\s*)?[rbf]?['"][^'"]*[wax+]"#,
+    r#"Path\(\s*['"]([^'"]+)['"]\s*\)\s*\.\s*(?:write_text|write_bytes|open|unlink|rename|replace|touch)\("#,
+    // Node, Deno, Bun: fs.writeFileSync('f', …), appendFile, createWriteStream, Deno.writeTextFile
+    r#"\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|writeTextFile|rmSync|unlinkSync|renameSync)\(\s*['"]([^'"]+)['"]"#,
+    // Ruby, PHP, Perl: File.write('f'), file_put_contents('f'), open(F, '>f')
+    r#"(?:File\.(?:write|open)|file_put_contents|fopen)\(\s*['"]([^'"]+)['"]"#,
+    // A write whose target the code computes.
+    r#"\b(?:os\.(?:remove|rename|replace|unlink)|shutil\.(?:copy\w*|move|rmtree)|open\([^)]*,\s*(?:mode\s*=\s*)?['"][^'"]*[wax+])"#,
+];
 
 /// Reads one Bash command line run in `cwd`; `root` is the repository whose tests count.
 pub(crate) fn read(
@@ -96,6 +115,8 @@ pub(crate) fn read(
     let script = shell::parse(command, cwd);
     let mut call = ShellCall::default();
     let mut interpreted = false;
+    // `trap 'exit 0' EXIT` sets the line's status whatever the tests did.
+    let traps_exit = script.commands.iter().any(|c| c.program() == Some("trap"));
     for cmd in &script.commands {
         call.writes.extend(writes_of(cmd));
         let verb = git_verb(cmd, repos);
@@ -109,7 +130,7 @@ pub(crate) fn read(
             continue;
         }
         if call.test.is_none() && is_test_run(cmd, tests) {
-            if status_hidden(command, cmd) {
+            if traps_exit || status_hidden(command, cmd) {
                 call.unproven_test = Some("its exit status is not the test run's");
                 call.unproven_test_command = Some(command.to_owned());
             } else if root.is_some_and(|root| runs_elsewhere(cmd, root)) {
@@ -117,6 +138,16 @@ pub(crate) fn read(
                 call.unproven_test_command = Some(command.to_owned());
             } else {
                 call.test = Some(command.to_owned());
+                call.test_scope = selection::scope(cmd).map(|mut scope| {
+                    // In a directory below the repository's root, only that part runs.
+                    if let (Some(root), Some(dir)) = (root, &cmd.cwd)
+                        && normalize(dir) != normalize(root)
+                        && scope.selected_by.is_none()
+                    {
+                        scope.selected_by = Some(format!("cd {}", dir.display()));
+                    }
+                    scope
+                });
             }
         } else if !call.check && is_check_run(cmd) && !status_hidden(command, cmd) {
             call.check = true;
@@ -126,6 +157,11 @@ pub(crate) fn read(
         SESSION_DIRS.iter().any(|d| command.contains(d)) && command.contains("jsonl");
     call.writes_session = names_session && (interpreted || !call.writes.is_empty());
     call.interpreted = interpreted;
+    if interpreted {
+        let written = code_writes(command);
+        call.code_writes = !written.is_empty();
+        call.writes.extend(written);
+    }
     if call.test.is_some() {
         call.unproven_test = None;
         call.unproven_test_command = None;
@@ -140,11 +176,18 @@ fn status_hidden(line: &str, cmd: &SimpleCommand) -> bool {
         return false;
     };
     let rest = &line[at + cmd.source.len()..];
+    // The last `set -e` or `set +e` before the command decides.
     let errexit = {
         static SET_E: OnceLock<Regex> = OnceLock::new();
         SET_E
-            .get_or_init(|| Regex::new(r"\bset\s+(-[a-zA-Z]*e|-o\s+errexit)").expect("valid"))
-            .is_match(&line[..at])
+            .get_or_init(|| {
+                Regex::new(r"\bset\s+(?:([-+])[a-zA-Z]*e[a-zA-Z]*\b|([-+])o\s+errexit\b)")
+                    .expect("valid")
+            })
+            .captures_iter(&line[..at])
+            .last()
+            .and_then(|c| c.get(1).or(c.get(2)))
+            .is_some_and(|sign| sign.as_str() == "-")
     };
     let bytes = rest.as_bytes();
     let (mut single, mut double) = (false, false);
@@ -162,11 +205,13 @@ fn status_hidden(line: &str, cmd: &SimpleCommand) -> bool {
             b'&' if next == Some(b'&') => i += 1,
             b'&' if prev == b'>' || prev == b'<' || next == Some(b'>') => {}
             b'&' => return true,
+            // Any command after it, `:` and `true` included, gives the line its status; a
+            // closing `)` or `}`, a comment or nothing does not.
             b';' | b'\n'
                 if !errexit
                     && rest[i + 1..]
                         .trim_start()
-                        .starts_with(|c: char| c.is_alphanumeric() || "$(`{.".contains(c)) =>
+                        .starts_with(|c: char| !")};#".contains(c)) =>
             {
                 return true;
             }
@@ -212,6 +257,29 @@ fn runs_elsewhere(cmd: &SimpleCommand, root: &Path) -> bool {
         i += 1;
     }
     false
+}
+
+/// The files interpreter code on `line` writes ([`CODE_WRITES`]), `None` for a target it
+/// computes. Read on the whole line: the code is in quotes the shell parser keeps as one word.
+fn code_writes(line: &str) -> Vec<Option<String>> {
+    static WRITES: OnceLock<Vec<Regex>> = OnceLock::new();
+    let writes = WRITES.get_or_init(|| {
+        CODE_WRITES
+            .iter()
+            .map(|w| Regex::new(w).expect("valid"))
+            .collect()
+    });
+    let mut found: Vec<Option<String>> = Vec::new();
+    for regex in writes {
+        for m in regex.captures_iter(line) {
+            found.push(m.get(1).map(|f| f.as_str().to_owned()));
+        }
+    }
+    // A target named by one pattern makes the bare `.write(` of the same code no unknown.
+    if found.iter().any(Option::is_some) {
+        found.retain(Option::is_some);
+    }
+    found
 }
 
 fn is_check_run(cmd: &SimpleCommand) -> bool {

@@ -1,10 +1,12 @@
 //! Verification evidence: has the code been verified since its last change?
 //!
-//! Two kinds of proof are read without asking anyone: test artifacts (files that test runs
-//! write) newer than the newest change (a JUnit report with failures or errors is a failed run,
-//! not proof), and a successful run of a recognised test command in the session file (a
-//! Claude Code transcript, a Codex rollout or a Gemini CLI session: `session`) after the last
-//! change. A test run counts only when the shell would really run it and its status decides the
+//! Two kinds of proof are read without asking anyone: a successful run of a recognised test
+//! command in the session file (a Claude Code transcript, a Codex rollout or a Gemini CLI
+//! session: `session`) after the last change, and, only where no session file is read, test
+//! artifacts (files that test runs write) newer than the newest change (a JUnit report with
+//! failures or errors is a failed run, not proof). What can void a passing run is in `proof`:
+//! a run of part of the suite after a failing full run (`selection`), an edit to the test
+//! harness before it, a command that wrote the session file. A test run counts only when the shell would really run it and its status decides the
 //! call's exit code; a change is a file-changing tool call or a Bash command that writes files,
 //! counted when it touches what is being verified (`bash` reads the commands). When neither
 //! decides, `recent_activity` gives the judge a short account of what happened last.
@@ -13,6 +15,9 @@ mod bash;
 pub use bash::DEFAULT_CHECK_COMMANDS;
 pub(crate) use bash::NOT_A_RUN;
 pub mod facts;
+mod proof;
+pub use proof::{HARNESS_FILES, is_harness_file};
+mod selection;
 mod session;
 
 use std::cell::RefCell;
@@ -102,6 +107,15 @@ pub enum Finding {
     /// A command of the session wrote an agent's session file: the test runs the file shows
     /// are no evidence.
     SessionWritten { command: String },
+    /// The passing run selected part of its suite, and the runner's latest full run failed.
+    PartialAfterFailure { full: String, partial: String },
+    /// Before the passing run `command`, the session edited `file`, which decides what the
+    /// runner runs or reports: the run may pass because of the edit.
+    HarnessEdited {
+        file: String,
+        by: String,
+        command: String,
+    },
     /// Nothing to go on.
     None,
 }
@@ -347,6 +361,11 @@ mod tests {
             "cargo test | tee log.txt",
             "true || cargo test",
             "printf 'cargo test'",
+            "pytest -q; :",
+            "pytest -q;:",
+            "pytest -q || :",
+            "trap 'exit 0' EXIT; pytest -q",
+            "set -e; set +e; pytest -q; true",
         ] {
             let f = finding(&[
                 tool_use("1", "Bash", json!({"command": fake})),
@@ -361,12 +380,131 @@ mod tests {
             "set -o pipefail; cargo test | tee log.txt",
             "bash -c 'pytest -q'",
             "RUST_LOG=debug cargo nextest run",
+            "{ pytest -q; }",
+            "pytest -q # all of them",
+            "set +e; set -e; pytest -q; echo done",
         ] {
             let f = finding(&[
                 tool_use("1", "Bash", json!({"command": real})),
                 result("1", false),
             ]);
             assert!(f.is_fresh(), "{real}: {f:?}");
+        }
+    }
+
+    fn passed_run(id: &str, command: &str) -> [Value; 2] {
+        [
+            tool_use(id, "Bash", json!({"command": command})),
+            result(id, false),
+        ]
+    }
+    fn failed_run(id: &str, command: &str) -> [Value; 2] {
+        [
+            tool_use(id, "Bash", json!({"command": command})),
+            result(id, true),
+        ]
+    }
+
+    #[test]
+    fn a_run_of_part_of_the_suite_after_a_failing_full_run_is_no_evidence() {
+        for partial in [
+            "python3 -m pytest -q -k add",
+            "pytest -q tests/test_core.py::test_add",
+            "PYTEST_ADDOPTS='--deselect tests/a.py::t' pytest -q",
+            "pytest -q --ignore=tests/test_core.py",
+        ] {
+            let lines = [
+                failed_run("1", "python3 -m pytest -q"),
+                passed_run("2", partial),
+            ];
+            let f = finding(&lines.concat());
+            assert_eq!(
+                f,
+                Finding::PartialAfterFailure {
+                    full: "python3 -m pytest -q".into(),
+                    partial: partial.into()
+                },
+                "{partial}"
+            );
+        }
+        // Everyday: a full run passed after the failure; another runner's failure; no full run.
+        for lines in [
+            [
+                failed_run("1", "pytest -q"),
+                passed_run("2", "pytest -q"),
+                passed_run("3", "pytest -q -k add"),
+            ]
+            .concat(),
+            [
+                failed_run("1", "npm test"),
+                passed_run("2", "cargo test parser"),
+            ]
+            .concat(),
+            passed_run("1", "pytest -q -k add").to_vec(),
+        ] {
+            let f = finding(&lines);
+            assert!(f.is_fresh(), "{lines:?}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn a_run_after_an_edit_to_the_test_harness_is_no_evidence() {
+        for edit in [
+            tool_use("1", "Write", json!({"file_path": "/r/conftest.py"})),
+            tool_use("1", "Edit", json!({"file_path": "/r/package.json"})),
+            tool_use(
+                "1",
+                "Bash",
+                json!({"command": "printf 'addopts = -k add' >> pytest.ini"}),
+            ),
+            tool_use(
+                "1",
+                "Bash",
+                json!({"command": "python3 -c \"open('conftest.py','w').write('x')\""}),
+            ),
+        ] {
+            let lines = [
+                vec![edit.clone(), result("1", false)],
+                passed_run("2", "pytest -q").to_vec(),
+            ];
+            let f = finding(&lines.concat());
+            assert!(
+                matches!(&f, Finding::HarnessEdited { command, .. } if command == "pytest -q"),
+                "{edit}: {f:?}"
+            );
+        }
+        // Everyday: an edit to the code, then the run.
+        let lines = [
+            vec![
+                tool_use("1", "Edit", json!({"file_path": "/r/src/a.py"})),
+                result("1", false),
+            ],
+            passed_run("2", "pytest -q").to_vec(),
+        ];
+        assert!(finding(&lines.concat()).is_fresh());
+    }
+
+    #[test]
+    fn interpreter_code_that_writes_a_file_after_the_run_is_a_change() {
+        for write in [
+            "python3 -c \"open('mypkg/core.py','a').write('x')\"",
+            "python3 -c \"from pathlib import Path; Path('a.py').write_text('x')\"",
+            "node -e \"require('fs').writeFileSync('src/a.js', 'x')\"",
+            "python3 -c \"import sys; open(sys.argv[1], 'w').write('x')\" a.py",
+        ] {
+            let lines = [passed_run("1", "pytest -q"), passed_run("2", write)];
+            let f = finding(&lines.concat());
+            assert!(
+                matches!(f, Finding::ChangeAfterTests { .. }),
+                "{write}: {f:?}"
+            );
+        }
+        for read in [
+            "python3 -c \"print(open('a.py').read())\"",
+            "python3 -c \"import sys; sys.stdout.write('x')\"",
+        ] {
+            let lines = [passed_run("1", "pytest -q"), passed_run("2", read)];
+            assert!(finding(&lines.concat()).is_fresh(), "{read}");
         }
     }
 
@@ -638,7 +776,8 @@ mod tests {
     #[test]
     fn waiting_for_a_pending_result_reads_only_what_was_appended() {
         let mut lines = Vec::new();
-        for i in 0..300 {
+        // More reads than the scan past a passing run looks back over.
+        for i in 0..3000 {
             lines.push(tool_use(
                 &format!("r{i}"),
                 "Bash",
@@ -678,20 +817,21 @@ mod tests {
             }
         );
         let after = session.stats();
-        assert_eq!(
-            after.scanned_bytes - before.scanned_bytes,
-            appended.len() as u64
+        // The appended result, then the events the check past a passing run reads back over
+        // (a command that wrote the session file, an edit to the test harness): bounded, not
+        // the whole file again.
+        let size = std::fs::metadata(f.path()).unwrap().len();
+        assert!(after.scanned_bytes - before.scanned_bytes < size / 2);
+        assert!(
+            after.parsed_lines - before.parsed_lines <= super::session::FORGERY_LOOKBACK as u64 + 2
         );
-        // The appended result, and the turn's prompt, which the check for a command that wrote
-        // the session file reads back to.
-        assert_eq!(after.parsed_lines - before.parsed_lines, 2);
         // The account for the judge reads from the lines already read, too.
         let account = session.recent_activity(4000);
         assert!(
             account.ends_with("[Bash cargo test: succeeded]"),
             "{account}"
         );
-        assert!(session.stats().parsed_lines <= lines.len() as u64 + 1);
+        assert!(session.stats().parsed_lines <= after.parsed_lines);
     }
 
     #[cfg(unix)]

@@ -13,8 +13,11 @@ use std::time::Duration;
 
 use regex::Regex;
 
+use std::ops::ControlFlow;
+
 use super::Finding;
 use super::bash::{self, short};
+use super::proof::BeforeRun;
 use crate::gate::repos::Repos;
 use crate::transcript::{self, Event, Options, Transcript};
 
@@ -92,49 +95,6 @@ impl Session {
             );
         }
         finding
-    }
-
-    /// The call of the session that wrote `artifact` itself, when one did: an edit tool naming
-    /// it, a shell write to it, or interpreter code on a command line that names its file.
-    pub fn wrote(&self, reader: &Reader, artifact: &Path) -> Option<String> {
-        let name = artifact.file_name()?.to_string_lossy().into_owned();
-        let is_it = |p: &str| {
-            let p = Path::new(p);
-            let p = if p.is_relative() {
-                reader.cwd.join(p)
-            } else {
-                p.to_path_buf()
-            };
-            p == artifact
-                || p.ends_with(
-                    artifact
-                        .strip_prefix(reader.root.unwrap_or(Path::new("/")))
-                        .unwrap_or(artifact),
-                )
-        };
-        let mut by = None;
-        let _ = self.transcript.borrow_mut().visit_backwards(|event| {
-            let Event::ToolCall {
-                tool,
-                command,
-                files,
-                ..
-            } = event
-            else {
-                return true;
-            };
-            if CHANGE_TOOLS.contains(&tool.as_str()) && files.iter().any(|f| is_it(f)) {
-                by = Some(tool.clone());
-            } else if let Some(command) = command.as_deref().filter(|_| tool == "Bash") {
-                let call = reader.read(command);
-                let writes = call.writes.iter().flatten().any(|w| is_it(w));
-                if writes || (call.interpreted && command.contains(name.as_str())) {
-                    by = Some(format!("Bash `{}`", short(command)));
-                }
-            }
-            by.is_none()
-        });
-        by
     }
 
     /// What reading the file cost so far.
@@ -220,10 +180,10 @@ impl Reader<'_> {
     /// [`Reader::transcript_tests`] over a transcript already open.
     ///
     /// A run counts only when the session shows it exiting 0 after running tests (a summary
-    /// such as "no tests ran" is no run). A passing run found, the scan goes on to the start of
-    /// its turn (at most [`FORGERY_LOOKBACK`] events): lines appended to the session file by a
-    /// command of the session come after that command's call, so a command older than the run
-    /// that wrote the session file makes the run no evidence.
+    /// such as "no tests ran" is no run). A passing run found, the scan goes on (at most
+    /// [`FORGERY_LOOKBACK`] events) for what voids it ([`BeforeRun`]): a command of its turn
+    /// that wrote the session file, an edit to the test harness, a failing full run before a
+    /// run of part of the suite.
     pub fn tests_in(&self, transcript: &mut Transcript) -> Finding {
         // Call id -> how it ended, from results seen so far (results come after their calls; the
         // newest result of an id is the one kept).
@@ -235,26 +195,19 @@ impl Reader<'_> {
         // test run or the start (then it counts, as no commit is known to have left it out).
         let mut commit_seen = !self.commits_only;
         let mut held: Option<Finding> = None;
-        // Once a passing run is found: events left to check for a command that wrote the
-        // session file.
-        let mut checking: Option<usize> = None;
+        // Once a passing run is found: the older events that can void it.
+        let mut checking: Option<BeforeRun> = None;
         let _ = transcript.visit_backwards(|event| {
-            if let Some(left) = checking.as_mut() {
-                if let Event::ToolCall {
-                    tool,
-                    command: Some(command),
-                    ..
-                } = event
-                    && tool == "Bash"
-                    && self.read(command).writes_session
-                {
-                    finding = Finding::SessionWritten {
-                        command: short(command),
-                    };
-                    return false;
-                }
-                *left = left.saturating_sub(1);
-                return *left > 0 && !matches!(event, Event::UserTurn { .. });
+            if let Some(before) = checking.as_mut() {
+                return match before.visit(event) {
+                    ControlFlow::Continue(()) => true,
+                    ControlFlow::Break(voided) => {
+                        if let Some(voided) = voided {
+                            finding = voided;
+                        }
+                        false
+                    }
+                };
             }
             let change = match event {
                 Event::ToolResult {
@@ -305,8 +258,13 @@ impl Reader<'_> {
                                 return false;
                             }
                             Some(r) if r.passed => {
+                                checking = Some(BeforeRun::new(
+                                    self,
+                                    &test,
+                                    call.test_scope.as_ref(),
+                                    FORGERY_LOOKBACK,
+                                ));
                                 finding = Finding::TestRunAfterChange { command: test };
-                                checking = Some(FORGERY_LOOKBACK);
                                 return true;
                             }
                             None if last_failed_test.is_none() => {
@@ -369,7 +327,7 @@ impl Reader<'_> {
         finding
     }
 
-    fn read(&self, command: &str) -> bash::ShellCall {
+    pub(super) fn read(&self, command: &str) -> bash::ShellCall {
         bash::read(command, self.cwd, self.root, self.tests, self.repos)
     }
 }
@@ -383,8 +341,8 @@ struct RunResult {
     ran_no_test: bool,
 }
 
-/// Events read past a passing test run for a command that wrote the session file.
-const FORGERY_LOOKBACK: usize = 2000;
+/// Events read past a passing test run for what can void it (see [`BeforeRun`]).
+pub(super) const FORGERY_LOOKBACK: usize = 2000;
 
 /// Looks through a session file, newest first, for a successful test run after the last file
 /// change.
