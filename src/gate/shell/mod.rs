@@ -26,6 +26,7 @@ mod bodies;
 mod computed;
 mod expand;
 mod runners;
+mod sed;
 mod stdin;
 mod unwrap;
 mod walk;
