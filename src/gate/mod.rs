@@ -104,6 +104,7 @@ fn collect(
         publish_commands: user.publish,
         aliases: git::LineAliases::default(),
         stashed: false,
+        added_remotes: Vec::new(),
     };
     for cmd in &script.commands {
         match classify::classify(cmd, &mut known) {

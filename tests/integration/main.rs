@@ -25,6 +25,7 @@ mod gate_everyday;
 mod gate_evidence;
 mod gate_fuzz;
 mod gate_gemini;
+mod gate_more_forms;
 mod gate_passing_runs;
 mod gate_repo;
 mod gate_scripts;
