@@ -88,7 +88,7 @@ pub struct SimpleCommand {
     /// Its source text.
     pub source: String,
     /// Of its words and redirection targets, those the line takes from a program's output
-    /// (`$(…)`, or a variable assigned one or filled by `read`): what they name is known only
+    /// (`$(…)`, or a variable assigned one): what they name is known only
     /// when the line runs. A new temporary file (`$(mktemp)`) does not count.
     pub from_output: Vec<String>,
     /// It runs only when an earlier command failed, or its failure is ignored (`a || b`,

@@ -235,13 +235,13 @@ fn substitutes_output(src: &str) -> bool {
 }
 
 /// Whether the dynamic word `src` takes a program's output: a substitution of its own, or a
-/// variable the line assigned one or filled with `read`/`mapfile`.
-fn takes_output(src: &str, scope: &Scope, script: &Script) -> bool {
+/// variable the line assigned one. (Data read line by line, `while read f`, is a script's
+/// ordinary input and stays with the other readings.)
+fn takes_output(src: &str, scope: &Scope) -> bool {
     substitutes_output(src)
         || scope
             .from_output
             .iter()
-            .chain(&script.computed_vars)
             .any(|name| super::computed::expands(src, name))
 }
 
@@ -336,7 +336,7 @@ fn command(
         .iter()
         .chain(&writes)
         .filter_map(|w| match w {
-            Word::Dynamic(src) if takes_output(src, scope, script) => Some(src.clone()),
+            Word::Dynamic(src) if takes_output(src, scope) => Some(src.clone()),
             _ => None,
         })
         .collect();
