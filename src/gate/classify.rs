@@ -154,6 +154,10 @@ pub struct PushSpec {
     /// An argument is computed at run time (its source text): where it goes is unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub computed: Option<String>,
+    /// The remote is one an earlier command of the line adds (`git remote add backup URL &&
+    /// git push backup`): the gate cannot read its branches before the line runs.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub added_on_line: bool,
 }
 
 /// A gated action found in a command line.
@@ -189,6 +193,8 @@ pub struct Known<'a> {
     pub renamed: Vec<(String, String)>,
     /// Links earlier commands of the line made: `(link, target)`, absolute.
     pub links: Vec<(std::path::PathBuf, std::path::PathBuf)>,
+    /// Remotes earlier commands of the line add (`git remote add NAME URL`).
+    pub added_remotes: Vec<String>,
 }
 
 /// What one simple command is.
@@ -281,6 +287,7 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         let git = git::classify(cmd, &known.aliases, known.repos, known.stashed);
         known.stashed |= git.stashes;
         known.aliases.0.extend(git.defines);
+        known.added_remotes.extend(added_remote(&words));
         let found = match git.found {
             git::Found::Gated(mut found) => {
                 line_facts(&mut found, known);
@@ -294,6 +301,15 @@ pub fn classify(cmd: &SimpleCommand, known: &mut Known) -> Classified {
         };
         known.unstashed |= git.unstashes;
         known.renamed.extend(git.renames);
+        let mut found = found;
+        if let git::Found::Gated(gated) | git::Found::GatedAndProgram(gated, _) = &mut found {
+            for spec in gated.iter_mut().filter_map(|g| g.push.as_mut()) {
+                spec.added_on_line |= spec
+                    .remote
+                    .as_ref()
+                    .is_some_and(|r| known.added_remotes.contains(r));
+            }
+        }
         return match found {
             git::Found::Gated(found) => {
                 out.extend(found);
@@ -428,6 +444,22 @@ fn line_facts(found: &mut Vec<Gated>, known: &Known) {
         }
     }
     found.extend(asks);
+}
+
+/// `git remote add [-f] [-t BRANCH] [-m HEAD] NAME URL`: the remote's name.
+fn added_remote(words: &[&str]) -> Option<String> {
+    let at = words.windows(2).position(|w| w == ["remote", "add"])?;
+    let mut rest = words[at + 2..].iter();
+    while let Some(w) = rest.next() {
+        match *w {
+            "-t" | "--track" | "-m" | "--master" => {
+                rest.next();
+            }
+            w if w.starts_with('-') => {}
+            name => return Some(name.to_owned()),
+        }
+    }
+    None
 }
 
 /// Quick test before parsing: could `text` contain a gated command at all? Quotes and
@@ -769,6 +801,76 @@ mod tests {
         case("npm publish --dry-run=false", &["publish"]);
         case("kubectl apply --dry-run=none -f k8s/", &["deploy"]);
         case("kubectl apply --dry-run=client -f k8s/", &[]);
+    }
+
+    #[test]
+    fn other_ecosystems_publish_and_remote_copies_deploy() {
+        for line in [
+            "dart pub publish --force",
+            "flutter pub publish",
+            "mix hex.publish",
+            "gem push pkg.gem",
+            "poetry publish --build",
+            "hatch publish",
+            "flit publish",
+            "pdm publish",
+            "twine upload dist/*",
+            "anaconda upload pkg.tar.bz2",
+            "nuget push pkg.nupkg",
+            "dotnet nuget push pkg.nupkg",
+            "mvn -B deploy",
+            "./gradlew publish",
+            "sbt +publishSigned",
+            "swift package-registry publish acme.pkg 1.0.0",
+            "pod trunk push Pkg.podspec",
+            "helm push chart.tgz oci://r",
+            "vsce publish",
+            "ovsx publish -p tok",
+            "snapcraft upload app.snap",
+            "cabal upload dist/pkg.tar.gz",
+        ] {
+            assert_eq!(classes(line), ["publish"], "{line}");
+        }
+        case("dart pub get", &[]);
+        case("mix test", &[]);
+        case("pod install", &[]);
+        case("sbt test", &[]);
+        case("scp -r mypkg deploy@prod:/srv/app/", &["deploy"]);
+        case("rsync -az dist/ deploy@prod:/var/www/", &["deploy"]);
+        case("ssh deploy@prod 'cd /srv/app && git pull'", &["deploy"]);
+        case("ssh prod", &[]);
+        case("scp prod:/var/log/app.log .", &[]);
+    }
+
+    #[test]
+    fn a_push_to_a_remote_the_line_adds_is_marked() {
+        let added = found("git remote add -f backup ../o.git && git push -q backup HEAD:main");
+        let spec = added[0].push.as_ref().unwrap();
+        assert!(spec.added_on_line, "{spec:?}");
+        let named = found("git push -q backup HEAD:main");
+        assert!(!named[0].push.as_ref().unwrap().added_on_line);
+    }
+
+    #[test]
+    fn targets_taken_from_a_program_s_output_are_unparsed() {
+        for line in [
+            "f=$(git ls-files -m | head -1); : > \"$f\"",
+            "echo x > \"$(git ls-files | head -1)\"",
+            "v=$(echo ZHJvcA== | base64 -d); git stash $v",
+            "b=$(git branch --list 'feat*' | head -1); git branch -D \"$b\"",
+            "git reset --hard `cat ref`",
+        ] {
+            assert!(classes(line).contains(&"unparsed"), "{line}");
+        }
+        for line in [
+            "out=$(mktemp); git log > \"$out\"",
+            "f=$(ls | head -1); echo hi >> \"$f\"",
+            "git tag \"v$(cat VERSION)\"",
+            "git stash push -m \"$(date)\"",
+            "n=$(( 1 + 2 )); echo > \"$n.txt\"",
+        ] {
+            assert!(!classes(line).contains(&"unparsed"), "{line}");
+        }
     }
 
     #[test]

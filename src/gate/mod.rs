@@ -115,6 +115,7 @@ fn collect(
         unstashed: false,
         renamed: Vec::new(),
         links: Vec::new(),
+        added_remotes: Vec::new(),
     };
     for cmd in &script.commands {
         match classify::classify(cmd, &mut known) {
@@ -144,6 +145,7 @@ fn collect(
         found.extend(overwrite::gated(cmd, line));
         // Git's ref files written over (`rev-parse X > .git/refs/heads/main`).
         found.extend(git_files::ref_writes(cmd));
+        found.extend(computed_target(cmd));
         // A program word that is no plain name but holds a gated one (`git${IFS}push`, or
         // `$c` split at a custom IFS): what runs depends on word splitting at run time.
         if let Some(first) = cmd.argv.first()
@@ -191,6 +193,87 @@ fn collect(
             ));
         }
     }
+}
+
+/// Git verbs that drop or move refs, stashes, files or history: a sub-verb or ref of theirs the
+/// line takes from a program's output (`git stash $v`, `git branch -D "$b"`) could name any.
+/// `branch` and `tag` lose something only with one of [`GIT_REF_LOSING_FLAGS`].
+const GIT_VERBS_LOSING_WORK: [&str; 15] = [
+    "stash",
+    "branch",
+    "tag",
+    "reset",
+    "checkout",
+    "switch",
+    "restore",
+    "clean",
+    "rm",
+    "worktree",
+    "update-ref",
+    "symbolic-ref",
+    "rebase",
+    "reflog",
+    "filter-branch",
+];
+
+/// The flags that make `git branch` or `git tag` delete, move or overwrite a ref.
+const GIT_REF_LOSING_FLAGS: [&str; 10] = [
+    "-d", "-D", "--delete", "-m", "-M", "--move", "-C", "-f", "--force", "-df",
+];
+
+/// Options whose value names something new or is a message: computed, it loses nothing
+/// (`git checkout -b "fix-$(date +%s)"`, `git stash push -m "$(date)"`).
+const NEW_NAME_OPTIONS: [&str; 6] = ["-b", "-c", "--create", "--orphan", "-m", "--message"];
+
+/// A file written over, or a git verb that loses work, whose target the line takes from a
+/// program's output (`f=$(git ls-files -m | head -1); : > "$f"`): what it hits is known only
+/// when the line runs, so a person decides.
+fn computed_target(cmd: &shell::SimpleCommand) -> Option<Gated> {
+    let computed = |w: &Word| cmd.from_output.iter().any(|c| c == w.text());
+    let written = cmd
+        .writes
+        .iter()
+        .find(|w| computed(w) && !cmd.appends.contains(w));
+    if let Some(target) = written {
+        return Some(unparsed(
+            format!("{} > {}", cmd.source, target.text()),
+            &format!(
+                "writes over a file whose name comes from a program's output (`{}`)",
+                target.text()
+            ),
+        ));
+    }
+    if !git::is_git(cmd) {
+        return None;
+    }
+    let at = 1 + cmd.argv[1..].iter().position(|w| {
+        w.literal()
+            .is_some_and(|v| GIT_VERBS_LOSING_WORK.contains(&v))
+    })?;
+    let verb = cmd.argv[at].text();
+    let args = &cmd.argv[at + 1..];
+    if matches!(verb, "branch" | "tag")
+        && !args.iter().any(|w| {
+            w.literal()
+                .is_some_and(|f| GIT_REF_LOSING_FLAGS.contains(&f))
+        })
+    {
+        return None;
+    }
+    let arg = args.iter().enumerate().find(|(i, w)| {
+        computed(w)
+            && !(*i > 0
+                && args[i - 1]
+                    .literal()
+                    .is_some_and(|o| NEW_NAME_OPTIONS.contains(&o)))
+    })?;
+    Some(unparsed(
+        cmd.source.clone(),
+        &format!(
+            "runs `git {verb}` on `{}`, which comes from a program's output",
+            arg.1.text()
+        ),
+    ))
 }
 
 /// `why`, naming the part of the line it is about when that is not the whole line.

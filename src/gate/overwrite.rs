@@ -197,9 +197,10 @@ pub fn may_overwrite(line: &str, cwd: &Path) -> bool {
     if words().any(|w| w == "cd" || w == "pushd") && line.contains('>') {
         return true;
     }
+    // A target the line computes (`: > "$f"`) may be any file: read the line.
     redirect_targets(line, false)
         .iter()
-        .any(|t| cwd.join(t).exists())
+        .any(|t| t.contains(['$', '`']) || cwd.join(t).exists())
 }
 
 /// The paths (absolute) `cmd` writes over; `line` is the whole command line, whose `>>`

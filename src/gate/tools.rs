@@ -9,8 +9,10 @@ use super::classify::Class;
 use super::packed::{Reader, Words, Writer, bytes};
 
 mod deploy;
+mod ecosystems;
 mod http;
 mod publish;
+mod remote;
 mod words;
 
 pub use words::{is_gated_verb, is_prefilter_word};
@@ -84,9 +86,9 @@ const fn verb_with(
     }
 }
 
-/// The table, in two files by what the tools do. Only `const` evaluation reads it: the binary
+/// The table, in three files by what the tools do. Only `const` evaluation reads it: the binary
 /// holds its packed form (see `packed`), decoded by [`tools`] on first use.
-const TABLES: [&[Tool]; 2] = [publish::TOOLS, deploy::TOOLS];
+const TABLES: [&[Tool]; 3] = [publish::TOOLS, ecosystems::TOOLS, deploy::TOOLS];
 
 /// The number of tools in the table.
 const TOOL_COUNT: usize = {
@@ -243,12 +245,19 @@ pub fn tool(program: &str) -> Option<&'static Tool> {
 }
 
 /// What `program` with `args` (`None` for a computed word) does, by the table or, for the
-/// clients of forges' HTTP APIs, by its method and data (see `http`).
+/// clients of forges' HTTP APIs, by its method and data (see `http`), and for copies to and
+/// commands on other machines, by their operands (see `remote`).
 pub fn command(program: &str, args: &[Option<&str>]) -> Match {
     if let Some(write) = http::api_write(program, args) {
         return Match::Gated {
             class: write.class,
             what: write.what,
+        };
+    }
+    if let Some(remote) = remote::act(program, args) {
+        return Match::Gated {
+            class: remote.class,
+            what: remote.what,
         };
     }
     match tool(program) {
@@ -362,6 +371,12 @@ fn verb_at(tool: &Tool, verb: &Verb, words: &[Option<&str>]) -> VerbAt {
             if *word == **pattern {
                 want.next();
             }
+            continue;
+        }
+        // sbt's cross-build prefix (`+publishSigned`) is part of the verb, not an option.
+        if pattern.starts_with('+') && word_matches(pattern, word) {
+            want.next();
+            after_option = false;
             continue;
         }
         if word.starts_with('-') || word.starts_with('+') {

@@ -28,6 +28,7 @@ mod gate_fuzz;
 mod gate_gemini;
 mod gate_indirect;
 mod gate_lose_work;
+mod gate_more_forms;
 mod gate_passing_runs;
 mod gate_repo;
 mod gate_scripts;

@@ -24,6 +24,27 @@ pub(super) fn push(
         );
         return Step::Ruled(ask(ruling, facts, why, DecidedBy::Facts));
     }
+    if spec.added_on_line {
+        // Its branches cannot be read before the line adds it: every change counts against
+        // the evidence, and even verified work is a person's call.
+        let what = format!(
+            "`{cmd}` pushes to `{}`, a remote the same line adds, whose branches hookjudge cannot read beforehand",
+            spec.remote.as_deref().unwrap_or_default()
+        );
+        return match verify(
+            ruling,
+            facts,
+            repo.work_tree.clone(),
+            repo.newest_commit_ms,
+            &what,
+            Scope::Everything,
+        ) {
+            Step::Ruled(r) if r.decision == Decision::Silent => {
+                Step::Ruled(ask(r, facts, format!("{what}."), DecidedBy::Facts))
+            }
+            other => other,
+        };
+    }
     if let (Some(remote), Some(false)) = (&spec.remote, repo.named_remote_configured) {
         ruling.facts = RulingFacts::of(Read::NoRemote {
             remote: Some(remote.clone()),

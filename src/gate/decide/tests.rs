@@ -493,6 +493,52 @@ fn configured(refs: Vec<PushFacts>) -> PushRepoFacts {
     push_repo(Some(Ok(refs)), &["src/a.rs"])
 }
 
+/// A push to a remote the line adds: its branches are unreadable beforehand (git would say
+/// "no such remote" to the gate), so it is judged on the evidence for every change: denied
+/// after a failed run, asked about after a passing one.
+#[test]
+fn a_push_to_a_remote_the_line_adds_is_judged() {
+    let spec = PushSpec {
+        remote: Some("backup".into()),
+        added_on_line: true,
+        ..PushSpec::default()
+    };
+    let unknown = PushRepoFacts {
+        named_remote_configured: Some(false),
+        refs: None,
+        ..configured(vec![])
+    };
+    let (g, facts) = pushing(spec, unknown);
+    let Step::Needs(Need::Evidence(q)) = decide(&g, &facts, &GateSettings::default()) else {
+        panic!("evidence is needed");
+    };
+    assert_eq!(q.scope, Scope::Everything);
+    let with = |transcript: Finding| Facts {
+        evidence: Some(Evidence {
+            artifacts: Finding::None,
+            transcript: Some(transcript),
+        }),
+        judge: Some(JudgeSaid::Nothing),
+        ..facts.clone()
+    };
+    let failed = with(Finding::ChangeAfterTests {
+        tool: "Edit".into(),
+        last_test: Some("`pytest` failed".into()),
+    });
+    let r = ruled(decide(&g, &failed, &GateSettings::default()));
+    assert_eq!(r.decision, Decision::Deny, "{}", r.reason);
+    let passed = with(Finding::TestRunAfterChange {
+        command: "pytest".into(),
+    });
+    let r = ruled(decide(&g, &passed, &GateSettings::default()));
+    assert_eq!(r.decision, Decision::Ask, "{}", r.reason);
+    assert!(
+        r.reason.contains("a remote the same line adds"),
+        "{}",
+        r.reason
+    );
+}
+
 #[test]
 fn push_table() {
     let force = PushSpec {

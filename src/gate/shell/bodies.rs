@@ -220,7 +220,8 @@ pub(super) fn interpreter_code(
                             || crate::gate::tools::is_gated_verb(a)
                     })))
     }) {
-        script.incomplete.push(format!(
+        // Asked about whatever else the line holds: the program's name is the string built.
+        script.unknowable.push(format!(
             "`{program}` runs a program named by a string it builds or is given at run time: `{}`",
             c.chars().take(80).collect::<String>()
         ));
@@ -237,8 +238,16 @@ fn runs_programs(code: &str) -> bool {
 
 /// Ways code builds a string at run time: concatenation, joins, character codes, escapes,
 /// reversal and decoding (`'g'+'it p'+'ush'`, `chr(103)`, `[::-1]`, `b64decode`).
-const BUILDS_STRINGS: [&str; 16] = [
+const BUILDS_STRINGS: [&str; 24] = [
     "'+'",
+    "'+\"",
+    "\"+'",
+    "fromhex",
+    "unhexlify",
+    "base64",
+    "atob(",
+    "rot13",
+    ".format(",
     "\"+\"",
     "' +",
     "\" +",
@@ -324,7 +333,38 @@ fn names_gated_program(code: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
+    use crate::gate::shell::parse;
     use crate::gate::shell::test_support::case;
+
+    /// Interpreter code that runs a program whose name or arguments it builds at run time
+    /// (concatenated, reversed, decoded from hex or base64, a module imported by a built name)
+    /// is unknowable whatever the rest of the line says; code that only builds strings, or only
+    /// runs a program it names, is not.
+    #[test]
+    fn interpreter_code_running_built_strings_is_unknowable() {
+        let unknowable = |line: &str| parse(line, Path::new("/nonexistent-dir")).unknowable;
+        for line in [
+            "python3 -c \"import importlib;m=importlib.import_module('sub'+'process');m.run(['gi'+'t','com'+'mit','-qam','x'])\"",
+            "python3 -c \"exec(bytes.fromhex('696d706f7274206f73').decode())\"",
+            "perl -e '$_=reverse \"sutats tig\"; system $_'",
+            "python3 -c \"import os,base64; os.system(base64.b64decode('Z2l0').decode())\"",
+            "node -e \"require('child_process').execSync(['gi','t'].join('') + ' status')\"",
+            "ruby -e 'system(\"gi\" + \"t status\")'",
+        ] {
+            assert!(!unknowable(line).is_empty(), "{line}");
+        }
+        for line in [
+            "python3 -c \"print('a' + 'b')\"",
+            "python3 -c \"print(', '.join(['a', 'b']))\"",
+            "python3 -c \"import subprocess; subprocess.run(['ls', '-l'])\"",
+            "node -e \"console.log(require('./package.json').version)\"",
+            "python3 -c \"import base64; print(base64.b64encode(b'x'))\"",
+        ] {
+            assert!(unknowable(line).is_empty(), "{line}");
+        }
+    }
 
     #[test]
     fn script_bodies_are_followed() {

@@ -86,7 +86,7 @@ pub(super) fn computed_command_word(cmd: &SimpleCommand, script: &Script) -> Opt
 }
 
 /// Whether `src` expands the variable `name` (`$c`, `${c}`, `${a[0]}`, `"$c"`).
-fn expands(src: &str, name: &str) -> bool {
+pub(super) fn expands(src: &str, name: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     src.match_indices('$').any(|(i, _)| {
         let rest = src[i + 1..].trim_start_matches('{');

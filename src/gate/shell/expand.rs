@@ -9,6 +9,7 @@ use super::computed::{
     ScriptText, computed_command_word, note_filled_variables, record_writes, script_file,
 };
 use super::runners;
+use super::sed;
 use super::stdin::Stdin;
 use super::unwrap::unwrap_wrappers;
 use super::{Scope, Script, SimpleCommand, Word, parse_into};
@@ -309,6 +310,21 @@ pub(super) fn expand(
                 }
             }
         }
+        // GNU sed's `e` runs a command line, or its input, through the shell.
+        Some("sed" | "gsed") => match sed::runs(&cmd) {
+            Ok(runs) => {
+                for run in runs {
+                    match run {
+                        sed::Runs::Line(line) => bodies.push(line),
+                        sed::Runs::PatternSpace => script.unknowable.push(
+                            "`sed` runs lines of its input through the shell (its `e` command)"
+                                .into(),
+                        ),
+                    }
+                }
+            }
+            Err(why) => script.incomplete.push(why),
+        },
         Some(p) => {
             path_program(&cmd, script);
             interpreter_code(p, &cmd, stdin, script)

@@ -33,6 +33,7 @@ mod expand;
 mod git_runs;
 mod path_change;
 mod runners;
+mod sed;
 mod stdin;
 mod unwrap;
 mod walk;
@@ -93,6 +94,10 @@ pub struct SimpleCommand {
     pub depth: usize,
     /// Its source text.
     pub source: String,
+    /// Of its words and redirection targets, those the line takes from a program's output
+    /// (`$(…)`, or a variable assigned one): what they name is known only
+    /// when the line runs. A new temporary file (`$(mktemp)`) does not count.
+    pub from_output: Vec<String>,
     /// It runs only when an earlier command failed, or its failure is ignored (`a || b`,
     /// `b || true`): used by the evidence reader.
     pub status_ignored: bool,
@@ -181,6 +186,8 @@ struct Scope {
     exported: Vec<(String, Word)>,
     /// `set -- …`
     positional: Option<Vec<String>>,
+    /// Variables assigned a command's output (`f=$(git ls-files -m)`).
+    from_output: Vec<String>,
 }
 
 impl Scope {

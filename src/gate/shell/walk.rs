@@ -209,7 +209,40 @@ fn assign(node: Node, text: &str, scope: &mut Scope, exported: bool) {
             _ => Word::Dynamic(text[node.byte_range()].to_owned()),
         };
     }
+    let from_output = node
+        .child_by_field_name("value")
+        .is_some_and(|v| substitutes_output(&text[v.byte_range()]));
+    scope.from_output.retain(|n| *n != name);
+    if from_output {
+        scope.from_output.push(name.clone());
+    }
     scope.vars.push((name, value));
+}
+
+/// Whether `src` holds a command substitution (`$(…)` or backquotes, not arithmetic `$((…))`)
+/// of anything but `mktemp`, whose new file holds no work.
+fn substitutes_output(src: &str) -> bool {
+    let dollar = src.match_indices("$(").any(|(i, _)| {
+        let rest = &src[i + 2..];
+        !rest.starts_with('(') && !rest.trim_start().starts_with("mktemp")
+    });
+    let backquote = src
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .any(|inner| !inner.trim_start().starts_with("mktemp"));
+    dollar || backquote
+}
+
+/// Whether the dynamic word `src` takes a program's output: a substitution of its own, or a
+/// variable the line assigned one. (Data read line by line, `while read f`, is a script's
+/// ordinary input and stays with the other readings.)
+fn takes_output(src: &str, scope: &Scope) -> bool {
+    substitutes_output(src)
+        || scope
+            .from_output
+            .iter()
+            .any(|name| super::computed::expands(src, name))
 }
 
 fn push_children<'t>(
@@ -299,6 +332,14 @@ fn command(
         }
     }
     let source = text[node.byte_range()].to_owned();
+    let from_output = argv
+        .iter()
+        .chain(&writes)
+        .filter_map(|w| match w {
+            Word::Dynamic(src) if takes_output(src, scope) => Some(src.clone()),
+            _ => None,
+        })
+        .collect();
     let found = SimpleCommand {
         env,
         argv,
@@ -308,6 +349,7 @@ fn command(
         depth,
         source,
         status_ignored: status_ignored(node, text),
+        from_output,
     };
     expand(found, stdin, scope, script);
 }

@@ -45,6 +45,35 @@ pub(super) fn words(node: Node, text: &str, scope: &Scope) -> Vec<Word> {
     }
 }
 
+/// `${NAME:-default}`, `${NAME-default}` (and the assigning `:=`/`=`): `None` when `body` is
+/// no such form; else its value: the variable's when the line set it, the default when neither
+/// the line nor the environment sets it, and unknown (`Some(None)`) when the environment does
+/// or the default is itself computed.
+fn with_default(body: &str, scope: &Scope) -> Option<Option<String>> {
+    let split = body.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let (name, rest) = body.split_at(split);
+    let (empty_counts, default) =
+        if let Some(d) = rest.strip_prefix(":-").or_else(|| rest.strip_prefix(":=")) {
+            (true, d)
+        } else {
+            (
+                false,
+                rest.strip_prefix('-').or_else(|| rest.strip_prefix('='))?,
+            )
+        };
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let default = (!default.contains(['$', '`', '"', '\'', '\\'])).then(|| default.to_owned());
+    Some(match scope.var(name) {
+        Some(Value::Scalar(v)) if !(empty_counts && v.is_empty()) => Some(v.clone()),
+        Some(Value::Scalar(_)) => default,
+        Some(_) => None,
+        None if std::env::var_os(name).is_some() => None,
+        None => default,
+    })
+}
+
 /// `"${name[@]}"`, `${name[*]}`, `"$@"`, `$*` when the array (or `set --`) is known.
 fn array_expansion(node: Node, text: &str, scope: &Scope) -> Option<Vec<String>> {
     let inner = if node.kind() == "string" && node.named_child_count() == 1 {
@@ -87,6 +116,9 @@ pub(super) fn resolve(node: Node, text: &str, scope: &Scope) -> Option<String> {
                 .trim_start_matches('$')
                 .trim_start_matches('{')
                 .trim_end_matches('}');
+            if let Some(value) = with_default(name, scope) {
+                return value;
+            }
             if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 return None;
             }
@@ -251,6 +283,19 @@ mod tests {
         case("git $'\\x70ush'", &["git push"]);
         case("git {push,}", &["git push"]);
         case("p=pu; git ${p}sh", &["git push"]);
+        // A default applies when neither the line nor the environment sets the variable.
+        case(
+            "${HJ_UNSET_GIT:-git} ${HJ_UNSET_VERB:-push} origin main",
+            &["git push origin main"],
+        );
+        case("git \"${HJ_UNSET_VERB-push}\"", &["git push"]);
+        case("v=; git ${v:-push}", &["git push"]);
+        case("v=status; git ${v:-push}", &["git status"]);
+        case("git ${HOME:-push}", &["git ${HOME:-push}"]);
+        case(
+            "git ${HJ_UNSET_VERB:-$(echo push)}",
+            &["git ${HJ_UNSET_VERB:-$(echo push)}", "echo push"],
+        );
         // Unknown values stay dynamic.
         case("git $c", &["git $c"]);
         case("read -r c <<< push; git $c", &["read -r c", "git $c"]);

@@ -104,8 +104,13 @@ fn interpreters() -> &'static [Interpreter] {
 }
 
 /// Words of code that runs other programs.
-pub const RUNS_PROGRAMS: [&str; 12] = [
+pub const RUNS_PROGRAMS: [&str; 15] = [
     "system",
+    // Modules loaded by a computed name (`import_module('sub'+'process')`), and code
+    // evaluated from a string, run whatever that string says.
+    "import_module",
+    "__import__",
+    "eval(",
     "exec",
     "spawn",
     "popen",

@@ -128,6 +128,10 @@ pub(super) fn recipes(args: &[Option<&str>], cwd: Option<&Path>) -> Result<Vec<B
         let path = join(dir, file);
         match read_file(&path)? {
             Some(text) => texts.push((text, path)),
+            // `-f -` and `/dev/stdin`: the makefile is whatever the pipe or redirection feeds.
+            None if file == "-" || file == "/dev/stdin" => {
+                return Err("reads its makefile from standard input".into());
+            }
             None if file.starts_with("/dev/fd/") || file.starts_with("/proc/") => {
                 return Err(format!("reads a makefile from `{file}`"));
             }

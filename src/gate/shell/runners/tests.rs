@@ -55,3 +55,17 @@ fn a_test_runner_s_hook_file_that_pushes_is_unknowable() {
     .unwrap();
     assert!(parse("pytest -q", dir.path()).unknowable.is_empty());
 }
+
+#[test]
+fn a_makefile_read_from_standard_input_is_unreadable() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("Makefile"), "all:\n\techo hi\n").unwrap();
+    for line in [
+        "printf 'all:\\n\\tgit push origin main\\n' | make -f -",
+        "make -f /dev/stdin < build.mk",
+        "gmake --file=- all <<'EOF'\nall:\n\tgit push\nEOF",
+    ] {
+        assert!(!parse(line, dir.path()).incomplete.is_empty(), "{line}");
+    }
+    assert!(parse("make all", dir.path()).incomplete.is_empty());
+}
