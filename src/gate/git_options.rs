@@ -41,6 +41,7 @@ pub const GATED_VERBS: [&str; 15] = [
 
 mod builtins;
 mod long;
+mod long_table;
 
 pub use builtins::is_builtin;
 pub use long::{long_options, long_value_options};

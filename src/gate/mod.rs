@@ -34,6 +34,7 @@ pub mod git_files;
 pub mod git_options;
 pub mod glob;
 mod in_place;
+mod line_facts;
 mod links;
 pub mod not_code;
 pub mod outcome;

@@ -13,6 +13,7 @@
 mod loss;
 pub mod program_keys;
 mod read;
+mod rebase;
 mod rules;
 #[cfg(test)]
 mod tests;

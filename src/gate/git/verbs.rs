@@ -7,8 +7,8 @@
 //! branches, stashes or changes in any subcommand.
 
 use super::opts::{self, Flags};
-use super::rules;
 use super::{Found, Invocation};
+use super::{rebase, rules};
 use crate::gate::classify::Class::{Commit, HookBypass, Push, Unparsed};
 use crate::gate::classify::{COMMITS_THE_CHANGES, Class, Destructive, Gated, PushSpec, Target};
 use crate::gate::shell::{SimpleCommand, Word};
@@ -191,7 +191,7 @@ pub(super) static VERBS: &[GitVerb] = &[
     row("reset", Reads(rules::reset, &[Class::Destructive])).computed_matters(),
     row(
         "rebase",
-        Reads(rules::rebase, &[Unparsed, Class::Destructive]),
+        Reads(rebase::rebase, &[Unparsed, Class::Destructive]),
     ),
     row("checkout", Reads(rules::checkout, &[Class::Destructive])).computed_matters(),
     row("switch", Reads(rules::switch, &[Class::Destructive])),
