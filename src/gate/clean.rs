@@ -21,6 +21,7 @@ use super::classify::Destructive;
 use super::evidence;
 use super::facts::{self, BUILD_DIRS, Repo, Uncommitted};
 use super::scratch::SessionMade;
+use crate::support::init_file::{REPO_FILE, is_init_written};
 
 /// What a `git clean` would delete that matters.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,6 +90,10 @@ fn is_lost(
     artifacts: &[String],
 ) -> bool {
     if made.is_some_and(|m| m.is_scratch(at)) {
+        return false;
+    }
+    // The repository file just as `init` wrote it is hookjudge's own, which `init` writes again.
+    if entry.path == REPO_FILE && std::fs::read_to_string(at).is_ok_and(|t| is_init_written(&t)) {
         return false;
     }
     if !entry.ignored {
