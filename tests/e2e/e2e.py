@@ -331,15 +331,18 @@ def make_repo(path, unpushed=True):
         f.write("demo\n")
     with open(os.path.join(path, "Makefile"), "w") as f:
         f.write("test:\n\t@echo '3 passed, 0 failed'\n")
+    with open(os.path.join(path, "app.py"), "w") as f:
+        f.write("def add(a, b):\n    return a + b\n")
     git(path, "add", ".")
     git(path, "commit", "-qm", "initial", "--date", "2020-01-01T00:00:00Z")
     git(path, "push", "-q", "-u", "origin", "main")
     if unpushed:
-        with open(os.path.join(path, "README.md"), "a") as f:
-            f.write("a change\n")
+        # A change of code: a commit of documentation alone needs no test run.
+        with open(os.path.join(path, "app.py"), "a") as f:
+            f.write("\n\ndef sub(a, b):\n    return a - b\n")
         env = dict(GIT_COMMITTER_DATE="2021-01-01T00:00:00Z")
         os.environ.update(env)
-        git(path, "commit", "-qam", "change readme")
+        git(path, "commit", "-qam", "add sub")
     return origin
 
 
