@@ -282,12 +282,11 @@ fn every_judge_gets_a_real_verdict_from_one_combined_call() {
             assert!(j["layer2"]["latency_ms"].as_u64().unwrap() > 0);
         }
     }
+    // `doctor` wraps its lines for a person: read them joined.
     let doctor = home.cmd(&["doctor", "--online"]).output();
+    let text = doctor.unwrapped();
     assert!(
-        doctor.stdout.contains("llm call")
-            && doctor
-                .stdout
-                .contains("response format `json_object` works"),
+        text.contains("llm call") && text.contains("response format `json_object` works"),
         "{}",
         doctor.stdout
     );
