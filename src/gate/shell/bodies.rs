@@ -237,17 +237,10 @@ fn runs_programs(code: &str) -> bool {
 }
 
 /// Ways code builds a string at run time: concatenation, joins, character codes, escapes,
-/// reversal and decoding (`'g'+'it p'+'ush'`, `chr(103)`, `[::-1]`, `b64decode`).
-const BUILDS_STRINGS: [&str; 24] = [
+/// reversal and decoding (`'g'+'it p'+'ush'`, `chr(103)`, `[::-1]`, `b64decode`). Also read by
+/// `code_calls` for files of code.
+pub(super) const JOINED_OR_DECODED: [&str; 17] = [
     "'+'",
-    "'+\"",
-    "\"+'",
-    "fromhex",
-    "unhexlify",
-    "base64",
-    "atob(",
-    "rot13",
-    ".format(",
     "\"+\"",
     "' +",
     "\" +",
@@ -260,13 +253,28 @@ const BUILDS_STRINGS: [&str; 24] = [
     "[::-1]",
     "reverse",
     "decode(",
+    "fromhex",
     "b64decode",
     "concat(",
     "pack(",
 ];
 
+/// More ways a one-line program builds a string: mixed quotes, hex, base64, rot13, `format`.
+const ALSO_BUILDS: [&str; 7] = [
+    "'+\"",
+    "\"+'",
+    "unhexlify",
+    "base64",
+    "atob(",
+    "rot13",
+    ".format(",
+];
+
 fn builds_strings(code: &str) -> bool {
-    BUILDS_STRINGS.iter().any(|b| code.contains(b))
+    JOINED_OR_DECODED
+        .iter()
+        .chain(&ALSO_BUILDS)
+        .any(|b| code.contains(b))
 }
 
 /// Code that runs the words it is given (`exec @ARGV`, `subprocess.run(sys.argv[1:])`).

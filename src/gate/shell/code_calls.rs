@@ -329,32 +329,9 @@ fn string(text: &str, lang: Lang) -> Option<(Option<String>, &str)> {
     Some(((!built).then(|| value.to_owned()), after))
 }
 
-/// Ways code builds strings or takes them from outside: joined, decoded, reversed, from the
-/// environment or the arguments.
-const BUILT_OR_GIVEN: [&str; 22] = [
-    "'+'",
-    "\"+\"",
-    "' +",
-    "\" +",
-    "+ '",
-    "+ \"",
-    ".join(",
-    "chr(",
-    "fromCharCode",
-    "\\x",
-    "[::-1]",
-    "reverse",
-    "decode(",
-    "fromhex",
-    "b64decode",
-    "concat(",
-    "pack(",
-    "environ",
-    "getenv",
-    "process.env",
-    "ENV[",
-    "argv",
-];
+/// Ways code takes strings from outside: the environment or the arguments. With the ways it
+/// builds them at run time (`bodies::JOINED_OR_DECODED`), what makes a program it runs unknown.
+const GIVEN: [&str; 5] = ["environ", "getenv", "process.env", "ENV[", "argv"];
 
 /// Modules and calls that run programs, for code whose calls this reader did not find.
 const HIDDEN_RUNNERS: [&str; 8] = [
@@ -405,7 +382,10 @@ pub fn judge(
     }
     let calls: Vec<Call> = located.into_iter().map(|(c, _)| c).collect();
     let suspicious = || {
-        BUILT_OR_GIVEN.iter().any(|b| code.contains(b))
+        super::bodies::JOINED_OR_DECODED
+            .iter()
+            .chain(&GIVEN)
+            .any(|b| code.contains(b))
             || code
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
                 .any(crate::gate::tools::is_gated_program)

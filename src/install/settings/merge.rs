@@ -107,20 +107,30 @@ pub struct Merged {
     pub notes: Vec<String>,
 }
 
-enum Step {
+/// One edit of a merge (the new text, the members it created, a note for the person), or none
+/// left to make.
+pub(super) enum Step {
     Edit(String, Vec<String>, Option<String>),
     Done,
 }
 
 /// Merges `hooks` (event -> groups) into the settings `text` (JSONC, without BOM or CRLF).
 pub fn merge(text: &str, hooks: &Value) -> Result<Merged, MergeError> {
+    settle(text, |text| step(text, hooks))
+}
+
+/// Applies `step` to `text` until it has no edit left: each step makes one edit, re-reading the
+/// text it left, and a file has at most a few dozen of hookjudge's keys.
+pub(super) fn settle(
+    text: &str,
+    mut step: impl FnMut(&str) -> Result<Step, MergeError>,
+) -> Result<Merged, MergeError> {
     let mut merged = Merged {
         text: text.to_owned(),
         ..Merged::default()
     };
-    // Each step makes one edit; a file has at most a few dozen of our keys.
     for _ in 0..1000 {
-        match step(&merged.text, hooks)? {
+        match step(&merged.text)? {
             Step::Edit(text, created, note) => {
                 merged.text = text;
                 merged.created_members.extend(created);

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::merge::{MergeError, Merged};
+use super::merge::{MergeError, Merged, Step, settle};
 use crate::support::jsonc::{self, Node, Parsed};
 
 /// The switches of the block and the value hookjudge needs: on, no falling back to running a
@@ -96,30 +96,11 @@ impl SandboxPaths {
     }
 }
 
-enum Step {
-    Edit(String, Vec<String>, Option<String>),
-    Done,
-}
-
 /// Merges the `sandbox` block for `paths` into the settings `text` (JSONC, an object):
 /// the user's own entries stay, ours are added, a switch of theirs that would let commands
 /// out of the sandbox is turned (and said so).
 pub fn merge_sandbox(text: &str, paths: &SandboxPaths) -> Result<Merged, MergeError> {
-    let mut merged = Merged {
-        text: text.to_owned(),
-        ..Merged::default()
-    };
-    for _ in 0..1000 {
-        match step(&merged.text, paths)? {
-            Step::Edit(text, created, note) => {
-                merged.text = text;
-                merged.created_members.extend(created);
-                merged.notes.extend(note);
-            }
-            Step::Done => return Ok(merged),
-        }
-    }
-    Err(MergeError::DidNotSettle)
+    settle(text, |text| step(text, paths))
 }
 
 fn parse(text: &str) -> Result<Parsed, MergeError> {
