@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader, Write};
 use crate::agent::Agent;
 
 /// Environment variables the agents set in the commands they run, and which agent each means.
-const AGENT_MARKERS: [(&str, Agent); 8] = [
+const AGENT_MARKERS: [(&str, Agent); 10] = [
     ("CLAUDECODE", Agent::Claude),
     ("CLAUDE_CODE_ENTRYPOINT", Agent::Claude),
     ("CODEX_SANDBOX", Agent::Codex),
@@ -27,13 +27,20 @@ const AGENT_MARKERS: [(&str, Agent); 8] = [
     ("GEMINI_SESSION_ID", Agent::Gemini),
     // Qwen Code 0.15 sets it in every shell command it runs.
     ("QWEN_CODE", Agent::Qwen),
+    // OpenCode 1.18 sets `OPENCODE=1` (and `OPENCODE_PID`) in every shell command it runs
+    // (seen with the real client, tests/e2e).
+    ("OPENCODE", Agent::OpenCode),
+    // Crush sets `CRUSH=1` in its `bash` tool and its hooks (docs/hooks/README.md).
+    ("CRUSH", Agent::Crush),
 ];
 
 /// Program names (or script names run by an interpreter) of the agent CLIs besides their
-/// [`Agent::name`] (`claude`, `codex`, `gemini`).
-const AGENT_PROGRAM_ALIASES: [(&str, Agent); 2] = [
+/// [`Agent::name`] (`claude`, `codex`, `gemini`, `opencode`, …).
+const AGENT_PROGRAM_ALIASES: [(&str, Agent); 3] = [
     ("claude-code", Agent::Claude),
     ("gemini-cli", Agent::Gemini),
+    // The npm package `opencode-ai` runs its platform binary under this name on every system.
+    ("opencode.exe", Agent::OpenCode),
 ];
 
 /// Why this process looks like it runs inside an agent's tool, if it does.

@@ -232,7 +232,9 @@ const CONTRACTS: [Contract; 10] = [
             home_var: None,
         },
     },
-    // The plugin blocks by throwing; `session.idle` cannot continue the session.
+    // The plugin blocks by throwing; `session.idle` cannot continue the session. OpenCode
+    // 1.18 loads `plugin/*.js` from `.opencode/` in the project and from its folder in
+    // `$XDG_CONFIG_HOME` (checked with the real client, tests/e2e).
     Contract {
         name: "opencode",
         display_name: "OpenCode",
@@ -243,7 +245,7 @@ const CONTRACTS: [Contract; 10] = [
             project: ".opencode/plugin/hookjudge.js",
             local: LocalFile::User,
             user: ".config/opencode/plugin/hookjudge.js",
-            home_var: None,
+            home_var: Some("XDG_CONFIG_HOME"),
         },
     },
 ];

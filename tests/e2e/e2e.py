@@ -24,6 +24,8 @@ CLAUDE_VERSION = "2.1.328"
 CODEX_VERSION = "0.169.0"
 GEMINI_VERSION = "0.61.0"
 QWEN_VERSION = "0.15.10"
+OPENCODE_VERSION = "1.18.33"
+CRUSH_VERSION = "0.96.1"
 
 # ---------------------------------------------------------------- fake servers
 
@@ -221,8 +223,24 @@ def make_gemini(script, recorder):
     return H
 
 
-def make_chat(script, recorder):
-    """OpenAI chat completions (streaming), as Qwen Code calls them with `OPENAI_BASE_URL`."""
+# Per client of the chat server: its shell tool's name and the arguments a model sends it.
+CHAT_SHELL_TOOLS = {
+    "qwen": ("run_shell_command", lambda command: {"command": command, "is_background": False, "description": "run"}),
+    "opencode": ("bash", lambda command: {"command": command, "description": "run"}),
+    "crush": ("bash", lambda command: {"command": command, "description": "run"}),
+}
+
+
+def offers_tool(req, name):
+    """Whether a chat request offers the model the function `name` (side requests offer none)."""
+    return any((t.get("function") or {}).get("name") == name for t in req.get("tools") or [])
+
+
+def make_chat(script, recorder, client="qwen"):
+    """OpenAI chat completions (streaming), as Qwen Code, OpenCode and Crush call a configured
+    OpenAI-compatible endpoint."""
+    tool, shell_args = CHAT_SHELL_TOOLS[client]
+
     class H(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -236,14 +254,13 @@ def make_chat(script, recorder):
             n, req = read_json(self)
             recorder.add(self.path, req)
             # Only main-loop requests offer the shell tool; side requests get plain text.
-            turn = script.next() if "run_shell_command" in json.dumps(req.get("tools", [])) else {"text": "ok"}
+            turn = script.next() if offers_tool(req, tool) else {"text": "ok"}
             delta, finish = {"role": "assistant"}, "stop"
             if turn.get("text"):
                 delta["content"] = turn["text"]
             if turn.get("bash"):
-                args = {"command": turn["bash"], "is_background": False, "description": "run"}
                 delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
-                                        "function": {"name": "run_shell_command", "arguments": json.dumps(args)}}]
+                                        "function": {"name": tool, "arguments": json.dumps(shell_args(turn["bash"]))}}]
                 finish = "tool_calls"
             base = {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion.chunk", "created": int(time.time()), "model": "fake"}
             chunks = [dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
@@ -377,10 +394,25 @@ def inside(spec_path):
         env = dict(os.environ, HOME=spec["home"], OPENAI_API_KEY="sk-test-dummy", OPENAI_BASE_URL=f"http://127.0.0.1:{model_port}/v1",
                    OPENAI_MODEL="fake", **spec["env"])
         cmd = [spec["node"], spec["qwen"], "--yolo", "--output-format", "stream-json", spec["prompt"]]
+    elif spec["client"] == "opencode":
+        # The provider is the user's config (written by the scenario); these keep OpenCode from
+        # fetching its model catalog, default plugins and updates (there is no network anyway).
+        model = serve(make_chat(script, model_rec, "opencode"), model_port)
+        env = dict(os.environ, HOME=spec["home"], OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_AUTOUPDATE="1",
+                   OPENCODE_DISABLE_DEFAULT_PLUGINS="1", OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1",
+                   npm_config_offline="true", **spec["env"])
+        cmd = [spec["opencode"], "run", "--format", "json", "--print-logs", spec["prompt"]]
+    elif spec["client"] == "crush":
+        model = serve(make_chat(script, model_rec, "crush"), model_port)
+        env = dict(os.environ, HOME=spec["home"], CRUSH_DISABLE_PROVIDER_AUTO_UPDATE="1", CRUSH_DISABLE_METRICS="1", DO_NOT_TRACK="1",
+                   **spec["env"])
+        cmd = [spec["crush"], "--yolo", "run", "--quiet", spec["prompt"]]
     else:
         model = serve(make_responses(script, model_rec), model_port)
         env = dict(os.environ, HOME=spec["home"], CODEX_HOME=os.path.join(spec["home"], ".codex"), FAKE_OPENAI_API_KEY="sk-test-dummy", **spec["env"])
         cmd = [spec["codex"], "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "-s", "danger-full-access", spec["prompt"]]
+    # As a shell would set it: OpenCode takes its project folder from `PWD`.
+    env["PWD"] = spec["cwd"]
     started = time.time()
     try:
         out = subprocess.run(cmd, cwd=spec["cwd"], env=env, capture_output=True, text=True, timeout=spec.get("timeout", 90), stdin=subprocess.DEVNULL)
@@ -402,7 +434,8 @@ def text_of(messages):
 
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
-                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=(), scope=None):
+                 sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=(), scope=None,
+                 xdg_config="home/.config"):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -432,7 +465,7 @@ def run_scenario(sc, args, clis):
     # name. Without it, a teammate who never installed hookjudge.
     system_path = [d for d in os.environ.get("PATH", "").split(os.pathsep) if not os.path.exists(os.path.join(d, "hookjudge"))]
     path = ([os.path.dirname(args.hookjudge)] if sc.hookjudge_on_path else []) + system_path
-    env = {"XDG_CONFIG_HOME": os.path.join(home, ".config"), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
+    env = {"XDG_CONFIG_HOME": os.path.join(root, sc.xdg_config), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
            "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path)}
     hj_env = dict(os.environ, HOME=home, **env)
     agent = sc.client
@@ -447,6 +480,23 @@ def run_scenario(sc, args, clis):
         os.makedirs(os.path.join(home, ".qwen"))
         with open(os.path.join(home, ".qwen", "settings.json"), "w") as f:
             json.dump({"security": {"auth": {"selectedType": "openai"}}}, f)
+    if sc.client == "opencode":
+        # The user's own OpenCode config names the local model; `init` adds the plugin beside it.
+        os.makedirs(os.path.join(env["XDG_CONFIG_HOME"], "opencode"))
+        with open(os.path.join(env["XDG_CONFIG_HOME"], "opencode", "opencode.json"), "w") as f:
+            json.dump({"provider": {"fake": {"npm": "@ai-sdk/openai-compatible", "name": "fake local",
+                                             "options": {"baseURL": f"http://127.0.0.1:{model_port}/v1", "apiKey": "sk-test-dummy"},
+                                             "models": {"fake": {"name": "fake"}}}},
+                       "model": "fake/fake", "small_model": "fake/fake", "autoupdate": False, "share": "disabled"}, f)
+    if sc.client == "crush":
+        # The user's own Crush config names the local model; `init` adds its hook to this file.
+        os.makedirs(os.path.join(env["XDG_CONFIG_HOME"], "crush"))
+        with open(os.path.join(env["XDG_CONFIG_HOME"], "crush", "crush.json"), "w") as f:
+            json.dump({"providers": {"fake": {"name": "fake local", "type": "openai-compat", "base_url": f"http://127.0.0.1:{model_port}/v1",
+                                              "api_key": "sk-test-dummy",
+                                              "models": [{"id": "fake", "name": "fake", "context_window": 128000, "default_max_tokens": 4096}]}},
+                       "models": {"large": {"provider": "fake", "model": "fake"}, "small": {"provider": "fake", "model": "fake"}},
+                       "options": {"disable_provider_auto_update": True, "disable_metrics": True}}, f)
     if sc.client == "codex":
         os.makedirs(os.path.join(home, ".codex"), exist_ok=True)
         hj_env["CODEX_HOME"] = os.path.join(home, ".codex")
@@ -490,7 +540,8 @@ exporter = "none"
     spec = {"client": sc.client, "turns": sc.turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
-            "qwen": clis.get("qwen"), "node": clis.get("node"), "timeout": sc.timeout}
+            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "node": clis.get("node"),
+            "timeout": sc.timeout}
     spec_path = os.path.join(root, "spec.json")
     json.dump(spec, open(spec_path, "w"))
     subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__), "--inside", spec_path], check=True)
@@ -786,6 +837,53 @@ def check_qwen_loop(r):
     assert r["rc"] == 0, r["rc"]
 
 
+def chat_requests(r, client):
+    """The main-loop requests of a chat-completions client: those offering its shell tool."""
+    tool = CHAT_SHELL_TOOLS[client][0]
+    return [q for q in r["model_requests"] if q["path"].split("?")[0].endswith("/chat/completions") and offers_tool(q["body"], tool)]
+
+
+def tool_messages(request):
+    """What the model is told of its tool calls in one chat request, flattened."""
+    return json.dumps([m for m in request["body"]["messages"] if m.get("role") == "tool"], ensure_ascii=False)
+
+
+def chat_push_check(client):
+    """OpenCode, Crush: the unverified push is refused, the model reads why, origin is unchanged."""
+    def check(r):
+        g = gates(r)
+        # hookjudge reads no session of theirs, so with no test artifact a person must decide:
+        # neither agent can ask from a hook, so a refusal that tells the model to ask the user.
+        assert [x["action"] for x in g] == ["ask"], [x["action"] for x in g]
+        assert g[0]["agent"] == client and g[0]["rulings"][0]["evidence"] == {"kind": "none"}, g[0]
+        assert r["origin_head"] != r["local_head"], "the push did not reach origin"
+        reqs = chat_requests(r, client)
+        assert len(reqs) == 3, len(reqs)
+        told = tool_messages(reqs[2])
+        assert "hookjudge gate [push]" in told and "ask the user" in told, told
+        assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
+    return check
+
+
+# The variable each agent sets in the commands it runs, by which hookjudge's commands for a
+# person only (`approve`, `trust`, `uninstall`) know they run inside it.
+SHELL_MARKERS = {"opencode": "OPENCODE", "crush": "CRUSH"}
+MARKED_LS = "ls && env | grep -E '^(OPENCODE|CRUSH)='"
+
+
+def chat_ordinary_check(client):
+    """OpenCode, Crush: an ordinary command runs as if hookjudge were not there."""
+    def check(r):
+        assert all(x["action"] == "silent" for x in gates(r)), [x["action"] for x in gates(r)]
+        reqs = chat_requests(r, client)
+        assert len(reqs) == 2, len(reqs)
+        told = tool_messages(reqs[1])
+        assert "app.py" in told and "Makefile" in told, "the listing reached the model: " + told
+        assert f"{SHELL_MARKERS[client]}=1" in told, f"{client} marks its shell commands as hookjudge expects: " + told
+        assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
+    return check
+
+
 PUSH_NOW = {"text": "All done. I'll commit and push now."}
 CLAIM = {"text": "All tests pass now."}
 EDIT = {"bash": "echo 'x = 2' > loader.py"}
@@ -798,6 +896,7 @@ CLAIM_SCENARIOS = [
 ]
 NOTE = {"bash": "echo 'checked the loader' >> notes.txt"}
 VERIFIED = {"text": "Tests: 42 passed, 0 failed (make test). Shall I push?"}
+PUSH_GATED = [NOTE, {"bash": "git push origin main"}, {"text": "That needs your approval first."}]
 
 SCENARIOS = [
     Scenario("claude-stop-block", "claude", [PUSH_NOW, VERIFIED]),
@@ -827,8 +926,16 @@ SCENARIOS = [
     Scenario("qwen-stop-block", "qwen", [PUSH_NOW, VERIFIED]),
     Scenario("qwen-push-gated", "qwen", [NOTE, {"bash": "git push origin main"}, {"text": "That needs your approval first."}]),
     Scenario("qwen-loop-breaker", "qwen", [], default=PUSH_NOW, timeout=60),
+] + [Scenario(f"{client}-{name}", client, turns, timeout=60) for client in ("opencode", "crush") for name, turns in (
+    ("push-gated", PUSH_GATED),
+    ("ordinary", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}]),
+)] + [
+    # The plugin in the project's `.opencode/`, naming `hookjudge` on PATH (team mode); and the
+    # user's plugin where OpenCode looks when `XDG_CONFIG_HOME` is not `~/.config`.
+    Scenario("opencode-project-scope", "opencode", PUSH_GATED, timeout=60, scope="project"),
+    Scenario("opencode-xdg-config-home", "opencode", PUSH_GATED, timeout=60, xdg_config="xdg"),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
-     for client in ("claude", "codex", "gemini") for name, turns, _ in CLAIM_SCENARIOS]
+      for client in ("claude", "codex", "gemini") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
@@ -839,6 +946,9 @@ CHECKS = {
     "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
     "qwen-stop-block": check_qwen_block, "qwen-push-gated": check_qwen_push, "qwen-loop-breaker": check_qwen_loop,
 }
+CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode")})
+CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush")
+               for name, check in (("push-gated", chat_push_check), ("ordinary", chat_ordinary_check))})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
                for client in ("claude", "codex", "gemini") for name, _, evidence in CLAIM_SCENARIOS})
 
@@ -862,7 +972,16 @@ CLIENTS = {
                lambda p: p + "/node_modules/@google/gemini-cli/bundle/gemini.js"),
     "qwen": ([f"@qwen-code/qwen-code@{QWEN_VERSION}"], f"qwen-{QWEN_VERSION}",
              lambda p: p + "/node_modules/@qwen-code/qwen-code/cli.js"),
+    # Its install script links the platform package's binary (an optional dependency) here.
+    "opencode": ([f"opencode-ai@{OPENCODE_VERSION}"], f"opencode-{OPENCODE_VERSION}",
+                 lambda p: p + "/node_modules/opencode-ai/bin/opencode.exe"),
+    # Its install script downloads the binary from the project's GitHub releases, not the
+    # registry: where those cannot be reached, the suite is skipped.
+    "crush": ([f"@charmland/crush@{CRUSH_VERSION}"], f"crush-{CRUSH_VERSION}",
+              lambda p: p + "/node_modules/@charmland/crush/bin/crush"),
 }
+# Clients whose npm install fetches from outside the registry: a failed install skips them.
+FETCHES_OUTSIDE_REGISTRY = {"crush": "@charmland/crush's install script downloads its binary from GitHub releases"}
 
 
 def install_clients(cache, wanted):
@@ -899,6 +1018,10 @@ def install_clients(cache, wanted):
         os.makedirs(prefix, exist_ok=True)
         out = subprocess.run(["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", *packages],
                              capture_output=True, text=True, timeout=900)
+        outside = [FETCHES_OUTSIDE_REGISTRY[n] for n in missing if n in FETCHES_OUTSIDE_REGISTRY and CLIENTS[n][1] == sub]
+        if out.returncode != 0 and outside:
+            errors = [l for l in out.stderr.splitlines() if "Error:" in l] or out.stderr.strip().splitlines() or ["no output"]
+            return None, f"{outside[0]}, and that failed: {errors[-1].removeprefix('npm error').strip()}"
         if out.returncode != 0:
             raise SystemExit(f"npm install failed:\n{out.stderr}")
     for name in missing:

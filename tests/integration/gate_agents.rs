@@ -201,3 +201,16 @@ fn qwen_codes_own_shell_cannot_approve_what_the_gate_held_back() {
         out.stderr
     );
 }
+
+#[test]
+fn opencode_and_crush_shells_cannot_approve_what_the_gate_held_back() {
+    // OpenCode 1.18 sets `OPENCODE=1` in the commands it runs (seen in tests/e2e), Crush
+    // `CRUSH=1` (its hooks documentation); `approve` is for a person.
+    let home = Home::new();
+    for (var, name) in [("OPENCODE", "OpenCode"), ("CRUSH", "Crush")] {
+        let out = home.cmd(&["approve"]).env(var, "1").output();
+        assert_ne!(out.code, 0, "{var}");
+        let want = format!("`{var}` is set, so this runs inside {name}");
+        assert!(out.stderr.contains(&want), "{}", out.stderr);
+    }
+}

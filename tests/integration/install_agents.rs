@@ -140,7 +140,9 @@ fn opencode_plugin_is_written_whole_runs_and_is_removed() {
     home.user_config(r#"{"llm": {"provider": "none"}}"#);
     let repo = GitFixture::new(home.path(), "repo");
     repo.commit("a.txt", "two\n", "change a");
-    let plugin = home.path().join(".config/opencode/plugin/hookjudge.js");
+    // OpenCode reads its user folder in `$XDG_CONFIG_HOME`, which the harness points into the
+    // home (not at `~/.config`).
+    let plugin = home.path().join("config/opencode/plugin/hookjudge.js");
     let args = ["init", "--agent", "opencode", "--scope", "user"];
     let dry = in_dir(&home, &repo.work, &[&args[..], &["--dry-run"]].concat());
     assert_eq!(dry.code, 0, "{}", dry.stderr);
