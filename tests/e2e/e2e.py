@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""End-to-end suite: the real Claude Code, Codex, Gemini and Qwen Code CLIs, headless, driving hookjudge.
+"""End-to-end suite: the real Claude Code, Codex, Gemini, Qwen Code and OpenCode CLIs, headless, driving hookjudge.
 
 Each scenario runs inside a private network namespace with only loopback (`unshare -n`), with
 scripted fake model servers: Anthropic Messages (streaming) for Claude Code, OpenAI Responses
 for Codex, Gemini `generateContent` (server-sent events) for Gemini CLI, OpenAI chat
-completions (streaming) for Qwen Code, and an
+completions (streaming) for Qwen Code, OpenCode and Crush, and an
 OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
 installed with `hookjudge init`, exactly as a user would, into a temporary git repository with a
 local bare `origin`. Assertions look at what the model is sent next, at hookjudge's decision log
@@ -12,10 +12,11 @@ and at real side effects (did the push reach `origin`?).
 
     tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--client NAME] [--cache DIR] [--only NAME]
 
-`--client claude|codex|gemini|qwen` (repeatable) runs only those clients' scenarios and installs only
-those clients. The CLIs are installed from the npm registry at pinned versions into the cache (reused when
-present). When the registry cannot be reached the suite is skipped, not failed. Standard library
-only. The last line is `N passed, M failed`.
+`--client claude|codex|gemini|qwen|opencode|crush` (repeatable) runs only those clients' scenarios
+and installs only those clients. The CLIs are installed from the npm registry at pinned versions
+into the cache (reused when present). When the registry cannot be reached the suite is skipped,
+not failed; so is Crush where its install cannot fetch its binary (from GitHub releases, not the
+registry). Standard library only. The last line is `N passed, M failed`.
 """
 import argparse, json, os, re, shlex, shutil, socket, subprocess, sys, tempfile, threading, time, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -403,10 +404,13 @@ def inside(spec_path):
                    npm_config_offline="true", **spec["env"])
         cmd = [spec["opencode"], "run", "--format", "json", "--print-logs", spec["prompt"]]
     elif spec["client"] == "crush":
+        # From Crush's docs and schema (charmbracelet/crush docs/config, internal/cmd/run.go):
+        # `crush run` approves the session's tools itself. Not yet run here: its npm install
+        # fetches the binary from GitHub releases, which this suite's machines cannot reach.
         model = serve(make_chat(script, model_rec, "crush"), model_port)
-        env = dict(os.environ, HOME=spec["home"], CRUSH_DISABLE_PROVIDER_AUTO_UPDATE="1", CRUSH_DISABLE_METRICS="1", DO_NOT_TRACK="1",
-                   **spec["env"])
-        cmd = [spec["crush"], "--yolo", "run", "--quiet", spec["prompt"]]
+        env = dict(os.environ, HOME=spec["home"], CRUSH_DISABLE_PROVIDER_AUTO_UPDATE="1", CRUSH_DISABLE_DEFAULT_PROVIDERS="1",
+                   CRUSH_DISABLE_METRICS="1", DO_NOT_TRACK="1", **spec["env"])
+        cmd = [spec["crush"], "run", "--quiet", spec["prompt"]]
     else:
         model = serve(make_responses(script, model_rec), model_port)
         env = dict(os.environ, HOME=spec["home"], CODEX_HOME=os.path.join(spec["home"], ".codex"), FAKE_OPENAI_API_KEY="sk-test-dummy", **spec["env"])
