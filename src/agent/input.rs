@@ -39,6 +39,9 @@ pub struct HookInput {
     pub loop_count: Option<u64>,
     /// Qwen Code `Stop`: how full the context is (only Qwen sends it).
     pub context_limit: Option<Value>,
+    /// Factory Droid `Stop`: the id of the assistant message that ended the turn, in the
+    /// session file (Droid sends no message text).
+    pub message_id: Option<String>,
     // The fields other agents name their own way, read into the ones above by
     // [`HookInput::parse`]. Copilot CLI: `sessionId`, `transcriptPath`, `toolName`, `toolArgs`
     // (a JSON string in the CLI's hooks, an object in the SDK's).
@@ -141,7 +144,8 @@ impl HookInput {
 
     /// Which agent sent this, from the event name and the fields only one agent sends. Qwen
     /// Code and Factory Droid are told apart from Claude Code by their shell tool's name (or
-    /// Qwen's `context_limit` at `Stop`); an entry passes `--agent` in any case.
+    /// Qwen's `context_limit` and Droid's `message_id` at `Stop`); an entry passes `--agent` in
+    /// any case.
     pub fn detect_agent(&self) -> Option<Agent> {
         if self.cline_hook_name.is_some() || self.cline_pre_tool_use.is_some() {
             return Some(Agent::Cline);
@@ -167,6 +171,8 @@ impl HookInput {
             }
             "PreToolUse" if self.tool_name.as_deref() == Some("Execute") => Some(Agent::Droid),
             "Stop" if self.context_limit.is_some() => Some(Agent::Qwen),
+            // Droid's `Stop` names its final message in the session file.
+            "Stop" | "SubagentStop" if self.message_id.is_some() => Some(Agent::Droid),
             "Stop" | "SubagentStop" | "PreToolUse" => Some(Agent::Claude),
             _ => None,
         }

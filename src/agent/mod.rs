@@ -151,11 +151,15 @@ const CONTRACTS: [Contract; 10] = [
             home_var: None,
         },
     },
+    // `droid exec` (headless) runs a command its PreToolUse hook answers `ask` for, as if
+    // allowed (seen with the real Droid 0.215, tests/e2e): an ask is a deny telling the agent
+    // to ask the user. Its `Stop` names the final message in the session file
+    // (`transcript::droid`).
     Contract {
         name: "droid",
         display_name: "Factory Droid",
         config_dir: ".factory",
-        can_ask: true,
+        can_ask: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".factory/settings.json",

@@ -192,10 +192,18 @@ impl Stop {
                     text: input.prompt_response.clone().or(last),
                     request: input.prompt.clone(),
                 },
+                // Droid 0.215 sends no text: the message `message_id` names is read from its
+                // session file (an input that has the text is read as it is).
+                Agent::Droid => Response::LastMessage {
+                    text: last.or_else(|| {
+                        let path = input.stop_transcript()?;
+                        crate::transcript::droid::final_text(&path, input.message_id.as_deref())
+                    }),
+                    rollout: None,
+                },
                 // Their transcripts' formats are not documented: only the last message is
-                // judged (Qwen Code and Factory Droid send it; the others send no text).
+                // judged (Qwen Code sends it; the others send no text).
                 Agent::Qwen
-                | Agent::Droid
                 | Agent::Copilot
                 | Agent::Cursor
                 | Agent::Crush

@@ -18,6 +18,7 @@
 
 mod claude;
 mod codex;
+pub mod droid;
 pub mod facts;
 mod gemini;
 mod reverse;

@@ -27,6 +27,7 @@ GEMINI_VERSION = "0.61.0"
 QWEN_VERSION = "0.15.10"
 OPENCODE_VERSION = "1.18.33"
 CRUSH_VERSION = "0.96.1"
+DROID_VERSION = "0.215.0"
 
 # ---------------------------------------------------------------- fake servers
 
@@ -229,6 +230,8 @@ CHAT_SHELL_TOOLS = {
     "qwen": ("run_shell_command", lambda command: {"command": command, "is_background": False, "description": "run"}),
     "opencode": ("bash", lambda command: {"command": command, "description": "run"}),
     "crush": ("bash", lambda command: {"command": command, "description": "run"}),
+    # Droid rejects an `Execute` call without its risk fields.
+    "droid": ("Execute", lambda command: {"command": command, "riskLevelReason": "a scripted step", "riskLevel": "low"}),
 }
 
 
@@ -403,6 +406,12 @@ def inside(spec_path):
                    OPENCODE_DISABLE_DEFAULT_PLUGINS="1", OPENCODE_DISABLE_LSP_DOWNLOAD="1", OPENCODE_DISABLE_SHARE="1",
                    npm_config_offline="true", **spec["env"])
         cmd = [spec["opencode"], "run", "--format", "json", "--print-logs", spec["prompt"]]
+    elif spec["client"] == "droid":
+        # A model of the user's own ("bring your own key", in the user's settings), air-gapped:
+        # no Factory account, no update check.
+        model = serve(make_chat(script, model_rec, "droid"), model_port)
+        env = dict(os.environ, HOME=spec["home"], FACTORY_AIRGAP_ENABLED="1", FACTORY_DROID_AUTO_UPDATE_ENABLED="0", **spec["env"])
+        cmd = [spec["droid"], "exec", "--auto", "high", "-m", "custom:Fake-0", "-o", "json", spec["prompt"]]
     elif spec["client"] == "crush":
         # From Crush's docs and schema (charmbracelet/crush docs/config, internal/cmd/run.go):
         # `crush run` approves the session's tools itself. Not yet run here: its npm install
@@ -492,6 +501,12 @@ def run_scenario(sc, args, clis):
                                              "options": {"baseURL": f"http://127.0.0.1:{model_port}/v1", "apiKey": "sk-test-dummy"},
                                              "models": {"fake": {"name": "fake"}}}},
                        "model": "fake/fake", "small_model": "fake/fake", "autoupdate": False, "share": "disabled"}, f)
+    if sc.client == "droid":
+        # The user's own Droid settings name the local model; `init` adds its hooks to this file.
+        os.makedirs(os.path.join(home, ".factory"))
+        with open(os.path.join(home, ".factory", "settings.json"), "w") as f:
+            json.dump({"customModels": [{"model": "fake", "displayName": "Fake", "baseUrl": f"http://127.0.0.1:{model_port}/v1",
+                                         "apiKey": "sk-test-dummy", "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]}, f)
     if sc.client == "crush":
         # The user's own Crush config names the local model; `init` adds its hook to this file.
         os.makedirs(os.path.join(env["XDG_CONFIG_HOME"], "crush"))
@@ -544,7 +559,7 @@ exporter = "none"
     spec = {"client": sc.client, "turns": sc.turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
-            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "node": clis.get("node"),
+            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "droid": clis.get("droid"), "node": clis.get("node"),
             "timeout": sc.timeout}
     spec_path = os.path.join(root, "spec.json")
     json.dump(spec, open(spec_path, "w"))
@@ -883,7 +898,24 @@ def chat_ordinary_check(client):
         assert len(reqs) == 2, len(reqs)
         told = tool_messages(reqs[1])
         assert "app.py" in told and "Makefile" in told, "the listing reached the model: " + told
-        assert f"{SHELL_MARKERS[client]}=1" in told, f"{client} marks its shell commands as hookjudge expects: " + told
+        if client in SHELL_MARKERS:
+            assert f"{SHELL_MARKERS[client]}=1" in told, f"{client} marks its shell commands as hookjudge expects: " + told
+        assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
+    return check
+
+
+def chat_stop_check(client, loop=False):
+    """Droid: the unverified "I'll push now" is sent back with the reason; the verified reply
+    ends the turn (`loop`: the same reply again, and the loop breaker ends it)."""
+    def check(r):
+        s = stops(r)
+        want = ["block", "release"] if loop else ["block", "allow"]
+        assert [x["action"] for x in s] == want, [x["action"] for x in s]
+        assert s[0]["agent"] == client and s[0]["event"] == "Stop", s[0]
+        reqs = chat_requests(r, client)
+        assert len(reqs) == 2, len(reqs)
+        told = json.dumps([m for m in reqs[1]["body"]["messages"] if m.get("role") == "user"][-1])
+        assert "hookjudge [commit]" in told, "the block reason is the next message: " + told
         assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
     return check
 
@@ -938,6 +970,10 @@ SCENARIOS = [
     # user's plugin where OpenCode looks when `XDG_CONFIG_HOME` is not `~/.config`.
     Scenario("opencode-project-scope", "opencode", PUSH_GATED, timeout=60, scope="project"),
     Scenario("opencode-xdg-config-home", "opencode", PUSH_GATED, timeout=60, xdg_config="xdg"),
+    Scenario("droid-push-gated", "droid", PUSH_GATED, timeout=60),
+    Scenario("droid-ordinary", "droid", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}], timeout=60),
+    Scenario("droid-stop-block", "droid", [PUSH_NOW, VERIFIED], timeout=60),
+    Scenario("droid-loop-breaker", "droid", [], default=PUSH_NOW, timeout=60),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
       for client in ("claude", "codex", "gemini") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
@@ -950,6 +986,8 @@ CHECKS = {
     "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
     "qwen-stop-block": check_qwen_block, "qwen-push-gated": check_qwen_push, "qwen-loop-breaker": check_qwen_loop,
 }
+CHECKS.update({"droid-push-gated": chat_push_check("droid"), "droid-ordinary": chat_ordinary_check("droid"),
+               "droid-stop-block": chat_stop_check("droid"), "droid-loop-breaker": chat_stop_check("droid", loop=True)})
 CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode")})
 CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush")
                for name, check in (("push-gated", chat_push_check), ("ordinary", chat_ordinary_check))})
@@ -983,6 +1021,9 @@ CLIENTS = {
     # registry: where those cannot be reached, the suite is skipped.
     "crush": ([f"@charmland/crush@{CRUSH_VERSION}"], f"crush-{CRUSH_VERSION}",
               lambda p: p + "/node_modules/@charmland/crush/bin/crush"),
+    # The package `droid` is Factory's CLI too (`@factory/cli` 0.225.1's linux-x64 package of
+    # the same version is not in the registry); its install script links the platform binary here.
+    "droid": ([f"droid@{DROID_VERSION}"], f"droid-{DROID_VERSION}", lambda p: p + "/node_modules/droid/bin/droid"),
 }
 # Clients whose npm install fetches from outside the registry: a failed install skips them.
 FETCHES_OUTSIDE_REGISTRY = {"crush": "@charmland/crush's install script downloads its binary from GitHub releases"}

@@ -21,11 +21,12 @@ pub(crate) fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
             "hook_event_name": "PreToolUse", "timestamp": "2026-12-01T09:30:57.315Z", "permission_mode": "default",
             "tool_name": "run_shell_command", "tool_input": {"command": command, "description": "push"},
             "tool_use_id": "call_1", "tool_call_id": "call_1"}),
-        // Factory Droid `PreToolUse` (Claude-style; the shell tool is `Execute`).
+        // Factory Droid `PreToolUse`, as Droid 0.215 sends it (Claude-style; the shell tool is
+        // `Execute`, with its risk fields).
         "droid" => {
             json!({"session_id": "d1", "transcript_path": "/nonexistent/d1.jsonl", "cwd": cwd,
-            "permission_mode": "auto-medium", "hook_event_name": "PreToolUse", "tool_name": "Execute",
-            "tool_input": {"command": command}})
+            "permission_mode": "auto-high", "hook_event_name": "PreToolUse", "tool_name": "Execute",
+            "tool_input": {"command": command, "riskLevelReason": "publishes the branch", "riskLevel": "high"}})
         }
         // Factory Droid with camelCase common fields, as some integrations describe it.
         "droid-camel" => {
@@ -94,8 +95,9 @@ pub(crate) fn expected(agent: &str, reason: &str) -> Value {
         "qwen" => {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": told}})
         }
+        // `droid exec` runs what a hook asks about as if allowed: the agent is told to ask.
         "droid" => {
-            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": reason}})
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": told}})
         }
         "copilot" => json!({"permissionDecision": "ask", "permissionDecisionReason": reason}),
         "cursor" => json!({"permission": "ask", "user_message": reason, "agent_message": reason}),

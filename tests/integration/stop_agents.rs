@@ -1,6 +1,6 @@
 //! The Stop judges for Qwen Code and Factory Droid, whose `Stop` carries the last assistant
-//! message and blocks with `{"decision":"block","reason"}`: an unverified "I'll commit and push
-//! now" is blocked once, and the loop breaker lets the same turn end on the next Stop. Agents
+//! message (Droid's real client names it in its session file instead) and blocks with
+//! `{"decision":"block","reason"}`: an unverified "I'll commit and push now" is blocked once, and the loop breaker lets the same turn end on the next Stop. Agents
 //! whose turn end carries no text (Copilot CLI's `agentStop`) are not judged.
 
 use serde_json::{Value, json};
@@ -68,6 +68,51 @@ fn an_unverified_push_is_blocked_once_then_released() {
         );
         assert_eq!(home.last_log()["action"], "release", "{agent}");
     }
+}
+
+#[test]
+fn droid_stop_reads_the_final_message_from_its_session_file() {
+    // Droid 0.215's `Stop` carries no text: `message_id` names the assistant message that
+    // ended the turn in the session file `transcript_path` (the shapes as the real client
+    // writes them, tests/e2e).
+    let home = Home::new();
+    home.user_config(&command_llm_config(
+        r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
+    ));
+    let session = home.path().join("d1.jsonl");
+    let lines = [
+        json!({"type": "session_start", "id": "d1", "title": "continue", "version": 2, "cwd": "/nonexistent"}),
+        json!({"type": "message", "id": "u1", "message": {"role": "user", "content": [{"type": "text", "text": "continue"}]}}),
+        json!({"type": "message", "id": "a1", "parentId": "u1", "message": {"role": "assistant",
+            "content": [{"type": "text", "text": PUSH_NOW}], "modelId": "custom:Fake-0"}}),
+        json!({"type": "message", "id": "h1", "parentId": "a1", "message": {"role": "user", "content": [],
+            "visibility": "user_only", "hookEventName": "Stop"}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&session, text).unwrap();
+    let input = |message_id: &str| {
+        json!({"session_id": "d1", "transcript_path": session, "cwd": "/nonexistent",
+            "permission_mode": "auto-high", "hook_event_name": "Stop", "message_id": message_id,
+            "stop_hook_active": false, "tool_execution_count": 0, "elapsed_time": 72})
+    };
+    assert_eq!(
+        stop(&home, &["stop", "--agent", "droid"], &input("a1")),
+        format!(
+            "{}\n",
+            json!({"decision": "block", "reason": COMMIT_REASON})
+        )
+    );
+    assert_eq!(home.last_log()["agent"], "droid");
+    // Detected from the payload too.
+    let fresh = Home::new();
+    fresh.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
+    let out = stop(&fresh, &["stop"], &input("a1"));
+    assert_eq!(fresh.last_log()["agent"], "droid", "{out}");
+    // A message id the file does not hold has no text to judge.
+    assert_eq!(
+        stop(&fresh, &["stop", "--agent", "droid"], &input("zz")),
+        ""
+    );
 }
 
 #[test]
