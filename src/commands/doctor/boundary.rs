@@ -2,18 +2,19 @@
 //! sandbox (Claude Code's, with hookjudge's anchors in its write-deny list), hookjudge's
 //! (`boundary.mode` `landlock`), or none, and what to do to get one.
 //!
-//! Only the agents hookjudge is installed for are shown. "None" is reported, not counted as a problem: it is the default, and the gate's reading of
-//! command lines still protects what it can see.
+//! Only the agents hookjudge is installed for are shown. "None" is a warning with what to run,
+//! not a problem: it is the default, and the gate's reading of command lines still protects
+//! what it can see.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::report::{Check, check};
+use super::report::{Check, check, warning};
 use crate::agent::Agent;
 use crate::boundary::{Mode, Plan};
 use crate::config::Settings;
-use crate::install::settings::{SandboxPaths, Scope, settings_path};
+use crate::install::settings::{SANDBOX_HINT, SandboxPaths, Scope, settings_path};
 use crate::support::jsonc::{self, Encoding};
 
 /// One check per agent whose hooks are installed (`agents`): a boundary matters only where
@@ -32,6 +33,10 @@ pub(super) fn boundary_checks(
     let landlock = settings.boundary == Mode::Landlock;
     let landlock_works = landlock && probe(binary, root);
     let claude_sandbox = claude_sandbox(root, home, &plan);
+    let sandbox_unavailable = match claude_sandbox {
+        Sandbox::Off => None,
+        _ => crate::install::settings::sandbox_unavailable(),
+    };
     agents
         .iter()
         .map(|&agent| {
@@ -56,6 +61,18 @@ pub(super) fn boundary_checks(
                 );
             }
             if agent == Agent::Claude {
+                if !matches!(claude_sandbox, Sandbox::Off)
+                    && let Some(why) = &sandbox_unavailable
+                {
+                    return check(
+                        name,
+                        false,
+                        format!(
+                            "Claude Code's sandbox is on, but cannot start here: {why}; with `sandbox.failIfUnavailable` Claude Code refuses to start, without it its commands run unsandboxed"
+                        ),
+                        Some(SANDBOX_HINT.replace(", then run it again", "")),
+                    );
+                }
                 match &claude_sandbox {
                     Sandbox::Covers => {
                         return check(
@@ -84,22 +101,19 @@ pub(super) fn boundary_checks(
             }
             let fix = match agent {
                 Agent::Claude => format!(
-                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on with `hookjudge init --boundary agent`, which adds this to `.claude/settings.local.json`:\n{}",
+                    "run `hookjudge init --boundary agent` (Claude Code's sandbox on), or set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`; the first adds this to `.claude/settings.local.json`:\n{}",
                     crate::support::dirs::config_file().display(),
                     sandbox_snippet(root, binary)
                 ),
                 _ => format!(
-                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
+                    "set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
                     crate::support::dirs::config_file().display()
                 ),
             };
-            check(
+            warning(
                 name,
-                true,
-                format!(
-                    "none: only the gate's reading of command lines protects hookjudge's files; {fix}"
-                ),
-                None,
+                "none: only the gate's reading of command lines protects hookjudge's files, and a write it cannot see (a program that builds the path, a copy over the state dir) switches hookjudge off",
+                fix,
             )
         })
         .collect()
