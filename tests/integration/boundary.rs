@@ -539,7 +539,10 @@ fn doctor_names_the_boundary_of_each_agent() {
             check["ok"] == true
                 && check["warning"] == true
                 && check["detail"].as_str().unwrap().starts_with("none:")
-                && check["fix"].as_str().unwrap().contains("\"boundary\": {\"mode\": \"landlock\"}"),
+                && check["fix"]
+                    .as_str()
+                    .unwrap()
+                    .contains("\"boundary\": {\"mode\": \"landlock\"}"),
             "{check}"
         );
     }

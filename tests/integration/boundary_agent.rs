@@ -298,7 +298,10 @@ fn the_sandbox_is_refused_where_claude_code_could_not_start_it() {
     let failing = s.tools(
         "failing-bwrap",
         &[
-            ("bwrap", "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1"),
+            (
+                "bwrap",
+                "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1",
+            ),
             ("socat", "exit 0"),
         ],
     );
@@ -322,7 +325,10 @@ fn the_sandbox_is_refused_where_claude_code_could_not_start_it() {
         .unwrap_or_else(|| panic!("{report}"));
     assert_eq!(check["ok"], false, "{check}");
     assert!(
-        check["detail"].as_str().unwrap().contains("cannot start here")
+        check["detail"]
+            .as_str()
+            .unwrap()
+            .contains("cannot start here")
             && check["fix"].as_str().unwrap().contains("apt-get install"),
         "{check}"
     );

@@ -60,7 +60,15 @@ pub fn sandbox_unavailable() -> Option<String> {
         ));
     }
     let probe = std::process::Command::new("bwrap")
-        .args(["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "true"])
+        .args([
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--unshare-net",
+            "true",
+        ])
         .stdin(std::process::Stdio::null())
         .output();
     match probe {
