@@ -410,5 +410,19 @@ fn doctors_sandbox_settings_are_a_block_to_paste_and_every_other_line_fits() {
     v["sandbox"] = blocks[0]["sandbox"].clone();
     std::fs::write(s.local(), v.to_string()).unwrap();
     let check = s.claude_boundary();
-    assert!(check["ok"] == true, "{check}");
+    assert!(check["ok"] == true && check["warning"] != true, "{check}");
+    // Letting the model ask to run a command outside the sandbox: a warning, saying how to
+    // close it.
+    v["sandbox"]["allowUnsandboxedCommands"] = json!(true);
+    std::fs::write(s.local(), v.to_string()).unwrap();
+    let check = s.claude_boundary();
+    assert!(
+        check["ok"] == true
+            && check["warning"] == true
+            && check["fix"]
+                .as_str()
+                .unwrap()
+                .contains("\"allowUnsandboxedCommands\": false"),
+        "{check}"
+    );
 }

@@ -74,7 +74,14 @@ pub(super) fn boundary_checks(
                     );
                 }
                 match &claude_sandbox {
-                    Sandbox::Covers => {
+                    Sandbox::Covers { escapable: true } => {
+                        return warning(
+                            name,
+                            "Claude Code's sandbox, with hookjudge's files in `sandbox.filesystem.denyWrite`, but `sandbox.allowUnsandboxedCommands` is not false: a command the model asks to run outside it (`dangerouslyDisableSandbox`) runs there once allowed (a person's yes, or `bypassPermissions` mode)",
+                            "set `\"allowUnsandboxedCommands\": false` in the `sandbox` block (`hookjudge init --boundary agent` does)",
+                        );
+                    }
+                    Sandbox::Covers { .. } => {
                         return check(
                             name,
                             true,
@@ -133,15 +140,18 @@ fn probe(binary: &Path, dir: &Path) -> bool {
 
 enum Sandbox {
     Off,
-    /// On, with every anchor in the write-deny list.
-    Covers,
+    /// On, with every anchor in the write-deny list; `escapable` when a command may still
+    /// ask to run outside it (`allowUnsandboxedCommands` not false; its default is true).
+    Covers {
+        escapable: bool,
+    },
     /// On, with these anchors writable.
     Misses(Vec<String>),
 }
 
 /// Claude Code's sandbox as the project, local and user settings set it.
 fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
-    let mut enabled = false;
+    let (mut enabled, mut escapable) = (false, true);
     let mut denied: Vec<PathBuf> = Vec::new();
     for scope in [Scope::User, Scope::Project, Scope::Local] {
         let path = settings_path(Agent::Claude, scope, root, home);
@@ -152,8 +162,12 @@ fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
         }) else {
             continue;
         };
+        // A later scope's value wins, as in Claude Code.
         if let Some(on) = v["sandbox"]["enabled"].as_bool() {
             enabled = on;
+        }
+        if let Some(allow) = v["sandbox"]["allowUnsandboxedCommands"].as_bool() {
+            escapable = allow;
         }
         let base = path
             .parent()
@@ -179,7 +193,7 @@ fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
         .map(|a| format!("`{}`", a.path.display()))
         .collect();
     if missing.is_empty() {
-        Sandbox::Covers
+        Sandbox::Covers { escapable }
     } else {
         Sandbox::Misses(missing)
     }
