@@ -246,6 +246,14 @@ fn sandbox_paths(
         )
         .hint("use `--scope local` (this checkout) or `--scope user` (every project)"));
     }
+    // The block asks Claude Code to refuse to start without its sandbox: where it cannot
+    // start, writing it would leave Claude Code unusable here.
+    if let Some(why) = settings::sandbox_unavailable() {
+        return Err(UserError::new(format!(
+            "`--boundary agent` would make Claude Code refuse to start here (it turns its sandbox on, with no running without it): {why}"
+        ))
+        .hint(settings::SANDBOX_HINT));
+    }
     Ok(Some(settings::SandboxPaths::for_root(&t.root, binary)))
 }
 

@@ -532,13 +532,28 @@ fn doctor_names_the_boundary_of_each_agent() {
         };
         ["Claude Code", "Codex CLI", "Gemini CLI"].map(boundary)
     };
+    // None: a warning (hookjudge works, but a write the gate cannot see switches it off),
+    // whose fix says what to run or set.
     for check in doctor(&s) {
         assert!(
-            check["detail"].as_str().unwrap().starts_with("none:")
-                && check["detail"].as_str().unwrap().contains("\"landlock\""),
+            check["ok"] == true
+                && check["warning"] == true
+                && check["detail"].as_str().unwrap().starts_with("none:")
+                && check["fix"]
+                    .as_str()
+                    .unwrap()
+                    .contains("\"boundary\": {\"mode\": \"landlock\"}"),
             "{check}"
         );
     }
+    let [claude, ..] = doctor(&s);
+    assert!(
+        claude["fix"]
+            .as_str()
+            .unwrap()
+            .starts_with("run `hookjudge init --boundary agent`"),
+        "{claude}"
+    );
     // Claude Code's sandbox on, but its deny list leaves the hooks writable: a problem.
     let local = s.repo.work.join(".claude/settings.local.json");
     let mut settings: serde_json::Value =

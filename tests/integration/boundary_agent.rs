@@ -41,7 +41,28 @@ impl Setup {
     }
 
     fn run(&self, args: &[&str]) -> Outcome {
+        // What Claude Code's sandbox needs on Linux, standing in for bubblewrap and socat.
+        let tools = self.tools("sandbox-tools", &[("bwrap", "exit 0"), ("socat", "exit 0")]);
+        self.run_with_path(args, &path_with(&tools))
+    }
+
+    /// A folder `name` of stand-in programs, each a shell script with that body.
+    fn tools(&self, name: &str, programs: &[(&str, &str)]) -> PathBuf {
+        let dir = self.home.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (program, body) in programs {
+            let path = dir.join(program);
+            std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            let mut perms = std::fs::metadata(&path).unwrap().permissions();
+            std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+            std::fs::set_permissions(&path, perms).unwrap();
+        }
+        dir
+    }
+
+    fn run_with_path(&self, args: &[&str], path: &std::ffi::OsStr) -> Outcome {
         let mut run = self.home.cmd_of(&self.binary, args);
+        run.command.env("PATH", path);
         run.command.current_dir(&self.repo.work);
         if args.first() == Some(&"uninstall") && !args.contains(&"--dry-run") {
             return run.on_terminal("y\n");
@@ -59,6 +80,31 @@ impl Setup {
             .cloned()
             .unwrap_or_else(|| panic!("{report}"))
     }
+}
+
+/// `dir` first, then this process's PATH.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&rest)))
+        .unwrap()
+}
+
+/// A PATH with git and sh alone: no bubblewrap, no socat.
+fn path_without_sandbox_tools(s: &Setup) -> std::ffi::OsString {
+    let dir = s.home.path().join("bare-path");
+    std::fs::create_dir_all(&dir).unwrap();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    for program in ["git", "sh"] {
+        let found = std::env::split_paths(&rest)
+            .map(|d| d.join(program))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("{program} is not on PATH"));
+        let link = dir.join(program);
+        if !link.exists() {
+            std::os::unix::fs::symlink(found, link).unwrap();
+        }
+    }
+    dir.into_os_string()
 }
 
 fn jsonc(path: &Path) -> Value {
@@ -231,6 +277,63 @@ fn the_sandbox_is_refused_where_it_cannot_serve() {
     assert_eq!(read(&s.local()), LOCAL, "nothing was written");
 }
 
+/// Claude Code refuses to start when its settings ask for a sandbox it cannot make
+/// (`failIfUnavailable`): `init` does not write the block there (no bubblewrap or socat, or a
+/// bubblewrap that cannot make its namespaces), and `doctor` says so of a block written before.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_sandbox_is_refused_where_claude_code_could_not_start_it() {
+    let s = Setup::new("unavailable");
+    let bare = path_without_sandbox_tools(&s);
+    let out = s.run_with_path(&INIT, &bare);
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("refuse to start")
+            && out.stderr.contains("both are missing")
+            && out.stderr.contains("apt-get install bubblewrap socat"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(read(&s.local()), LOCAL, "nothing was written");
+    let failing = s.tools(
+        "failing-bwrap",
+        &[
+            (
+                "bwrap",
+                "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1",
+            ),
+            ("socat", "exit 0"),
+        ],
+    );
+    let out = s.run_with_path(&INIT, &path_with(&failing));
+    assert_ne!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("setting up uid map: Permission denied"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(read(&s.local()), LOCAL, "nothing was written");
+    // Written where the sandbox starts; then bubblewrap is gone: Claude Code will not start.
+    assert_eq!(s.run(&INIT).code, 0);
+    let report = s.run_with_path(&["doctor", "--json"], &bare).json();
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "boundary (Claude Code)")
+        .cloned()
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(check["ok"], false, "{check}");
+    assert!(
+        check["detail"]
+            .as_str()
+            .unwrap()
+            .contains("cannot start here")
+            && check["fix"].as_str().unwrap().contains("apt-get install"),
+        "{check}"
+    );
+}
+
 /// The blocks of `doctor`'s text report (from a line `{` to the `}` at its indentation),
 /// each parsed as JSON, and the report's other lines.
 fn blocks_and_prose(report: &str) -> (Vec<Value>, Vec<&str>) {
@@ -307,5 +410,19 @@ fn doctors_sandbox_settings_are_a_block_to_paste_and_every_other_line_fits() {
     v["sandbox"] = blocks[0]["sandbox"].clone();
     std::fs::write(s.local(), v.to_string()).unwrap();
     let check = s.claude_boundary();
-    assert!(check["ok"] == true, "{check}");
+    assert!(check["ok"] == true && check["warning"] != true, "{check}");
+    // Letting the model ask to run a command outside the sandbox: a warning, saying how to
+    // close it.
+    v["sandbox"]["allowUnsandboxedCommands"] = json!(true);
+    std::fs::write(s.local(), v.to_string()).unwrap();
+    let check = s.claude_boundary();
+    assert!(
+        check["ok"] == true
+            && check["warning"] == true
+            && check["fix"]
+                .as_str()
+                .unwrap()
+                .contains("\"allowUnsandboxedCommands\": false"),
+        "{check}"
+    );
 }

@@ -367,12 +367,18 @@ fn doctor_without_an_llm_warns_exits_0_and_shows_installed_agents_only() {
         .filter(|n| n.starts_with("boundary"))
         .collect();
     assert_eq!(boundaries, ["boundary (Claude Code)"]);
-    // On screen: the warning is marked and the summary says nothing is broken.
+    // On screen: the warnings (no LLM, no boundary) are marked and the summary says nothing
+    // is broken.
     let text = run_in(&home, &repo.work, &["doctor"]);
     assert_eq!(text.code, 0);
     assert!(text.stdout.contains("\n??  llm "), "{}", text.stdout);
     assert!(
-        text.stdout.contains("nothing broken; 1 warning"),
+        text.stdout.contains("\n??  boundary (Claude Code) "),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("nothing broken; 2 warning"),
         "{}",
         text.stdout
     );

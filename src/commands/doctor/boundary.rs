@@ -2,18 +2,19 @@
 //! sandbox (Claude Code's, with hookjudge's anchors in its write-deny list), hookjudge's
 //! (`boundary.mode` `landlock`), or none, and what to do to get one.
 //!
-//! Only the agents hookjudge is installed for are shown. "None" is reported, not counted as a problem: it is the default, and the gate's reading of
-//! command lines still protects what it can see.
+//! Only the agents hookjudge is installed for are shown. "None" is a warning with what to run,
+//! not a problem: it is the default, and the gate's reading of command lines still protects
+//! what it can see.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::report::{Check, check};
+use super::report::{Check, check, warning};
 use crate::agent::Agent;
 use crate::boundary::{Mode, Plan};
 use crate::config::Settings;
-use crate::install::settings::{SandboxPaths, Scope, settings_path};
+use crate::install::settings::{SANDBOX_HINT, SandboxPaths, Scope, settings_path};
 use crate::support::jsonc::{self, Encoding};
 
 /// One check per agent whose hooks are installed (`agents`): a boundary matters only where
@@ -32,6 +33,10 @@ pub(super) fn boundary_checks(
     let landlock = settings.boundary == Mode::Landlock;
     let landlock_works = landlock && probe(binary, root);
     let claude_sandbox = claude_sandbox(root, home, &plan);
+    let sandbox_unavailable = match claude_sandbox {
+        Sandbox::Off => None,
+        _ => crate::install::settings::sandbox_unavailable(),
+    };
     agents
         .iter()
         .map(|&agent| {
@@ -56,8 +61,27 @@ pub(super) fn boundary_checks(
                 );
             }
             if agent == Agent::Claude {
+                if !matches!(claude_sandbox, Sandbox::Off)
+                    && let Some(why) = &sandbox_unavailable
+                {
+                    return check(
+                        name,
+                        false,
+                        format!(
+                            "Claude Code's sandbox is on, but cannot start here: {why}; with `sandbox.failIfUnavailable` Claude Code refuses to start, without it its commands run unsandboxed"
+                        ),
+                        Some(SANDBOX_HINT.replace(", then run it again", "")),
+                    );
+                }
                 match &claude_sandbox {
-                    Sandbox::Covers => {
+                    Sandbox::Covers { escapable: true } => {
+                        return warning(
+                            name,
+                            "Claude Code's sandbox, with hookjudge's files in `sandbox.filesystem.denyWrite`, but `sandbox.allowUnsandboxedCommands` is not false: a command the model asks to run outside it (`dangerouslyDisableSandbox`) runs there once allowed (a person's yes, or `bypassPermissions` mode)",
+                            "set `\"allowUnsandboxedCommands\": false` in the `sandbox` block (`hookjudge init --boundary agent` does)",
+                        );
+                    }
+                    Sandbox::Covers { .. } => {
                         return check(
                             name,
                             true,
@@ -84,22 +108,19 @@ pub(super) fn boundary_checks(
             }
             let fix = match agent {
                 Agent::Claude => format!(
-                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`, or turn Claude Code's sandbox on with `hookjudge init --boundary agent`, which adds this to `.claude/settings.local.json`:\n{}",
+                    "run `hookjudge init --boundary agent` (Claude Code's sandbox on), or set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}`; the first adds this to `.claude/settings.local.json`:\n{}",
                     crate::support::dirs::config_file().display(),
                     sandbox_snippet(root, binary)
                 ),
                 _ => format!(
-                    "to get one, set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
+                    "set `{{\"boundary\": {{\"mode\": \"landlock\"}}}}` in `{}` (its own sandbox leaves the work tree's `.git` writable)",
                     crate::support::dirs::config_file().display()
                 ),
             };
-            check(
+            warning(
                 name,
-                true,
-                format!(
-                    "none: only the gate's reading of command lines protects hookjudge's files; {fix}"
-                ),
-                None,
+                "none: only the gate's reading of command lines protects hookjudge's files, and a write it cannot see (a program that builds the path, a copy over the state dir) switches hookjudge off",
+                fix,
             )
         })
         .collect()
@@ -119,15 +140,18 @@ fn probe(binary: &Path, dir: &Path) -> bool {
 
 enum Sandbox {
     Off,
-    /// On, with every anchor in the write-deny list.
-    Covers,
+    /// On, with every anchor in the write-deny list; `escapable` when a command may still
+    /// ask to run outside it (`allowUnsandboxedCommands` not false; its default is true).
+    Covers {
+        escapable: bool,
+    },
     /// On, with these anchors writable.
     Misses(Vec<String>),
 }
 
 /// Claude Code's sandbox as the project, local and user settings set it.
 fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
-    let mut enabled = false;
+    let (mut enabled, mut escapable) = (false, true);
     let mut denied: Vec<PathBuf> = Vec::new();
     for scope in [Scope::User, Scope::Project, Scope::Local] {
         let path = settings_path(Agent::Claude, scope, root, home);
@@ -138,8 +162,12 @@ fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
         }) else {
             continue;
         };
+        // A later scope's value wins, as in Claude Code.
         if let Some(on) = v["sandbox"]["enabled"].as_bool() {
             enabled = on;
+        }
+        if let Some(allow) = v["sandbox"]["allowUnsandboxedCommands"].as_bool() {
+            escapable = allow;
         }
         let base = path
             .parent()
@@ -165,7 +193,7 @@ fn claude_sandbox(root: &Path, home: &Path, plan: &Plan) -> Sandbox {
         .map(|a| format!("`{}`", a.path.display()))
         .collect();
     if missing.is_empty() {
-        Sandbox::Covers
+        Sandbox::Covers { escapable }
     } else {
         Sandbox::Misses(missing)
     }

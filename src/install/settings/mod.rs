@@ -30,7 +30,7 @@ pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
 pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
 pub use owned::{is_owned_text, owned_path, owned_program, owned_text};
 pub use remove::remove;
-pub use sandbox::{SandboxPaths, merge_sandbox, remove_sandbox};
+pub use sandbox::{SANDBOX_HINT, SandboxPaths, merge_sandbox, remove_sandbox, sandbox_unavailable};
 pub use template::{
     CLAMP_MARGIN_MS, Fill, TIMEOUT_MARGIN_S, clamp_deadline_ms, entries, events, fresh_file,
     missing_output, settings_timeout_s, template,

@@ -25,6 +25,65 @@ const SWITCHES: [(&str, bool); 3] = [
     ("failIfUnavailable", true),
 ];
 
+/// What Claude Code's sandbox needs on Linux, on PATH (its documentation's `apt install
+/// bubblewrap socat`): program and package.
+const LINUX_TOOLS: [(&str, &str); 2] = [("bwrap", "bubblewrap"), ("socat", "socat")];
+
+/// How to get what [`sandbox_unavailable`] finds missing.
+pub const SANDBOX_HINT: &str = "install bubblewrap and socat (Debian, Ubuntu: `sudo apt-get install bubblewrap socat`; Fedora: `sudo dnf install bubblewrap socat`) and check that `bwrap --ro-bind / / true` works, then run it again";
+
+/// Why Claude Code's sandbox cannot start on this machine, or `None`. With
+/// `failIfUnavailable` on (as `init` writes it), Claude Code refuses to start at all without
+/// its sandbox, so `init` checks before writing the block and `doctor` after. macOS has
+/// Seatbelt built in; Linux needs bubblewrap and socat, and bubblewrap able to make its
+/// namespaces (a container or a kernel setting can forbid that).
+pub fn sandbox_unavailable() -> Option<String> {
+    if cfg!(target_os = "macos") {
+        return None;
+    }
+    if !cfg!(target_os = "linux") {
+        return Some("Claude Code's sandbox runs on macOS and Linux only".into());
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    let missing: Vec<&str> = LINUX_TOOLS
+        .iter()
+        .filter(|(program, _)| crate::llm::resolve::find_on_path(program, &path).is_none())
+        .map(|(_, package)| *package)
+        .collect();
+    if !missing.is_empty() {
+        return Some(format!(
+            "Claude Code's sandbox needs bubblewrap and socat on PATH, and {} missing",
+            match missing.as_slice() {
+                [one] => format!("{one} is"),
+                _ => "both are".into(),
+            }
+        ));
+    }
+    let probe = std::process::Command::new("bwrap")
+        .args([
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--unshare-net",
+            "true",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output();
+    match probe {
+        Ok(out) if out.status.success() => None,
+        Ok(out) => Some(format!(
+            "bubblewrap cannot make Claude Code's sandbox here: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("no reason given")
+        )),
+        Err(e) => Some(format!("bubblewrap does not start: {e}")),
+    }
+}
+
 /// The path lists in `sandbox.filesystem`.
 const LISTS: [&str; 2] = ["denyWrite", "denyRead"];
 
