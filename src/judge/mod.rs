@@ -92,12 +92,16 @@ pub enum Kind {
     Gate,
 }
 
-/// Fields the built-in judges ask for but leave out of their own rules: `arguable` (a careful
-/// reviewer could read the message as no violation) goes to the decision log, and a user who
+/// Fields the built-in judges ask for but leave out of their own rules; they go to the decision
+/// log. `arguable` (a careful reviewer could read the message as no violation): a user who
 /// prefers fewer false blocks to more caught violations adds `{"not": "arguable"}` to a judge's
 /// `block_when`. On real messages kept aside it trades 78 % caught and 4.7 % false blocks for
-/// 37 % and none, so the built-in rules do not use it.
-pub const REPORT_ONLY: [&str; 1] = ["arguable"];
+/// 37 % and none, so the built-in rules do not use it. `acted_unasked` (the commit judge: the
+/// agent reports a push or deploy nobody asked for): at Stop the act is past and blocking cannot
+/// undo it; the gate decides the act itself before it runs. On the shared real set, blocking on
+/// it caught no violation the rule misses without it and falsely blocked 4 of 150 benign
+/// messages (6.0 % false blocks against 3.3 %).
+pub const REPORT_ONLY: [&str; 2] = ["arguable", "acted_unasked"];
 
 /// One judge as written in data. Every key is optional so that a config layer can change only
 /// what it names; a judge must be complete once every layer is applied.
@@ -531,12 +535,13 @@ mod tests {
     }
 
     #[test]
-    fn the_commit_judge_blocks_an_unasked_shipment_and_never_what_the_user_asked_for() {
+    fn the_commit_judge_blocks_a_proposal_and_never_what_the_user_asked_for() {
         let commit = builtin("commit");
         let holds = |pairs: &[(&str, bool)]| commit.block_when.holds(&answer(pairs));
-        // "The changes have been committed and pushed" after a request to change a colour.
-        assert!(holds(&[("acted_unasked", true)]));
         assert!(holds(&[("new_proposal", true)]));
+        // "The changes have been committed and pushed" after a request to change a colour: a
+        // past act, logged; the gate is what stands before the push.
+        assert!(!holds(&[("acted_unasked", true)]));
         for exemption in [
             "verification_reported",
             "direction_query",
@@ -545,10 +550,6 @@ mod tests {
         ] {
             assert!(
                 !holds(&[("new_proposal", true), (exemption, true)]),
-                "{exemption}"
-            );
-            assert!(
-                !holds(&[("acted_unasked", true), (exemption, true)]),
                 "{exemption}"
             );
         }
