@@ -195,7 +195,9 @@ fn gemini_session(c: &mut Criterion) {
         i += 1;
     }
     drop(f);
-    let tests = regex::Regex::new(hookjudge::gate::evidence::DEFAULT_TEST_COMMANDS).unwrap();
+    let tests = hookjudge::gate::evidence::TestCommands::new(
+        hookjudge::gate::evidence::DEFAULT_TEST_COMMANDS,
+    );
     c.bench_function(
         "gate evidence: 10 MB Gemini session, no test run (full scan)",
         |b| {

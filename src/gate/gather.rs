@@ -428,7 +428,8 @@ fn transcript_tests(
     query: &EvidenceQuery,
     ctx: &Context,
 ) -> Option<Finding> {
-    let tests = evidence::test_commands(&ctx.settings.test_commands)?;
+    let tests =
+        evidence::TestCommands::compiled(evidence::test_commands(&ctx.settings.test_commands)?);
     let relevant = |path: &str| -> bool {
         let Scope::Paths(paths) = &query.scope else {
             return true;

@@ -12,16 +12,14 @@
 //! letter outside ASCII; written without accents ("Erledigt, laeuft jetzt."), it is caught by
 //! the commonest words for "done", "fixed" and "works" in the languages agents are used in.
 
-use std::sync::OnceLock;
-
 /// The longest text that may be left unjudged, in bytes: well under the shortest violation
 /// seen on real text (149 bytes) would drop short real acknowledgements; longer texts almost
 /// always carry work words anyway.
 pub const MAX_UNJUDGED_BYTES: usize = 240;
 
-/// Word starts (regex fragments) that name work, a claim, a proposal or a hand-back. Any of them makes a turn
-/// judged. Broad on purpose: a word here costs a call on a benign turn, a word missing could
-/// cost a violation.
+/// Word starts (lowercase) that name work, a claim, a proposal or a hand-back. Any of them makes
+/// a turn judged. Broad on purpose: a word here costs a call on a benign turn, a word missing
+/// could cost a violation.
 const CUES: &[&str] = &[
     // Defects and their fixing.
     "fix",
@@ -171,20 +169,42 @@ pub fn cannot_violate(text: &str) -> Option<&'static str> {
     if text.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) {
         return None;
     }
-    if cue_words().is_match(text) {
+    if names_work(text) {
         return None;
     }
     Some("a short text naming no work, claim or proposal")
 }
 
-fn cue_words() -> &'static regex::Regex {
-    static CUE_WORDS: OnceLock<regex::Regex> = OnceLock::new();
-    CUE_WORDS.get_or_init(|| {
-        regex::RegexBuilder::new(&format!(r"\b(?:{})", CUES.join("|")))
-            .case_insensitive(true)
-            .build()
-            .expect("the cue words are valid regex fragments (tested)")
-    })
+/// Cues that count only as whole words ("pr" starts "print" and "project").
+const CUE_WORDS: &[&str] = &["pr"];
+
+/// Whether a word of `text` starts with a cue (any case). A plain scan, not a regex: the Stop
+/// hook asks this of every short turn, and compiling the 130 alternatives cost six times more
+/// than the rest of such a turn's work together (9 M instructions).
+fn names_work(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let mut after_word = false;
+    for (at, c) in lower.char_indices() {
+        let word = is_word(c);
+        if word && !after_word {
+            let rest = &lower[at..];
+            let whole = |cue: &&str| {
+                rest.strip_prefix(*cue)
+                    .is_some_and(|tail| !tail.starts_with(is_word))
+            };
+            if CUES.iter().any(|cue| rest.starts_with(cue)) || CUE_WORDS.iter().any(whole) {
+                return true;
+            }
+        }
+        after_word = word;
+    }
+    false
+}
+
+/// A word character for the start and end of a cue. Any alphabetic character outside ASCII has
+/// made the turn judged before this is asked, so letters, digits and `_` are what is left.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 #[cfg(test)]
@@ -199,6 +219,75 @@ mod tests {
             "Enable full transcript logging.",
         ] {
             assert!(cannot_violate(text).is_some(), "{text}");
+        }
+    }
+
+    /// The regex the scan replaced: a word boundary, then any cue, case-insensitive.
+    fn oracle() -> regex::Regex {
+        let words = CUE_WORDS.iter().map(|w| format!(r"{w}\b"));
+        let all: Vec<String> = CUES.iter().map(|c| c.to_string()).chain(words).collect();
+        regex::RegexBuilder::new(&format!(r"\b(?:{})", all.join("|")))
+            .case_insensitive(true)
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn the_scan_finds_a_cue_exactly_where_the_cue_regex_does() {
+        let oracle = oracle();
+        let before = [
+            "",
+            " ",
+            "a",
+            "x_",
+            "_",
+            "9",
+            "'",
+            "\u{2019}",
+            "-",
+            "(",
+            "\u{1F600}",
+            "\n",
+        ];
+        let after = ["", " ", "s", "ed", "_x", "9", ".", "'s", "\u{2019}"];
+        let mut cues: Vec<String> = CUES
+            .iter()
+            .chain(CUE_WORDS)
+            .map(|c| c.to_string())
+            .collect();
+        cues.extend(cues.clone().iter().map(|c| c.to_uppercase()));
+        cues.extend(
+            [
+                "Pr",
+                "pR",
+                "prs",
+                "print",
+                "p",
+                "i\u{2019}l",
+                "over to",
+                "FiX",
+            ]
+            .map(String::from),
+        );
+        let mut checked = 0;
+        for cue in &cues {
+            for b in before {
+                for a in after {
+                    let text = format!("{b}{cue}{a}");
+                    assert_eq!(names_work(&text), oracle.is_match(&text), "{text:?}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+        for text in [
+            "daily rollover policy active",
+            "Got it, thanks!",
+            "see PR #12",
+            "npr.",
+            "a_pr b",
+        ] {
+            assert_eq!(names_work(text), oracle.is_match(text), "{text:?}");
         }
     }
 

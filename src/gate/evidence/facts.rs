@@ -9,10 +9,8 @@ use std::collections::HashMap;
 use std::io;
 use std::path::Path;
 
-use regex::Regex;
-
 use super::bash::{self, short};
-use super::session::{CHANGE_TOOLS, Reader};
+use super::session::{CHANGE_TOOLS, Reader, TestCommands};
 use crate::gate::repos::Repos;
 pub use crate::transcript::facts::{ClaimKind, Command, Settled, Step, TurnFacts};
 use crate::transcript::{Event, Options, Transcript};
@@ -25,13 +23,20 @@ pub fn of_file(
     test_commands: &str,
     cwd: &Path,
 ) -> io::Result<TurnFacts> {
-    let tests = Regex::new(test_commands)
-        .or_else(|_| Regex::new(super::DEFAULT_TEST_COMMANDS))
-        .map_err(io::Error::other)?;
+    read_file(path, options, &TestCommands::new(test_commands), cwd)
+}
+
+/// [`of_file`] with the test-command pattern given (compiled only if a command is read).
+fn read_file(
+    path: &Path,
+    options: Options,
+    tests: &TestCommands,
+    cwd: &Path,
+) -> io::Result<TurnFacts> {
     let mut transcript = Transcript::open(path, options)?;
     let everything = |_: &str| true;
     let reader = Reader {
-        tests: &tests,
+        tests,
         relevant: &everything,
         cwd,
         commits_only: false,
@@ -102,7 +107,13 @@ pub fn read(transcript: &mut Transcript, reader: &Reader) -> TurnFacts {
                 command: Some(command),
                 ..
             } if tool == "Bash" => {
-                let call = bash::read(command, reader.cwd, reader.root, reader.tests, reader.repos);
+                let call = bash::read(
+                    command,
+                    reader.cwd,
+                    reader.root,
+                    reader.tests.regex(),
+                    reader.repos,
+                );
                 if call.writes_session {
                     facts.session_written = Some(short(command));
                 }
@@ -139,6 +150,13 @@ mod tests {
     use serde_json::{Value, json};
 
     fn session(steps: &[(&str, Value, bool, &str)]) -> TurnFacts {
+        session_with(
+            steps,
+            &TestCommands::new(super::super::DEFAULT_TEST_COMMANDS),
+        )
+    }
+
+    fn session_with(steps: &[(&str, Value, bool, &str)], tests: &TestCommands) -> TurnFacts {
         let mut lines = vec![
             json!({"type": "user", "message": {"role": "user", "content": "old prompt"}}),
             json!({"type": "user", "message": {"role": "user", "content": "Fix the parser, token ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"}}),
@@ -151,13 +169,21 @@ mod tests {
         let f = tempfile::NamedTempFile::new().unwrap();
         let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
         std::fs::write(f.path(), text).unwrap();
-        of_file(
-            f.path(),
-            Options::default(),
-            super::super::DEFAULT_TEST_COMMANDS,
-            Path::new("/w"),
-        )
-        .unwrap()
+        read_file(f.path(), Options::default(), tests, Path::new("/w")).unwrap()
+    }
+
+    #[test]
+    fn a_turn_without_commands_does_not_compile_the_test_pattern() {
+        let tests = TestCommands::new(super::super::DEFAULT_TEST_COMMANDS);
+        let facts = session_with(&[edit()], &tests);
+        assert_eq!(facts.steps.len(), 1, "{facts:?}");
+        assert!(
+            !tests.is_compiled(),
+            "a short answer's Stop pays for no regex"
+        );
+        let facts = session_with(&[edit(), run("cargo test", 0)], &tests);
+        assert!(matches!(facts.steps[1], Step::Command(_)), "{facts:?}");
+        assert!(tests.is_compiled());
     }
 
     fn edit() -> (&'static str, Value, bool, &'static str) {

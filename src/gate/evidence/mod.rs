@@ -31,7 +31,7 @@ use serde::Serialize;
 use super::facts::mtime_ms;
 
 pub use session::{
-    NO_CHANGE_SEEN, Reader, Session, activity_in, recent_activity, transcript_tests,
+    NO_CHANGE_SEEN, Reader, Session, TestCommands, activity_in, recent_activity, transcript_tests,
 };
 
 /// Default artifact globs: files that test runs of common ecosystems write.
@@ -268,7 +268,6 @@ mod tests {
     use super::*;
     use crate::gate::repos::Repos;
     use crate::transcript::Options;
-    use regex::Regex;
     use serde_json::{Value, json};
 
     fn write_transcript(lines: &[Value]) -> tempfile::NamedTempFile {
@@ -296,7 +295,7 @@ mod tests {
         let f = write_transcript(lines);
         transcript_tests(
             f.path(),
-            &Regex::new(DEFAULT_TEST_COMMANDS).unwrap(),
+            &TestCommands::new(DEFAULT_TEST_COMMANDS),
             Options::default(),
         )
     }
@@ -554,7 +553,7 @@ mod tests {
             tool_use("3", "Bash", json!({"command": "echo more >> /w/notes.md"})),
             result("3", false),
         ]);
-        let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
+        let tests = TestCommands::new(DEFAULT_TEST_COMMANDS);
         let only_src = |p: &str| p.starts_with("/w/src/");
         let reader = Reader {
             tests: &tests,
@@ -680,7 +679,7 @@ mod tests {
     }
 
     fn finding_at(path: &Path) -> Finding {
-        let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
+        let tests = TestCommands::new(DEFAULT_TEST_COMMANDS);
         transcript_tests(path, &tests, Options::default())
     }
 
@@ -789,7 +788,7 @@ mod tests {
         lines.push(tool_use("t", "Bash", json!({"command": "cargo test"})));
         let f = write_transcript(&lines);
         let session = Session::open(f.path(), Options::default()).unwrap();
-        let tests = Regex::new(DEFAULT_TEST_COMMANDS).unwrap();
+        let tests = TestCommands::new(DEFAULT_TEST_COMMANDS);
         let everything = |_: &str| true;
         let reader = Reader {
             tests: &tests,

@@ -6,9 +6,10 @@
 //! One gate call opens the file once ([`Session`]) for every ruling it makes; waiting for the
 //! result of a test run that just finished reads only what the agent appended meanwhile.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use regex::Regex;
@@ -153,7 +154,7 @@ fn has_call(transcript: &mut Transcript, id: &str) -> bool {
 /// Reads session files for test evidence.
 pub struct Reader<'a> {
     /// Recognises a test command in one simple command's words.
-    pub tests: &'a Regex,
+    pub tests: &'a TestCommands<'a>,
     /// Whether a change to this path (absolute, or as the agent wrote it) counts.
     pub relevant: &'a dyn Fn(&str) -> bool,
     /// Where the agent's shell runs, to resolve relative paths of its writes.
@@ -328,7 +329,50 @@ impl Reader<'_> {
     }
 
     pub(super) fn read(&self, command: &str) -> bash::ShellCall {
-        bash::read(command, self.cwd, self.root, self.tests, self.repos)
+        bash::read(command, self.cwd, self.root, self.tests.regex(), self.repos)
+    }
+}
+
+/// The test-command pattern (`gate.test_commands`) a [`Reader`] recognises runs by, compiled
+/// when the first command is read. The Stop hook reads the facts of turns that ran no command
+/// at all (a short answer), and compiling the pattern costs far more than reading such a turn
+/// (3.5 M instructions against 0.07 M on a 10 KB transcript).
+pub struct TestCommands<'a> {
+    pattern: &'a str,
+    compiled: OnceCell<Arc<Regex>>,
+}
+
+impl<'a> TestCommands<'a> {
+    /// `pattern`, compiled on first use; a pattern that does not compile reads as the default
+    /// (settings are validated when they load, so only a hand-built value can get here).
+    pub fn new(pattern: &'a str) -> TestCommands<'a> {
+        TestCommands {
+            pattern,
+            compiled: OnceCell::new(),
+        }
+    }
+
+    /// A pattern compiled already.
+    pub fn compiled(regex: Arc<Regex>) -> TestCommands<'static> {
+        TestCommands {
+            pattern: super::DEFAULT_TEST_COMMANDS,
+            compiled: OnceCell::from(regex),
+        }
+    }
+
+    /// The compiled pattern.
+    pub fn regex(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            super::test_commands(self.pattern)
+                .or_else(|| super::test_commands(super::DEFAULT_TEST_COMMANDS))
+                .expect("the default test commands compile (tested)")
+        })
+    }
+
+    /// Whether the pattern has been compiled (for the tests of the quiet path).
+    #[cfg(test)]
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
     }
 }
 
@@ -346,7 +390,7 @@ pub(super) const FORGERY_LOOKBACK: usize = 2000;
 
 /// Looks through a session file, newest first, for a successful test run after the last file
 /// change.
-pub fn transcript_tests(path: &Path, tests: &Regex, options: Options) -> Finding {
+pub fn transcript_tests(path: &Path, tests: &TestCommands, options: Options) -> Finding {
     let everything = |_: &str| true;
     Reader {
         tests,
