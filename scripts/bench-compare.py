@@ -5,7 +5,10 @@
 
 Builds a minimal Rust binary as the floor (with `rustc -O`), then runs, interleaved round by
 round (floor, old, new, …) so that drift on a noisy machine hits them alike: the quiet Stop hook
-on a 10 KB Claude Code transcript, and the gate on a command that is not gated. Prints the
+on a 10 KB Claude Code transcript (a short acknowledgement under the default `judge_turns:
+"all"`, quiet text under `"lexicon"`), and the gate on a command that is not gated. An LLM is
+configured, as in real use (with none, the Stop hook tells the person so instead of staying
+quiet); it is an address nothing answers, and no quiet path calls it. Prints the
 median and 10th-90th percentiles of each, and its ratio to the floor measured in the same run.
 `cargo bench --bench hooks` measures one build against its reference points; this script is for
 "did this change move the hook figures", e.g. a commit against its parent (build each with
@@ -43,33 +46,51 @@ def main():
         f.write(json.dumps({"type": "user", "message": {"role": "user", "content": "Tidy the README wording."}}) + "\n")
         while f.tell() < 10_000:
             f.write(json.dumps(line) + "\n")
-    quiet = "I reworded the introduction and the install section of the README; the examples are unchanged."
-    stop = json.dumps({"session_id": "bench", "transcript_path": transcript, "cwd": work, "hook_event_name": "Stop",
-                       "stop_hook_active": False, "last_assistant_message": quiet})
+    # The acknowledgement ends a turn of its own: a new request, then the short answer.
+    ack_text = "Sure, that sounds good."
+    ack_transcript = os.path.join(work, "ack.jsonl")
+    with open(transcript) as src, open(ack_transcript, "w") as f:
+        f.write(src.read())
+        f.write(json.dumps({"type": "user", "message": {"role": "user", "content": "ok thanks, that is all for now"}}) + "\n")
+        f.write(json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": ack_text}]}}) + "\n")
+
+    def stop_input(path, message):
+        return json.dumps({"session_id": "bench", "transcript_path": path, "cwd": work, "hook_event_name": "Stop",
+                           "stop_hook_active": False, "last_assistant_message": message})
+    quiet = stop_input(transcript, "I reworded the introduction and the install section of the README; the examples are unchanged.")
+    ack = stop_input(ack_transcript, ack_text)
     gate = json.dumps({"session_id": "bench", "transcript_path": transcript, "cwd": work, "hook_event_name": "PreToolUse",
                        "tool_name": "Bash", "tool_input": {"command": "ls -la src && cat README.md | head -20"}})
     env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"),
                XDG_DATA_HOME=os.path.join(home, ".data"), XDG_STATE_HOME=os.path.join(home, ".state"))
-    env.pop("HOOKJUDGE_CONFIG", None)
-    cases = [("minimal Rust binary", [floor], stop)]
+    def with_config(judge_turns):
+        path = os.path.join(work, f"config-{judge_turns}.json")
+        with open(path, "w") as f:
+            json.dump({"llm": {"provider": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "m"},
+                       "stop": {"judge_turns": judge_turns}}, f)
+        return dict(env, HOOKJUDGE_CONFIG=path)
+    env_all, env_lexicon = with_config("all"), with_config("lexicon")
+    cases = [("minimal Rust binary", [floor], ack, env)]
     only = os.environ.get("HOOKJUDGE_COMPARE", "")
     for label, binary in (("old", old), ("new", new)):
+        stop = [binary, "stop", "--agent", "claude"]
         if only != "gate":
-            cases.append((f"{label}: stop, quiet text, 10 KB transcript", [binary, "stop", "--agent", "claude"], stop))
+            cases.append((f"{label}: stop, acknowledgement, all", stop, ack, env_all))
+            cases.append((f"{label}: stop, quiet text, lexicon", stop, quiet, env_lexicon))
         if only != "stop":
-            cases.append((f"{label}: gate, not gated", [binary, "gate", "--agent", "claude"], gate))
-    times = {label: [] for label, _, _ in cases}
+            cases.append((f"{label}: gate, not gated", [binary, "gate", "--agent", "claude"], gate, env))
+    times = {label: [] for label, _, _, _ in cases}
     for _ in range(rounds):
-        for label, argv, stdin in cases:
+        for label, argv, stdin, case_env in cases:
             start = time.perf_counter()
-            out = subprocess.run(argv, input=stdin.encode(), stdout=subprocess.PIPE, env=env)
+            out = subprocess.run(argv, input=stdin.encode(), stdout=subprocess.PIPE, env=case_env)
             times[label].append((time.perf_counter() - start) * 1000)
             if out.returncode != 0 or out.stdout.strip():
                 sys.exit(f"{label}: expected a silent exit 0, got {out.returncode} {out.stdout[:200]!r}")
     base = statistics.median(times["minimal Rust binary"])
     print(f"{rounds} interleaved rounds; ratios to the minimal Rust binary of the same run")
     print(f"{'workload':45s} {'median ms':>10s} {'p10-p90 ms':>14s} {'ratio':>7s}")
-    for label, _, _ in cases:
+    for label, _, _, _ in cases:
         t = sorted(times[label])
         p10, p90 = t[len(t) // 10], t[(len(t) * 9) // 10]
         med = statistics.median(t)
