@@ -920,6 +920,63 @@ fn protected_paths_are_resolved_as_the_shell_would() {
     }
 }
 
+/// Issue 23's first attack: a tree written earlier, copied with a destination above hookjudge's
+/// places, forges trust though no word of the line names them.
+#[test]
+fn a_tree_copied_above_hookjudges_places_is_read_for_what_lands_on_them() {
+    let (home, repo) = setup();
+    let state_parent = state_dir(&home).parent().unwrap().to_path_buf();
+    let stage = repo.work.join("stage");
+    std::fs::create_dir_all(stage.join("hookjudge")).unwrap();
+    std::fs::write(stage.join("hookjudge/trust.json"), "{}").unwrap();
+    let bin_dir = Path::new(BIN).parent().unwrap().display().to_string();
+    let bin_name = Path::new(BIN).file_name().unwrap().to_str().unwrap();
+    let evil = repo.work.join("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::write(
+        evil.join(Path::new(BIN).file_name().unwrap()),
+        "#!/bin/sh\n",
+    )
+    .unwrap();
+    let cfg = repo.work.join("cfg/hookjudge");
+    std::fs::create_dir_all(&cfg).unwrap();
+    std::fs::write(cfg.join("config.json"), "{}").unwrap();
+    let config_home = home.path().join("config").display().to_string();
+    std::fs::create_dir_all(repo.work.join("src")).unwrap();
+    std::fs::write(repo.work.join("src/x.py"), "").unwrap();
+    let state = state_parent.display();
+    for agent in AGENTS {
+        for (command, lands) in [
+            (format!("cp -r stage/. {state}/"), "hookjudge"),
+            (format!("cp -R stage/. {state}"), "hookjudge"),
+            (format!("cp -a stage/hookjudge {state}/"), "trust.json"),
+            (format!("rsync -av stage/ {state}/"), "hookjudge"),
+            (format!("cp -r evil/. {bin_dir}/"), bin_name),
+            (format!("cp -r cfg/. {config_home}/"), "hookjudge"),
+            (format!("cd stage && cp -r . {state}/"), "hookjudge"),
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(
+                reason.contains(&format!("`{lands}` lands on")),
+                "{agent:?}: `{command}`: {reason}"
+            );
+        }
+        for command in [
+            "cp -r src/. build/".to_string(),
+            format!("cp -r src {state}/"),
+            format!("rsync -a src/ {state}/elsewhere/"),
+            "cp -r stage /tmp/backup".into(),
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(
+                decision, "silent",
+                "{agent:?}: `{command}` was gated: {reason}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_command_hookjudge_could_not_check_can_still_be_approved_by_a_person() {
     let (home, repo) = setup();

@@ -16,6 +16,7 @@
 //! they run), [`env_files`] (the env files the agents load), `faked` (artifacts written
 //! without a test run).
 
+mod copies;
 pub mod env_files;
 mod faked;
 mod file_tools;
@@ -142,6 +143,7 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
         }
     }
     if !protected.may_concern(command)
+        && !copies::may_copy_tree(command)
         && !scripts::may_run_script(command)
         && !env_files::names_env_file(command)
     {
@@ -312,6 +314,11 @@ fn one_command(
             && match program {
                 "find" => find::find_may_remove(&words[1..], protected),
                 "git" => find::git_may_remove(&words[1..]),
+                // rsync only removes with `--delete…` or `--remove-source-files`; without,
+                // it copies, which `copies` reads.
+                "rsync" => words[1..]
+                    .iter()
+                    .any(|w| w.starts_with("--del") || *w == "--remove-source-files"),
                 _ => true,
             };
         for target in &words[1..] {
@@ -341,6 +348,10 @@ fn one_command(
                     ));
                 }
             }
+        }
+        // `cp -r stage/. ~/.local/state/`: a tree lands above hookjudge's places.
+        if let Some(what) = copies::tree_copy(protected, &words, cmd.cwd.as_deref()) {
+            return Some(what);
         }
         // `mv hooks.json ~/.codex/`: a source lands in the target directory under its name.
         if COPIERS.contains(&program)
