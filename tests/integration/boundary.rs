@@ -518,9 +518,26 @@ fn the_gate_rewrites_commands_to_run_inside_the_boundary_for_every_agent() {
 #[test]
 fn doctor_names_the_boundary_of_each_agent() {
     let s = Scenario::new();
+    // Claude Code's sandbox needs bubblewrap and socat on PATH; this machine may lack them.
+    // `doctor` runs with stand-ins that start and succeed (`doctor` only asks whether they
+    // start), so what is checked here is the settings; a missing bubblewrap is checked below.
+    let stand_ins = s.home.path().join("sandbox-tools");
+    std::fs::create_dir_all(&stand_ins).unwrap();
+    for tool in ["bwrap", "socat"] {
+        let file = stand_ins.join(tool);
+        std::fs::write(&file, "#!/bin/sh\nexit 0\n").unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let with_tools = std::env::join_paths(std::iter::once(stand_ins.clone()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
     let doctor = |s: &Scenario| {
         let mut run = s.home.cmd_of(&s.binary, &["doctor", "--json"]);
-        run.command.current_dir(&s.repo.work);
+        run.command
+            .current_dir(&s.repo.work)
+            .env("PATH", &with_tools);
         let report = run.output().json();
         let checks = report["checks"].as_array().unwrap().clone();
         let boundary = |agent: &str| {
