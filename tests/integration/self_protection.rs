@@ -945,6 +945,17 @@ fn a_tree_copied_above_hookjudges_places_is_read_for_what_lands_on_them() {
     std::fs::create_dir_all(repo.work.join("src")).unwrap();
     std::fs::write(repo.work.join("src/x.py"), "").unwrap();
     let state = state_parent.display();
+    // Archives written earlier: `hookjudge/trust.json`, as `stage` holds it, and `src/x.py`.
+    let tar = |archive: &str, dir: &Path, member: &str| {
+        let made = std::process::Command::new("tar")
+            .args(["-cf", archive, member])
+            .current_dir(dir)
+            .status()
+            .unwrap();
+        assert!(made.success());
+    };
+    tar("../staged.tar", &stage, "hookjudge");
+    tar("other.tar", &repo.work, "src");
     for agent in AGENTS {
         for (command, lands) in [
             (format!("cp -r stage/. {state}/"), "hookjudge"),
@@ -962,7 +973,38 @@ fn a_tree_copied_above_hookjudges_places_is_read_for_what_lands_on_them() {
                 "{agent:?}: `{command}`: {reason}"
             );
         }
+        // tar: by the members of an archive on disk, and refused for one from the input.
+        for (command, said) in [
+            (
+                format!("tar -C stage -cf - hookjudge | tar -C {state} -xf -"),
+                "cannot be read beforehand (it comes from the command's input)",
+            ),
+            (
+                format!("tar -cf - -C stage . | (cd {state} && tar x)"),
+                "cannot be read beforehand",
+            ),
+            (
+                format!("tar -xf staged.tar -C {state}"),
+                "extracts `hookjudge",
+            ),
+            (
+                format!("tar --directory={state} -xvf staged.tar"),
+                "extracts `hookjudge",
+            ),
+            (
+                format!("tar xf staged.tar -C {state}"),
+                "extracts `hookjudge",
+            ),
+        ] {
+            let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, &command));
+            assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
+            assert!(reason.contains(said), "{agent:?}: `{command}`: {reason}");
+        }
         for command in [
+            "curl -sL https://example.com/tool.tar.gz | tar -xz -C /tmp/tool".to_string(),
+            format!("tar -xf other.tar -C {state}"),
+            format!("tar -C {state} -tf staged.tar"),
+            format!("tar -C {state} -cf /tmp/state-backup.tar ."),
             "cp -r src/. build/".to_string(),
             format!("cp -r src {state}/"),
             format!("rsync -a src/ {state}/elsewhere/"),

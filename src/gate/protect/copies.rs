@@ -2,6 +2,9 @@
 //! writes `~/.local/state/hookjudge/trust.json` though no word of the line names it. The
 //! source tree was written earlier, so it is read now and each file's landing place checked.
 //! A copy whose destination holds none of hookjudge's places costs one path comparison.
+//! `tar -x` into such a directory is read the same way, by the archive's members; an archive
+//! read from the input (`tar -cf - … | tar -C ~/.local/state -xf -`) cannot be read beforehand,
+//! so extracting one there is refused.
 
 use std::path::{Path, PathBuf};
 
@@ -87,6 +90,112 @@ pub(super) fn tree_copy(
     None
 }
 
+/// tar's options that take the next word as their value (in a bundle such as `-xzf A`, the
+/// letters that take values take the next words in order).
+const TAR_VALUED: [char; 7] = ['f', 'C', 'T', 'X', 'b', 'H', 'K'];
+
+/// What extracting a tar archive (`words`, run in `cwd`) would do against hookjudge, if its
+/// destination holds hookjudge's places: a member landing on one, or an archive that cannot
+/// be read first (from the input, or unreadable here).
+pub(super) fn tar_extract(
+    protected: &Protected,
+    words: &[&str],
+    cwd: Option<&Path>,
+) -> Option<String> {
+    if words.first()?.rsplit('/').next()? != "tar" {
+        return None;
+    }
+    let (mut extract, mut archive, mut directory) = (false, None::<&str>, None::<&str>);
+    let mut pending: Vec<char> = vec![];
+    for (i, word) in words.iter().enumerate().skip(1) {
+        if let Some(letter) = pending.pop() {
+            match letter {
+                'f' => archive = Some(word),
+                'C' => directory = Some(word),
+                _ => {}
+            }
+            continue;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let (name, value) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            match name {
+                "extract" | "get" => extract = true,
+                "file" | "directory" => {
+                    let slot = if name == "file" {
+                        &mut archive
+                    } else {
+                        &mut directory
+                    };
+                    match value {
+                        Some(v) => *slot = Some(v),
+                        None => pending.push(if name == "file" { 'f' } else { 'C' }),
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        // `-xzf A`, and the old form `tar xzf A` where the first word is the bundle.
+        let bundle = match word.strip_prefix('-') {
+            Some(b) => b,
+            None if i == 1 && word.chars().all(|c| c.is_ascii_alphabetic()) => word,
+            None => continue,
+        };
+        for (at, letter) in bundle.char_indices() {
+            if letter == 'x' {
+                extract = true;
+            }
+            if TAR_VALUED.contains(&letter) {
+                let rest = &bundle[at + 1..];
+                if word.starts_with('-') && !rest.is_empty() {
+                    // `-fA`, `-C/dir`: the value is the rest of the word.
+                    match letter {
+                        'f' => archive = Some(rest),
+                        'C' => directory = Some(rest),
+                        _ => {}
+                    }
+                    break;
+                }
+                pending.insert(0, letter);
+            }
+        }
+    }
+    if !extract {
+        return None;
+    }
+    let dest = directory.map_or_else(
+        || cwd.map(Path::to_path_buf).unwrap_or_default(),
+        |d| protected.word_path(d, cwd),
+    );
+    if protected.what(&dest).is_none() && protected.holds_protected(&dest).is_none() {
+        return None;
+    }
+    let members = archive
+        .filter(|a| *a != "-")
+        .and_then(|a| crate::gate::tar_members::members(&protected.word_path(a, cwd)));
+    let Some(members) = members else {
+        return Some(format!(
+            "command extracts an archive that cannot be read beforehand ({}) into `{}`, which holds hookjudge's places",
+            archive.filter(|a| *a != "-").map_or_else(
+                || "it comes from the command's input".to_string(),
+                |a| format!("`{a}`")
+            ),
+            dest.display()
+        ));
+    };
+    members.iter().find_map(|member| {
+        let landing = dest.join(member.trim_start_matches('/'));
+        protected.what(&landing).map(|what| {
+            format!(
+                "command extracts `{member}` onto `{}`: it {what}",
+                landing.display()
+            )
+        })
+    })
+}
+
 /// Every path under `dir` (files, links and directories), relative to `root`; `false` when
 /// there are more than [`MAX_FILES`]. Links are listed, not followed: the copy writes the link.
 fn walk(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) -> bool {
@@ -114,6 +223,6 @@ pub(super) fn may_copy_tree(command: &str) -> bool {
         .split(|c: char| c.is_whitespace() || ";|&()`'\"".contains(c))
         .any(|w| {
             let program = w.rsplit('/').next().unwrap_or(w);
-            TREE_COPIERS.iter().any(|(p, _, _)| *p == program)
+            program == "tar" || TREE_COPIERS.iter().any(|(p, _, _)| *p == program)
         })
 }

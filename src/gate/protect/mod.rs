@@ -350,7 +350,9 @@ fn one_command(
             }
         }
         // `cp -r stage/. ~/.local/state/`: a tree lands above hookjudge's places.
-        if let Some(what) = copies::tree_copy(protected, &words, cmd.cwd.as_deref()) {
+        if let Some(what) = copies::tree_copy(protected, &words, cmd.cwd.as_deref())
+            .or_else(|| copies::tar_extract(protected, &words, cmd.cwd.as_deref()))
+        {
             return Some(what);
         }
         // `mv hooks.json ~/.codex/`: a source lands in the target directory under its name.
