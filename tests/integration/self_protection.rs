@@ -896,6 +896,12 @@ fn protected_paths_are_resolved_as_the_shell_would() {
             "rm -rf .claude".into(),
             "rm -rf ~/.codex".into(),
             "mv ~/.codex ~/.codex.off".into(),
+            // Directories above hookjudge's state and binary, named by no protected word.
+            format!("rm -rf {state_parent}"),
+            format!("mv {state_parent} /tmp/state.old"),
+            format!("cd {state_parent}/.. && rm -rf state"),
+            format!("mv {bin_dir} {bin_dir}.old"),
+            format!("chmod -R a-x {bin_dir}"),
             "git stash -- .claude".into(),
             "chmod 000 .claude".into(),
             "mv /tmp/hooks.json ~/.codex/".into(),

@@ -244,6 +244,47 @@ impl Protected {
                 .iter()
                 .any(|f| mentions(f) || f.file_name().is_some_and(|n| mentions(Path::new(n))))
             || self.binary.as_deref().is_some_and(mentions)
+            || self
+                .ancestor_hints()
+                .iter()
+                .any(|h| plain.contains(h.as_str()))
+    }
+
+    /// How a command may name a directory above a protected place (`rm -rf ~/.local/state`,
+    /// `mv ~/.cargo ~/.cargo.old`, `cd ~ && rm -rf .local`): each such directory below the
+    /// top level, absolute and from `~` or `$HOME`, and a hidden folder's name under HOME.
+    /// The home and top-level folders themselves are left out: they are in too many lines,
+    /// and deleting them is the catastrophic class's.
+    fn ancestor_hints(&self) -> Vec<String> {
+        let mut hints = vec![];
+        let places = self.dirs.iter().chain(&self.files).chain(&self.binary);
+        for place in places {
+            for above in place.ancestors().skip(1) {
+                if above.components().count() < 3 || self.home.as_deref() == Some(above) {
+                    break;
+                }
+                hints.push(above.display().to_string());
+                let Some(below_home) = self
+                    .home
+                    .as_deref()
+                    .and_then(|h| above.strip_prefix(h).ok())
+                else {
+                    continue;
+                };
+                let relative = below_home.display();
+                hints.extend([
+                    format!("~/{relative}"),
+                    format!("$HOME/{relative}"),
+                    format!("${{HOME}}/{relative}"),
+                ]);
+                if let Some(top) = below_home.iter().next().and_then(|t| t.to_str())
+                    && top.starts_with('.')
+                {
+                    hints.push(top.to_owned());
+                }
+            }
+        }
+        hints
     }
 }
 
