@@ -475,6 +475,10 @@ mod tests {
             &["push", "hook-bypass"],
         );
         case("git config core.hooksPath .nohooks", &["hook-bypass"]);
+        case(
+            "git config -f .git/config core.hooksPath /dev/null",
+            &["hook-bypass"],
+        );
         case("git config --get core.hooksPath", &[]);
         case("git push --no-verify", &["push", "hook-bypass"]);
         case("git reset --hard HEAD~1", &["destructive"]);

@@ -83,6 +83,7 @@ pub fn short_value_options(verb: &str) -> &'static str {
         "stash" => "m",
         "branch" => "u",
         "rebase" => "sXxC",
+        "config" => "f",
         "reset" | "rm" | "read-tree" | "checkout-index" | "update-ref" => "",
         _ => "",
     }

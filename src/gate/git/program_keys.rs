@@ -3,8 +3,11 @@
 //! on `git fetch`, a pager on `git log`. Setting one to a program is asked about, naming the
 //! key: the command that triggers it later names nothing it runs.
 
-/// Keys (lowercase; `*` stands for one name part) whose value git runs as a program.
-const PROGRAM_KEYS: [&str; 25] = [
+/// Keys (lowercase; `*` stands for one name part) whose value git runs as a program, or (the
+/// include keys) names a file git reads as configuration, which may set any of the others.
+const PROGRAM_KEYS: [&str; 27] = [
+    "include.path",
+    "includeif.*.path",
     "core.alternaterefscommand",
     "diff.external",
     "diff.*.command",
@@ -74,8 +77,16 @@ pub fn runs_program(key: &str) -> bool {
 /// Why setting `key` to `value` is asked about, if it is.
 pub fn setting_runs_program(key: &str, value: &str) -> Option<String> {
     let harmless = HARMLESS_VALUES.contains(&value.trim().to_ascii_lowercase().as_str());
-    (runs_program(key) && !harmless)
-        .then(|| format!("sets `{key}`, which makes later git commands run `{value}`"))
+    if !runs_program(key) || harmless {
+        return None;
+    }
+    Some(if key.to_ascii_lowercase().starts_with("include") {
+        format!(
+            "sets `{key}`, which makes git read `{value}` as configuration, and that can set programs later git commands run"
+        )
+    } else {
+        format!("sets `{key}`, which makes later git commands run `{value}`")
+    })
 }
 
 #[cfg(test)]
@@ -94,6 +105,8 @@ mod tests {
             "sequence.editor",
             "credential.https://x.example.helper",
             "pager.log",
+            "include.path",
+            "includeIf.gitdir:~/work/.path",
         ] {
             assert!(runs_program(key), "{key}");
         }
@@ -108,5 +121,9 @@ mod tests {
         assert!(setting_runs_program("filter.rt.clean", "sh -c 'git push; cat'").is_some());
         assert!(setting_runs_program("core.pager", "less").is_none());
         assert!(setting_runs_program("core.fsmonitor", "true").is_none());
+        assert!(
+            setting_runs_program("include.path", "../evil.cfg")
+                .is_some_and(|why| why.contains("read `../evil.cfg` as configuration"))
+        );
     }
 }
