@@ -905,6 +905,10 @@ fn protected_paths_are_resolved_as_the_shell_would() {
             "git stash -- .claude".into(),
             "chmod 000 .claude".into(),
             "mv /tmp/hooks.json ~/.codex/".into(),
+            // A link made in the same line, to write through under another name.
+            "ln -s .claude cc; printf '{}' > cc/settings.local.json".into(),
+            "ln -sfn ~/.codex c && cp /tmp/x c/hooks.json".into(),
+            format!("ln -s {state_parent} s && cp /tmp/forged s/hookjudge/trust.json"),
             // Interpreter code that writes a file named in pieces.
             "python3 -c \"open('.clau'+'de/settings.local.json','w').write('{}')\"".into(),
             "node -e \"require('fs').writeFileSync('.gem'+'ini/settings.json','{}')\"".into(),
@@ -915,6 +919,8 @@ fn protected_paths_are_resolved_as_the_shell_would() {
         for command in [
             "ls -la .claude",
             "cd .claude && ls",
+            "ln -s ../shared/config.toml config.toml",
+            "ln -s /usr/bin/python3 .venv-python",
             "cat .claude/settings.local.json",
             "rm -rf target",
             "cd /tmp && echo hi > out.txt",

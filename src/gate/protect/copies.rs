@@ -196,6 +196,49 @@ pub(super) fn tar_extract(
     })
 }
 
+/// What a symbolic link `words` (an `ln -s` command, run in `cwd`) would do against hookjudge:
+/// a link to a protected place, or to a directory holding one (`ln -s .claude cc`), lets a
+/// later write in the same line (`> cc/settings.local.json`) reach it under a name no check
+/// knows, since the link does not exist yet when the line is read.
+pub(super) fn link_to_protected(
+    protected: &Protected,
+    words: &[&str],
+    cwd: Option<&Path>,
+) -> Option<String> {
+    if words.first()?.rsplit('/').next()? != "ln" {
+        return None;
+    }
+    let options = words[1..].iter().take_while(|w| **w != "--");
+    let symbolic = options.clone().any(|w| {
+        *w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
+    });
+    let operands: Vec<&str> = words[1..]
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .copied()
+        .collect();
+    let targets = match operands.as_slice() {
+        [_] => &operands[..],
+        [targets @ .., _link] => targets,
+        [] => return None,
+    };
+    if !symbolic {
+        return None;
+    }
+    targets.iter().find_map(|target| {
+        let path = protected.word_path(target, cwd);
+        protected
+            .what(&path)
+            .or_else(|| protected.holds_protected(&path))
+            .map(|_| {
+                format!(
+                    "command links to `{}`, which is or holds hookjudge's or an agent's hook settings: what is written through the link cannot be checked",
+                    path.display()
+                )
+            })
+    })
+}
+
 /// Every path under `dir` (files, links and directories), relative to `root`; `false` when
 /// there are more than [`MAX_FILES`]. Links are listed, not followed: the copy writes the link.
 fn walk(root: &Path, dir: &Path, found: &mut Vec<PathBuf>) -> bool {
@@ -223,6 +266,6 @@ pub(super) fn may_copy_tree(command: &str) -> bool {
         .split(|c: char| c.is_whitespace() || ";|&()`'\"".contains(c))
         .any(|w| {
             let program = w.rsplit('/').next().unwrap_or(w);
-            program == "tar" || TREE_COPIERS.iter().any(|(p, _, _)| *p == program)
+            matches!(program, "tar" | "ln") || TREE_COPIERS.iter().any(|(p, _, _)| *p == program)
         })
 }

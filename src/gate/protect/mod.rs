@@ -352,6 +352,7 @@ fn one_command(
         // `cp -r stage/. ~/.local/state/`: a tree lands above hookjudge's places.
         if let Some(what) = copies::tree_copy(protected, &words, cmd.cwd.as_deref())
             .or_else(|| copies::tar_extract(protected, &words, cmd.cwd.as_deref()))
+            .or_else(|| copies::link_to_protected(protected, &words, cmd.cwd.as_deref()))
         {
             return Some(what);
         }
