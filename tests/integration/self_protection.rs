@@ -1332,3 +1332,44 @@ fn env_files_the_agents_load_may_not_move_hookjudge() {
             .contains("GEMINI_API_KEY")
     );
 }
+
+/// Hooks installed by name (team mode) run the first `hookjudge` on PATH: a file of that name
+/// written into a directory on PATH shadows hookjudge, whatever the command that writes it.
+#[test]
+fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
+    let (home, repo) = setup();
+    let on_path = home.path().join(".local/bin");
+    std::fs::create_dir_all(&on_path).unwrap();
+    let off_path = home.path().join("tools");
+    let path = std::env::join_paths(
+        std::iter::once(on_path.clone())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let gate = |command: &str| {
+        let input = shell_input(Agent::Claude, &repo.work, command);
+        let out = home.cmd(&["gate"]).env("PATH", &path).stdin(input).output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let bin = on_path.display();
+    for command in [
+        format!("cp /bin/true {bin}/hookjudge"),
+        format!("ln -sf /bin/true {bin}/hookjudge"),
+        format!("install -m 755 /bin/true {bin}/hookjudge"),
+        format!("printf '#!/bin/sh\\n' > {bin}/hookjudge"),
+        "cp /bin/true ~/.local/bin/hookjudge".into(),
+    ] {
+        let out = gate(&command);
+        assert!(
+            out.contains("\"deny\"") && out.contains("named hookjudge on PATH"),
+            "`{command}`: {out}"
+        );
+    }
+    for command in [
+        format!("cp /bin/true {bin}/other-tool"),
+        format!("cp /bin/true {}/hookjudge", off_path.display()),
+    ] {
+        assert_eq!(gate(&command).trim(), "", "`{command}` was gated");
+    }
+}

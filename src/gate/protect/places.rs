@@ -82,6 +82,11 @@ impl Protected {
             if self.binary.as_deref() == Some(p.as_path()) {
                 return Some("changes the hookjudge binary the hooks run");
             }
+            if on_path_as_hookjudge(p) {
+                return Some(
+                    "puts a program named hookjudge on PATH, where hooks installed by name find it",
+                );
+            }
             if self.files.iter().any(|f| f == p) {
                 return Some("changes the config file `HOOKJUDGE_CONFIG` names");
             }
@@ -286,6 +291,20 @@ impl Protected {
         }
         hints
     }
+}
+
+/// Whether `path` is a file named `hookjudge` in a directory on PATH: hooks installed by name
+/// (team mode) run the first such file, so writing one shadows or replaces hookjudge.
+fn on_path_as_hookjudge(path: &Path) -> bool {
+    let named = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n == "hookjudge" || n == "hookjudge.exe");
+    named
+        && path.parent().is_some_and(|dir| {
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+                .any(|on_path| !on_path.as_os_str().is_empty() && normalize(&on_path) == dir)
+        })
 }
 
 /// Words in a command line that may concern hookjudge's places (checked before parsing).
