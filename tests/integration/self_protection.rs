@@ -1341,11 +1341,24 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
     let on_path = home.path().join(".local/bin");
     std::fs::create_dir_all(&on_path).unwrap();
     let off_path = home.path().join("tools");
+    let cargo_bin = home.path().join(".cargo/bin");
     let path = std::env::join_paths(
-        std::iter::once(on_path.clone())
+        [on_path.clone(), cargo_bin]
+            .into_iter()
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
     )
     .unwrap();
+    // Crates written earlier: one whose binary is called hookjudge, one that is not.
+    for (dir, manifest) in [
+        (
+            "evilcrate",
+            "[package]\nname = \"helper\"\n\n[[bin]]\nname = \"hookjudge\"\npath = \"main.rs\"\n",
+        ),
+        ("goodcrate", "[package]\nname = \"helper\"\n"),
+    ] {
+        std::fs::create_dir_all(repo.work.join(dir)).unwrap();
+        std::fs::write(repo.work.join(dir).join("Cargo.toml"), manifest).unwrap();
+    }
     let gate = |command: &str| {
         let input = shell_input(Agent::Claude, &repo.work, command);
         let out = home.cmd(&["gate"]).env("PATH", &path).stdin(input).output();
@@ -1359,6 +1372,12 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
         format!("install -m 755 /bin/true {bin}/hookjudge"),
         format!("printf '#!/bin/sh\\n' > {bin}/hookjudge"),
         "cp /bin/true ~/.local/bin/hookjudge".into(),
+        "cargo install --force --path evilcrate".into(),
+        "cargo install --locked hookjudge@0.1.0".into(),
+        format!(
+            "cargo install --path evilcrate --root {}/.local",
+            home.path().display()
+        ),
     ] {
         let out = gate(&command);
         assert!(
@@ -1369,6 +1388,10 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
     for command in [
         format!("cp /bin/true {bin}/other-tool"),
         format!("cp /bin/true {}/hookjudge", off_path.display()),
+        "cargo install --path goodcrate".into(),
+        "cargo install ripgrep".into(),
+        "cargo install --path evilcrate --root /tmp/elsewhere".into(),
+        "cargo test --workspace".into(),
     ] {
         assert_eq!(gate(&command).trim(), "", "`{command}` was gated");
     }

@@ -14,13 +14,15 @@
 //! `running` (command lines that run hookjudge), `file_tools` (the agents' file-writing
 //! tools and patches), `find` (whether `find` and `git` remove what they name), `scripts` (script files, heredocs and written scripts, read before
 //! they run), [`env_files`] (the env files the agents load), `faked` (artifacts written
-//! without a test run).
+//! without a test run), `copies` (tree copies, archives and links landing on those places),
+//! `installs` (package installers that put a `hookjudge` where the hooks run it).
 
 mod copies;
 pub mod env_files;
 mod faked;
 mod file_tools;
 mod find;
+mod installs;
 mod places;
 mod running;
 mod scripts;
@@ -144,6 +146,7 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
     }
     if !protected.may_concern(command)
         && !copies::may_copy_tree(command)
+        && !installs::may_install(command)
         && !scripts::may_run_script(command)
         && !env_files::names_env_file(command)
     {
@@ -353,6 +356,7 @@ fn one_command(
         if let Some(what) = copies::tree_copy(protected, &words, cmd.cwd.as_deref())
             .or_else(|| copies::tar_extract(protected, &words, cmd.cwd.as_deref()))
             .or_else(|| copies::link_to_protected(protected, &words, cmd.cwd.as_deref()))
+            .or_else(|| installs::cargo_install(protected, &words, cmd.cwd.as_deref()))
         {
             return Some(what);
         }
