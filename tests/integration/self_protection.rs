@@ -744,6 +744,19 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
     assert_eq!(gate("mv .git/hooks .git/hooks.off", &[]), "deny");
     assert_eq!(gate("rm .git/hooks/pre-pus?", &[]), "deny");
     assert_eq!(gate("cd .git && rm -rf hooks", &[]), "deny");
+    // A `find` that deletes it by name, and the repository's git config, which can point
+    // `core.hooksPath` elsewhere or include a file that does.
+    assert_eq!(gate("find .git -name pre-push -delete", &[]), "deny");
+    assert_eq!(
+        gate(
+            "printf '[core]\\n\\thooksPath = /dev/null\\n' >> .git/config",
+            &[]
+        ),
+        "deny"
+    );
+    assert_eq!(gate("sed -i 's/^x/y/' .git/config", &[]), "deny");
+    assert_eq!(gate("cat .git/config", &[]), "silent");
+    assert_eq!(gate("find . -name '*.py'", &[]), "silent");
 }
 
 #[test]

@@ -96,6 +96,17 @@ impl Protected {
         {
             return Some("changes hookjudge's git pre-push hook");
         }
+        // `core.hooksPath` or an include written into the file switches that hook off.
+        if path.ends_with(".git/config")
+            && path.parent().is_some_and(|git| {
+                std::fs::read_to_string(git.join("hooks/pre-push"))
+                    .is_ok_and(|t| t.contains("hookjudge"))
+            })
+        {
+            return Some(
+                "changes the git configuration of a repository whose pre-push hook is hookjudge's (it can switch the hook off)",
+            );
+        }
         if settings_file(&path) {
             return Some("changes an agent's hook settings");
         }
@@ -308,8 +319,10 @@ fn on_path_as_hookjudge(path: &Path) -> bool {
 }
 
 /// Words in a command line that may concern hookjudge's places (checked before parsing).
-pub(super) const PATH_HINTS: [&str; 6] = [
+pub(super) const PATH_HINTS: [&str; 8] = [
     "hook",
+    "pre-push",
+    ".git/config",
     ".claude",
     ".codex",
     ".gemini",
