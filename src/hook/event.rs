@@ -239,7 +239,10 @@ impl Tool {
         };
         // The session files whose format the evidence reader knows; another agent's is not
         // read (its commands are judged on repository facts alone).
-        let readable = matches!(agent, Agent::Claude | Agent::Codex | Agent::Gemini);
+        let readable = matches!(
+            agent,
+            Agent::Claude | Agent::Codex | Agent::Gemini | Agent::Droid
+        );
         Tool {
             transcript: input
                 .transcript_path

@@ -19,7 +19,8 @@ pub struct Stop {
     pub stop_hook_active: bool,
     pub response: Response,
     /// The agent's session file (Claude Code's transcript, the subagent's own for
-    /// `SubagentStop`; Codex's rollout; Gemini's session), where the turn's facts are read.
+    /// `SubagentStop`; Codex's rollout; Gemini's and Droid's sessions), where the turn's facts
+    /// are read.
     pub session_file: Option<PathBuf>,
 }
 

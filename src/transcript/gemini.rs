@@ -58,6 +58,8 @@ pub(super) struct Keys {
     #[serde(rename = "projectHash")]
     project_hash: Option<IgnoredAny>,
     id: LooseStr,
+    #[serde(rename = "type")]
+    kind: LooseStr,
     content: Option<IgnoredAny>,
     message: Option<IgnoredAny>,
     payload: Option<IgnoredAny>,
@@ -79,6 +81,14 @@ impl Keys {
     /// Whether a line is a Codex rollout line.
     pub(super) fn is_rollout(&self) -> bool {
         self.payload.is_some()
+    }
+
+    /// Whether a line is a Factory Droid session line: its `type` is one only Droid writes
+    /// (Claude Code's are `user`, `assistant`, `system`, …; Gemini's `user`, `gemini`, …).
+    pub(super) fn is_droid(&self) -> bool {
+        self.kind
+            .get()
+            .is_some_and(|kind| super::droid::LINE_TYPES.contains(&kind))
     }
 }
 

@@ -1,5 +1,5 @@
-//! The agents' session files (Claude Code transcripts, Codex CLI rollouts, Gemini CLI sessions),
-//! read from the end as typed events: assistant text, tool calls, tool results, real user turns
+//! The agents' session files (Claude Code transcripts, Codex CLI rollouts, Gemini CLI and Factory
+//! Droid sessions), read from the end as typed events: assistant text, tool calls, tool results, real user turns
 //! and compactions.
 //!
 //! One reader serves every consumer: the Stop hook's "what the assistant said since the last
@@ -13,8 +13,8 @@
 //! (line kinds, flags, ids, tool names, commands, paths), only the first bytes of a prompt and
 //! the ends of a tool's output, and none of the assistant text or tool input it carries. A torn
 //! or unparseable line is skipped. Each format lives in its own module (`claude`, `codex`,
-//! `gemini`); `session` keeps what was read, so that one hook call reads each line once, and a
-//! wait for a line being written reads only what was appended.
+//! `gemini`, `droid`); `session` keeps what was read, so that one hook call reads each line
+//! once, and a wait for a line being written reads only what was appended.
 
 mod claude;
 mod codex;
@@ -160,7 +160,7 @@ fn code_after(text: &str, marker: &str) -> Option<i32> {
 
 /// User text that the harness or hookjudge wrote, not the human, in every agent's files: the
 /// Stop-hook feedback Claude Code records, the continuation Codex writes for a Stop block, the
-/// reasons of hookjudge's own blocks that Gemini sends on as the next prompt.
+/// reasons of hookjudge's own blocks that Gemini and Droid send on as the next prompt.
 const HARNESS_PROMPTS: [&str; 3] = ["Stop hook feedback:", "<hook_prompt", "hookjudge ["];
 
 /// Whether a user's text is a prompt the human wrote: not empty, and starting with none of

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::gemini::Keys;
 use super::reverse::{RawLine, ReverseLines};
-use super::{Event, Line, Options, claude, codex, gemini};
+use super::{Event, Line, Options, claude, codex, droid, gemini};
 
 /// Which agent wrote a session file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,12 +18,15 @@ enum Format {
     Claude,
     Codex,
     Gemini,
+    Droid,
 }
 
 impl Format {
     fn of(keys: &Keys) -> Format {
         if keys.is_rollout() {
             Format::Codex
+        } else if keys.is_droid() {
+            Format::Droid
         } else if keys.is_record() {
             Format::Gemini
         } else {
@@ -36,6 +39,7 @@ impl Format {
             Format::Claude => claude::small(bytes),
             Format::Codex => codex::small(bytes),
             Format::Gemini => gemini::small(bytes),
+            Format::Droid => droid::small(bytes),
         }
     }
 
@@ -44,6 +48,7 @@ impl Format {
             Format::Claude => claude::giant(reader),
             Format::Codex => codex::giant(reader),
             Format::Gemini => gemini::giant(reader),
+            Format::Droid => droid::giant(reader),
         }
     }
 }

@@ -270,6 +270,10 @@ def make_chat(script, recorder, client="qwen"):
                 delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
                                         "function": {"name": tool, "arguments": json.dumps(shell_args(turn["bash"]))}}]
                 finish = "tool_calls"
+            if turn.get("call"):  # another of the client's tools: {"name": …, "arguments": {…}}
+                delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
+                                        "function": {"name": turn["call"]["name"], "arguments": json.dumps(turn["call"]["arguments"])}}]
+                finish = "tool_calls"
             base = {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion.chunk", "created": int(time.time()), "model": "fake"}
             chunks = [dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
                       dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}],
@@ -945,6 +949,28 @@ def chat_ordinary_check(client):
     return check
 
 
+def droid_push_check(evidence, decided_by, told):
+    """Droid: the push is ruled on the session Droid wrote. `evidence` is the ruling's evidence
+    kind; `decided_by` `None` means the push went through; `told` is what the refusal the model
+    reads holds."""
+    def check(r):
+        g = [x for x in gates(r) if x["command"] == "git push origin main"]
+        assert len(g) == 1 and g[0]["agent"] == "droid", [(x["command"], x["action"]) for x in gates(r)]
+        ruling = g[0]["rulings"][0]
+        assert ruling["evidence"]["kind"] == evidence, ruling
+        if decided_by is None:
+            assert g[0]["action"] == "silent" and ruling["evidence"]["command"] == "make test", ruling
+            assert r["origin_head"] == r["local_head"], "after the passing `make test` the push went through"
+        else:
+            assert g[0]["action"] == "deny" and ruling["decided_by"] == decided_by, (g[0]["action"], ruling)
+            assert r["origin_head"] != r["local_head"], "the push did not reach origin"
+            reqs = chat_requests(r, "droid")
+            refused = tool_messages(reqs[-1])
+            assert "hookjudge gate [push]" in refused and told in refused, refused
+        assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
+    return check
+
+
 def chat_stop_check(client, loop=False):
     """Droid: the unverified "I'll push now" is sent back with the reason; the verified reply
     ends the turn (`loop`: the same reply again, and the loop breaker ends it)."""
@@ -1026,6 +1052,8 @@ CLAIM_SCENARIOS = [
 NOTE = {"bash": "echo 'checked the loader' >> notes.txt"}
 VERIFIED = {"text": "Tests: 42 passed, 0 failed (make test). Shall I push?"}
 PUSH_GATED = [NOTE, {"bash": "git push origin main"}, {"text": "That needs your approval first."}]
+# Droid's file tool: an edit of the file the unpushed commit changes.
+DROID_EDIT = {"call": {"name": "Edit", "arguments": {"file_path": "$REPO/app.py", "old_str": "a + b", "new_str": "b + a"}}}
 
 # A program that switches hookjudge off by writes the gate's text reading cannot see: every name
 # it touches is built at run time, one through a link. Each write says whether it worked.
@@ -1101,8 +1129,11 @@ SCENARIOS = [
     Scenario("droid-ordinary", "droid", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}], timeout=60),
     Scenario("droid-stop-block", "droid", [PUSH_NOW, VERIFIED], timeout=60),
     Scenario("droid-loop-breaker", "droid", [], default=PUSH_NOW, timeout=60),
+    Scenario("droid-tested-push", "droid", [DROID_EDIT, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED], timeout=60),
+    Scenario("droid-failed-tests", "droid", [DROID_EDIT, {"bash": "make test; exit 2"}, {"bash": "git push origin main"},
+                                             {"text": "The push was refused."}], timeout=60),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
-      for client in ("claude", "codex", "gemini") for name, turns, _ in CLAIM_SCENARIOS]
+      for client in ("claude", "codex", "gemini", "droid") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
@@ -1113,14 +1144,18 @@ CHECKS = {
     "gemini-loop-breaker": check_gemini_loop, "gemini-dir-path": check_gemini_dir_path, "gemini-parallel-calls": check_gemini_parallel, "gemini-provider-500": check_gemini_failure, "gemini-provider-hang": check_gemini_failure,
     "qwen-stop-block": check_qwen_block, "qwen-push-gated": check_qwen_push, "qwen-loop-breaker": check_qwen_loop,
 }
-CHECKS.update({"droid-push-gated": chat_push_check("droid"), "droid-ordinary": chat_ordinary_check("droid"),
+CHECKS.update({"droid-ordinary": chat_ordinary_check("droid"),
                "droid-stop-block": chat_stop_check("droid"), "droid-loop-breaker": chat_stop_check("droid", loop=True)})
+# With no test run in the session the judge reads it and refuses; a failing run refuses at once.
+CHECKS.update({"droid-push-gated": droid_push_check("none", "judge", "nothing shows the code was verified"),
+               "droid-tested-push": droid_push_check("test_run_after_change", None, ""),
+               "droid-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed")})
 CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode")})
 CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush")
                for name, check in (("push-gated", chat_push_check), ("ordinary", chat_ordinary_check))})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
-               for client in ("claude", "codex", "gemini") for name, _, evidence in CLAIM_SCENARIOS})
+               for client in ("claude", "codex", "gemini", "droid") for name, _, evidence in CLAIM_SCENARIOS})
 
 # ---------------------------------------------------------------- installing the clients
 

@@ -1,5 +1,5 @@
 //! Claims checked against the session, through the binary: "All tests pass now." at the end of
-//! a Claude Code, Codex or Gemini CLI turn is blocked, with the evidence in the reason, after a
+//! a Claude Code, Codex, Gemini CLI or Factory Droid turn is blocked, with the evidence in the reason, after a
 //! failing run, after edits that followed the last passing run, and with no run at all; after a
 //! passing run that followed the last edit it is not. No LLM is configured: the session's facts
 //! decide. `hookjudge judge --transcript` gives the same answer.
@@ -158,6 +158,63 @@ fn gemini_session(home: &Home, steps: &[Step]) -> PathBuf {
     write(home, "gemini.jsonl", &lines)
 }
 
+/// Droid's session, in the shape Droid 0.215 writes it (tests/e2e): Claude Code's content
+/// blocks in `message` lines, a command's status as the last line of its result.
+fn droid_session(home: &Home, steps: &[Step]) -> PathBuf {
+    let message = |id: String, role: &str, content: Value| json!({"type": "message", "id": id, "parentId": "p", "timestamp": "2026-12-01T10:00:01Z", "message": {"role": role, "content": content}});
+    let mut lines = vec![
+        json!({"type": "session_start", "id": "d1", "title": "Fix the parser", "owner": "u", "version": 2, "cwd": "/nonexistent"}),
+        message(
+            "ctx".into(),
+            "user",
+            json!([{"type": "text", "text": "<system-reminder>\nDeferred tools\n</system-reminder>"}]),
+        ),
+        message(
+            "u0".into(),
+            "user",
+            json!([{"type": "text", "text": "Fix the parser"}]),
+        ),
+    ];
+    for (i, step) in steps.iter().enumerate() {
+        let id = format!("call_{i}");
+        let (name, input, is_error, content) = match step {
+            Step::Edit => (
+                "Edit",
+                json!({"file_path": "src/parser.py", "old_str": "a", "new_str": "b"}),
+                false,
+                r#"{"success":true,"file_path":"src/parser.py"}"#.to_owned(),
+            ),
+            Step::Test(0) => (
+                "Execute",
+                json!({"command": "pytest -q", "riskLevelReason": "runs the tests", "riskLevel": "low"}),
+                false,
+                format!("{}\n\n\n[Process exited with code 0]", output(0)),
+            ),
+            Step::Test(code) => (
+                "Execute",
+                json!({"command": "pytest -q", "riskLevelReason": "runs the tests", "riskLevel": "low"}),
+                true,
+                format!(
+                    "Error: Command failed (exit code: {code})\n{}\n\n\n[Process exited with code {code}]",
+                    output(*code)
+                ),
+            ),
+        };
+        lines.push(message(
+            format!("a{i}"),
+            "assistant",
+            json!([{"type": "tool_use", "id": id, "name": name, "input": input}]),
+        ));
+        lines.push(message(format!("r{i}"), "user", json!([{"type": "tool_result", "tool_use_id": id, "is_error": is_error, "content": content}])));
+    }
+    lines.push(message(
+        "last".into(),
+        "assistant",
+        json!([{"type": "text", "text": CLAIM}]),
+    ));
+    write(home, "droid.jsonl", &lines)
+}
+
 fn claude_stop(session: &str, t: &Path) -> String {
     json!({"session_id": session, "transcript_path": t, "cwd": "/nonexistent", "prompt_id": format!("p-{session}"),
         "hook_event_name": "Stop", "stop_hook_active": false, "last_assistant_message": CLAIM})
@@ -177,6 +234,13 @@ fn gemini_stop(session: &str, t: &Path) -> String {
     .to_string()
 }
 
+/// Droid's `Stop` names the message that ended the turn, and carries no text.
+fn droid_stop(session: &str, t: &Path) -> String {
+    json!({"session_id": session, "transcript_path": t, "cwd": "/nonexistent", "permission_mode": "auto-high",
+        "hook_event_name": "Stop", "message_id": "last", "stop_hook_active": false})
+    .to_string()
+}
+
 type Agent = (
     &'static str,
     fn(&Home, &[Step]) -> PathBuf,
@@ -184,10 +248,11 @@ type Agent = (
     &'static str,
 );
 
-const AGENTS: [Agent; 3] = [
+const AGENTS: [Agent; 4] = [
     ("claude", claude_session, claude_stop, "block"),
     ("codex", codex_rollout, codex_stop, "block"),
     ("gemini", gemini_session, gemini_stop, "deny"),
+    ("droid", droid_session, droid_stop, "block"),
 ];
 
 fn home() -> Home {

@@ -20,6 +20,7 @@ mod first_day;
 mod gate_agents;
 mod gate_computed;
 mod gate_corpus;
+mod gate_droid;
 mod gate_effects;
 mod gate_everyday;
 mod gate_everyday_evidence;

@@ -49,7 +49,12 @@ const PROJECT_FLAGS: [&str; 7] = [
 
 /// Where the agents keep their session files: a command that writes there (or runs interpreter
 /// code that names them) may forge the lines the evidence reads.
-const SESSION_DIRS: [&str; 3] = [".claude/projects", ".codex/sessions", ".gemini/tmp"];
+const SESSION_DIRS: [&str; 4] = [
+    ".claude/projects",
+    ".codex/sessions",
+    ".gemini/tmp",
+    ".factory/sessions",
+];
 
 /// Programs that run code given on their command line (`python3 -c`, `node -e`, …), whose
 /// writes the line does not show.

@@ -1,8 +1,8 @@
 //! Verification evidence: has the code been verified since its last change?
 //!
 //! Two kinds of proof are read without asking anyone: a successful run of a recognised test
-//! command in the session file (a Claude Code transcript, a Codex rollout or a Gemini CLI
-//! session: `session`) after the last change, and, only where no session file is read, test
+//! command in the session file (a Claude Code transcript, a Codex rollout, a Gemini CLI or a
+//! Factory Droid session: `session`) after the last change, and, only where no session file is read, test
 //! artifacts (files that test runs write) newer than the newest change (a JUnit report with
 //! failures or errors is a failed run, not proof). What can void a passing run is in `proof`:
 //! a run of part of the suite after a failing full run (`selection`), an edit to the test

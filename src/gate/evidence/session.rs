@@ -1,5 +1,5 @@
-//! Test evidence in the agent's session file (a Claude Code transcript, a Codex rollout or a
-//! Gemini CLI session, read as events by [`crate::transcript`]): a successful run of a recognised
+//! Test evidence in the agent's session file (a Claude Code transcript, a Codex rollout, a
+//! Gemini CLI or a Factory Droid session, read as events by [`crate::transcript`]): a successful run of a recognised
 //! test command after the last change that touches what is verified; and, when that does not
 //! decide, a short account of the latest activity for the judge.
 //!
