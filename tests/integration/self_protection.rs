@@ -1409,3 +1409,47 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
         assert_eq!(gate(&command).trim(), "", "`{command}` was gated");
     }
 }
+
+/// `git stash -u` and `-a` take untracked (and ignored) files out of the work tree, the
+/// agents' hook settings kept out of git among them: the hooks stop until a person pops it.
+#[test]
+fn a_stash_that_takes_untracked_hook_settings_away_is_refused() {
+    let (home, repo) = setup();
+    std::fs::create_dir_all(repo.work.join(".claude")).unwrap();
+    std::fs::write(repo.work.join(".claude/settings.local.json"), "{}").unwrap();
+    let gate = |command: &str| run_gate(&home, shell_input(Agent::Claude, &repo.work, command));
+    // Untracked and not ignored: `-u` takes it.
+    for command in [
+        "git stash -u",
+        "git stash push --include-untracked -m wip",
+        "git stash -a",
+        "git stash --all",
+        "git stash push -u -- .claude",
+        "git stash save -u",
+    ] {
+        let (decision, reason) = gate(command);
+        assert_eq!(decision, "deny", "`{command}`: {reason}");
+        assert!(reason.contains(".claude"), "{reason}");
+    }
+    for command in [
+        "git stash",
+        "git stash list",
+        "git stash pop",
+        "git stash push -u -- src",
+    ] {
+        assert_eq!(gate(command).0, "silent", "`{command}` was gated");
+    }
+    // Ignored: only `-a` takes it.
+    std::fs::write(
+        repo.work.join(".git/info/exclude"),
+        ".claude/settings.local.json\n",
+    )
+    .unwrap();
+    assert_eq!(gate("git stash -u").0, "silent");
+    assert_eq!(gate("git stash -a").0, "deny");
+    // Tracked: no stash takes it out of the work tree.
+    std::fs::write(repo.work.join(".git/info/exclude"), "").unwrap();
+    crate::gate_repo::git(&repo.work, &["add", "-f", ".claude/settings.local.json"]);
+    crate::gate_repo::git(&repo.work, &["commit", "-qm", "settings"]);
+    assert_eq!(gate("git stash -a").0, "silent");
+}

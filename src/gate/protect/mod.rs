@@ -15,7 +15,8 @@
 //! tools and patches), `find` (whether `find` and `git` remove what they name), `scripts` (script files, heredocs and written scripts, read before
 //! they run), [`env_files`] (the env files the agents load), `faked` (artifacts written
 //! without a test run), `copies` (tree copies, archives and links landing on those places),
-//! `installs` (package installers that put a `hookjudge` where the hooks run it).
+//! `installs` (package installers that put a `hookjudge` where the hooks run it), `stash`
+//! (`git stash -u`/`-a`, which take untracked hook settings away).
 
 mod copies;
 pub mod env_files;
@@ -26,6 +27,7 @@ mod installs;
 mod places;
 mod running;
 mod scripts;
+mod stash;
 
 use std::path::{Path, PathBuf};
 
@@ -147,6 +149,7 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
     if !protected.may_concern(command)
         && !copies::may_copy_tree(command)
         && !installs::may_install(command)
+        && !command.contains("stash")
         && !scripts::may_run_script(command)
         && !env_files::names_env_file(command)
     {
@@ -357,6 +360,7 @@ fn one_command(
             .or_else(|| copies::tar_extract(protected, &words, cmd.cwd.as_deref()))
             .or_else(|| copies::link_to_protected(protected, &words, cmd.cwd.as_deref()))
             .or_else(|| installs::cargo_install(protected, &words, cmd.cwd.as_deref()))
+            .or_else(|| stash::stash_takes_settings(&words, cmd.cwd.as_deref()))
         {
             return Some(what);
         }
