@@ -715,6 +715,14 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
     };
     assert_eq!(gate("hj approve", &[]), "deny");
     assert_eq!(gate("hj log", &[]), "silent");
+    // A copy under another name (not a link), run by path from a terminal the agent makes.
+    std::fs::copy(BIN, repo.work.join("hj2")).unwrap();
+    assert_eq!(
+        gate("setsid -f script -qec './hj2 trust' /dev/null", &[]),
+        "deny"
+    );
+    assert_eq!(gate("./hj2 approve", &[]), "deny");
+    assert_eq!(gate("./hj2 log", &[]), "silent");
     // The file `HOOKJUDGE_CONFIG` names applies in full, so it is protected too.
     let explicit = home.path().join("team.json");
     std::fs::write(&explicit, "{}").unwrap();

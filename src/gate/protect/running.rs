@@ -67,7 +67,17 @@ pub(super) fn on_path_is(cmd: &SimpleCommand, words: &[&str], protected: &Protec
     };
     found
         .and_then(|p| p.canonicalize().ok())
-        .is_some_and(|p| p == *binary)
+        .is_some_and(|p| p == *binary || same_contents(&p, binary))
+}
+
+/// Whether `copy` holds the same bytes as `binary`: a `cat` or `cp` copy of hookjudge under
+/// another name (`../hj trust`) is hookjudge. Sizes first, so other programs cost one `stat`.
+fn same_contents(copy: &std::path::Path, binary: &std::path::Path) -> bool {
+    let size = |p: &std::path::Path| std::fs::metadata(p).map(|m| m.len()).ok();
+    size(copy).is_some_and(|s| Some(s) == size(binary))
+        && std::fs::read(copy)
+            .ok()
+            .is_some_and(|c| std::fs::read(binary).ok() == Some(c))
 }
 
 /// The human-only subcommand in a string that runs `hookjudge SUB`, if any.
