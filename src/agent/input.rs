@@ -280,9 +280,11 @@ pub enum ParseError {
     NotJson(serde_json::Error),
 }
 
-/// The agents' file-writing tools.
-pub const FILE_TOOLS: [&str; 6] = [
+/// The agents' file-writing tools (Factory Droid's are `Create` and an `Edit` with `old_str` and
+/// `new_str`).
+pub const FILE_TOOLS: [&str; 7] = [
     "Write",
+    "Create",
     "Edit",
     "MultiEdit",
     "apply_patch",

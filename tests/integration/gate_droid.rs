@@ -229,3 +229,63 @@ fn lines_a_command_appended_to_the_session_file_are_no_evidence() {
     assert_eq!(decision, "deny", "{v}");
     assert!(reason.contains("session file was written"), "{reason}");
 }
+
+/// Droid's own file tools (`Create`, and `Edit` with `old_str`/`new_str`) are gated like the
+/// other agents' (`init` puts them in the matcher): they may not take hookjudge out of the
+/// hook settings, and write everything else silently.
+#[test]
+fn droids_file_tools_cannot_take_hookjudge_out_of_its_settings() {
+    let (home, repo) = setup();
+    let mut init = home.cmd(&["init", "--agent", "droid"]);
+    init.command.current_dir(&repo.work);
+    let init = init.output();
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    let settings = repo.work.join(".factory/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let installed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        installed["hooks"]["PreToolUse"][0]["matcher"],
+        "Execute|Create|Edit"
+    );
+    let call = |tool: &str, input: Value| {
+        let input = json!({"session_id": SESSION_ID, "cwd": repo.work,
+            "permission_mode": "auto-high", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": input});
+        let out = home
+            .cmd(&["gate", "--agent", "droid"])
+            .stdin(input.to_string())
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        (!out.stdout.trim().is_empty()).then(|| out.json())
+    };
+    let path = settings.to_str().unwrap();
+    let hook_line = text
+        .lines()
+        .find(|l| l.contains("gate --agent droid"))
+        .unwrap()
+        .trim();
+    for (tool, input) in [
+        ("Create", json!({"file_path": path, "content": "{}"})),
+        (
+            "Edit",
+            json!({"file_path": path, "old_str": hook_line, "new_str": ""}),
+        ),
+    ] {
+        let v = call(tool, input).unwrap_or_else(|| panic!("{tool}: silent"));
+        let (decision, reason) = decision(&v);
+        assert_eq!(decision, "deny", "{tool}: {reason}");
+        assert!(reason.contains("hook settings"), "{tool}: {reason}");
+    }
+    for (tool, input) in [
+        (
+            "Create",
+            json!({"file_path": repo.work.join("notes.md"), "content": "# Notes\n"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": repo.work.join("loader.py"), "old_str": "two", "new_str": "three"}),
+        ),
+    ] {
+        assert_eq!(call(tool, input), None, "{tool} was gated");
+    }
+}

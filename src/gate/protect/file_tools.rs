@@ -1,5 +1,5 @@
 //! The agents' file-writing tools (Claude Code `Write`/`Edit`/`MultiEdit`, Codex
-//! `apply_patch`, Gemini CLI `write_file`/`replace`) and `apply_patch` run through the shell:
+//! `apply_patch`, Gemini CLI `write_file`/`replace`, Factory Droid `Create`/`Edit`) and `apply_patch` run through the shell:
 //! the file each call writes, and for a settings file whether its hook entries change (judged
 //! on the file's text after the call, not on the call's lines).
 
@@ -86,8 +86,14 @@ fn written_content(
 /// The file's text after the tool call; `None` when the call leaves it unchanged.
 fn edited(tool: &str, input: &Value, before: &str) -> Option<String> {
     let replace = |text: &str, edit: &Value| -> String {
-        let old = edit["old_string"].as_str().unwrap_or("");
-        let new = edit["new_string"].as_str().unwrap_or("");
+        let old = edit["old_string"]
+            .as_str()
+            .or(edit["old_str"].as_str())
+            .unwrap_or("");
+        let new = edit["new_string"]
+            .as_str()
+            .or(edit["new_str"].as_str())
+            .unwrap_or("");
         if old.is_empty() {
             return format!("{new}{text}");
         }
@@ -102,7 +108,7 @@ fn edited(tool: &str, input: &Value, before: &str) -> Option<String> {
         }
     };
     let after = match tool {
-        "Write" | "write_file" => input["content"].as_str().unwrap_or("").to_owned(),
+        "Write" | "Create" | "write_file" => input["content"].as_str().unwrap_or("").to_owned(),
         "MultiEdit" => input["edits"]
             .as_array()?
             .iter()
