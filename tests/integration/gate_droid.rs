@@ -241,6 +241,12 @@ fn droids_file_tools_cannot_take_hookjudge_out_of_its_settings() {
     let init = init.output();
     assert_eq!(init.code, 0, "{}", init.stderr);
     let settings = repo.work.join(".factory/settings.json");
+    // An install from before, with the shell tool alone, is brought up to date by `init`.
+    let before = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(&settings, before.replace("Execute|Create|Edit", "Execute")).unwrap();
+    let mut again = home.cmd(&["init", "--agent", "droid"]);
+    again.command.current_dir(&repo.work);
+    assert_eq!(again.output().code, 0);
     let text = std::fs::read_to_string(&settings).unwrap();
     let installed: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
