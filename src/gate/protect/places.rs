@@ -260,47 +260,31 @@ impl Protected {
                 .iter()
                 .any(|f| mentions(f) || f.file_name().is_some_and(|n| mentions(Path::new(n))))
             || self.binary.as_deref().is_some_and(mentions)
-            || self
-                .ancestor_hints()
-                .iter()
-                .any(|h| plain.contains(h.as_str()))
+            || self.names_a_folder_above(&plain)
     }
 
-    /// How a command may name a directory above a protected place (`rm -rf ~/.local/state`,
-    /// `mv ~/.cargo ~/.cargo.old`, `cd ~ && rm -rf .local`): each such directory below the
-    /// top level, absolute and from `~` or `$HOME`, and a hidden folder's name under HOME.
-    /// The home and top-level folders themselves are left out: they are in too many lines,
-    /// and deleting them is the catastrophic class's.
-    fn ancestor_hints(&self) -> Vec<String> {
-        let mut hints = vec![];
+    /// Whether a command may name a directory above a protected place (`rm -rf ~/.local/state`,
+    /// `mv ~/.cargo ~/.cargo.old`, `cd ~ && rm -rf .local`): below HOME, its path from HOME
+    /// (`.local/state`, `.local`), which `~/…`, `$HOME/…` and the absolute path all contain;
+    /// elsewhere its absolute path below the top level. HOME and the top-level folders are left
+    /// out: they are in too many lines, and deleting them is the catastrophic class's. Nothing
+    /// is allocated: this runs on every shell command.
+    fn names_a_folder_above(&self, plain: &str) -> bool {
+        let home = self.home.as_deref();
         let places = self.dirs.iter().chain(&self.files).chain(&self.binary);
-        for place in places {
-            for above in place.ancestors().skip(1) {
-                if above.components().count() < 3 || self.home.as_deref() == Some(above) {
-                    break;
-                }
-                hints.push(above.display().to_string());
-                let Some(below_home) = self
-                    .home
-                    .as_deref()
-                    .and_then(|h| above.strip_prefix(h).ok())
-                else {
-                    continue;
-                };
-                let relative = below_home.display();
-                hints.extend([
-                    format!("~/{relative}"),
-                    format!("$HOME/{relative}"),
-                    format!("${{HOME}}/{relative}"),
-                ]);
-                if let Some(top) = below_home.iter().next().and_then(|t| t.to_str())
-                    && top.starts_with('.')
-                {
-                    hints.push(top.to_owned());
-                }
-            }
-        }
-        hints
+        places.into_iter().any(|place| {
+            place
+                .ancestors()
+                .skip(1)
+                .take_while(|above| Some(*above) != home && above.components().count() >= 3)
+                .any(|above| {
+                    let named = match home.and_then(|h| above.strip_prefix(h).ok()) {
+                        Some(below_home) => below_home.to_str(),
+                        None => above.to_str(),
+                    };
+                    named.is_some_and(|n| !n.is_empty() && plain.contains(n))
+                })
+        })
     }
 }
 
