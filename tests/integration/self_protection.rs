@@ -755,15 +755,15 @@ fn other_names_for_the_binary_the_explicit_config_and_the_git_hook_are_protected
     // A `find` that deletes it by name, and the repository's git config, which can point
     // `core.hooksPath` elsewhere or include a file that does.
     assert_eq!(gate("find .git -name pre-push -delete", &[]), "deny");
-    assert_eq!(
-        gate(
-            "printf '[core]\\n\\thooksPath = /dev/null\\n' >> .git/config",
-            &[]
-        ),
-        "deny"
-    );
-    assert_eq!(gate("sed -i 's/^x/y/' .git/config", &[]), "deny");
-    assert_eq!(gate("cat .git/config", &[]), "silent");
+    // Reading the repository's git config is not writing it.
+    for read in [
+        "cat .git/config",
+        "git config -f .git/config --get remote.origin.url",
+        "awk '/url/' .git/config",
+        "cp .git/config /tmp/config.bak",
+    ] {
+        assert_eq!(gate(read, &[]), "silent", "{read}");
+    }
     assert_eq!(gate("find . -name '*.py'", &[]), "silent");
 }
 
@@ -919,6 +919,10 @@ fn protected_paths_are_resolved_as_the_shell_would() {
             "mv ~/.codex ~/.codex.off".into(),
             // Directories above hookjudge's state and binary, named by no protected word.
             format!("rm -rf {state_parent}"),
+            "rm -rf $HOME/state".into(),
+            "mv \"${HOME}/state\" /tmp/s".into(),
+            // A relative link target is read from the link's folder.
+            "mkdir -p d && ln -s ../.claude d/c && echo x > d/c/settings.local.json".into(),
             format!("mv {state_parent} /tmp/state.old"),
             format!("cd {state_parent}/.. && rm -rf state"),
             format!("mv {bin_dir} {bin_dir}.old"),
@@ -941,6 +945,9 @@ fn protected_paths_are_resolved_as_the_shell_would() {
             "ls -la .claude",
             "cd .claude && ls",
             "ln -s ../shared/config.toml config.toml",
+            "ln -s . self",
+            "ln -s /usr/share/doc docs",
+            "rsync -a --exclude .claude /tmp/up/ ./",
             "ln -s /usr/bin/python3 .venv-python",
             "cat .claude/settings.local.json",
             "rm -rf target",
@@ -1028,6 +1035,10 @@ fn a_tree_copied_above_hookjudges_places_is_read_for_what_lands_on_them() {
                 format!("tar xf staged.tar -C {state}"),
                 "extracts `hookjudge",
             ),
+            // The destination named first, or the source's contents copied without its name.
+            (format!("cp -r -t {state} stage/."), "lands on"),
+            (format!("cp -rT stage {state}"), "lands on"),
+            ("cp -r stage/. $HOME/state/".into(), "lands on"),
         ] {
             let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, &command));
             assert_eq!(decision, "deny", "{agent:?}: `{command}` was not denied");
@@ -1395,6 +1406,8 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
         "cp /bin/true ~/.local/bin/hookjudge".into(),
         "cargo install --force --path evilcrate".into(),
         "cargo install --locked hookjudge@0.1.0".into(),
+        "cargo binstall -y hookjudge".into(),
+        "cargo uninstall hookjudge".into(),
         format!(
             "cargo install --path evilcrate --root {}/.local",
             home.path().display()
@@ -1412,6 +1425,7 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
         "cargo install --path goodcrate".into(),
         "cargo install ripgrep".into(),
         "cargo install --path evilcrate --root /tmp/elsewhere".into(),
+        "cargo uninstall ripgrep".into(),
         "cargo test --workspace".into(),
     ] {
         assert_eq!(gate(&command).trim(), "", "`{command}` was gated");
@@ -1444,6 +1458,8 @@ fn a_stash_that_takes_untracked_hook_settings_away_is_refused() {
         "git stash list",
         "git stash pop",
         "git stash push -u -- src",
+        "git stash push -a src",
+        "git stash push -m \"-a fix\"",
     ] {
         assert_eq!(gate(command).0, "silent", "`{command}` was gated");
     }

@@ -38,13 +38,22 @@ pub(super) fn tree_copy(
                 && !w.starts_with("--")
                 && w[1..].chars().any(|c| letters.contains(&c)))
     });
-    let operands: Vec<&str> = words[1..]
-        .iter()
-        .filter(|w| !w.starts_with('-'))
-        .copied()
-        .collect();
-    let (dest, sources) = operands.split_last()?;
-    if !recursive || sources.is_empty() || dest.contains(':') {
+    if !recursive {
+        return None;
+    }
+    let (mut operands, target) = operands_of(&words[1..], program);
+    // `cp -t DIR SRC…` names its destination first; `cp -T SRC DEST` copies SRC's contents.
+    let no_target_dir = program == "cp"
+        && words[1..].iter().take_while(|w| **w != "--").any(|w| {
+            *w == "--no-target-directory"
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains('T'))
+        });
+    let dest = match target {
+        Some(dir) => dir,
+        None => operands.pop()?,
+    };
+    let sources = operands;
+    if sources.is_empty() || dest.contains(':') {
         return None;
     }
     let dest = protected.word_path(dest, cwd);
@@ -56,7 +65,8 @@ pub(super) fn tree_copy(
         }
         // `stage/.` (cp) and `stage/` (rsync) copy what the directory holds; `stage` copies
         // the directory itself, or its contents when the destination does not exist yet.
-        let contents = matches!(*source, "." | "..")
+        let contents = no_target_dir
+            || matches!(source, "." | "..")
             || source.ends_with("/.")
             || source.ends_with("/..")
             || (program == "rsync" && source.ends_with('/'));
@@ -69,6 +79,9 @@ pub(super) fn tree_copy(
         }
         let mut files = vec![];
         if !walk(&path, &path, &mut files) {
+            if !protected.holds_own(&dest) {
+                continue; // above an agent's settings only: the copier check reads names
+            }
             return Some(format!(
                 "command copies a tree too large to check (`{source}`, over {MAX_FILES} files) into `{}`, which holds hookjudge's places",
                 dest.display()
@@ -176,6 +189,11 @@ pub(super) fn tar_extract(
         .filter(|a| *a != "-")
         .and_then(|a| crate::gate::tar_members::members(&protected.word_path(a, cwd)));
     let Some(members) = members else {
+        // Above an agent's settings only (a project's root): extracting there is everyday
+        // work, and the settings' own checks stand; above hookjudge's own places it is not.
+        if protected.what(&dest).is_none() && !protected.holds_own(&dest) {
+            return None;
+        }
         return Some(format!(
             "command extracts an archive that cannot be read beforehand ({}) into `{}`, which holds hookjudge's places",
             archive.filter(|a| *a != "-").map_or_else(
@@ -212,31 +230,109 @@ pub(super) fn link_to_protected(
     let symbolic = options.clone().any(|w| {
         *w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
     });
-    let operands: Vec<&str> = words[1..]
-        .iter()
-        .filter(|w| !w.starts_with('-'))
-        .copied()
-        .collect();
-    let targets = match operands.as_slice() {
-        [_] => &operands[..],
-        [targets @ .., _link] => targets,
-        [] => return None,
-    };
     if !symbolic {
         return None;
     }
+    let (operands, target_dir) = operands_of(&words[1..], "ln");
+    let here = cwd.map(Path::to_path_buf).unwrap_or_default();
+    // Where the link is made: a relative target is read from there, as the link will be.
+    let (targets, link_dir) = match (operands.as_slice(), target_dir) {
+        (all, Some(dir)) => (all, protected.word_path(dir, cwd)),
+        ([one], None) => (std::slice::from_ref(one), here),
+        ([targets @ .., last], None) => {
+            let last = protected.word_path(last, cwd);
+            let dir = if targets.len() > 1 || last.is_dir() {
+                last
+            } else {
+                last.parent().map_or(here, Path::to_path_buf)
+            };
+            (targets, dir)
+        }
+        ([], None) => return None,
+    };
     targets.iter().find_map(|target| {
-        let path = protected.word_path(target, cwd);
-        protected
-            .what(&path)
-            .or_else(|| protected.holds_protected(&path))
-            .map(|_| {
-                format!(
-                    "command links to `{}`, which is or holds hookjudge's or an agent's hook settings: what is written through the link cannot be checked",
-                    path.display()
-                )
-            })
+        let path = if target.starts_with('/') || target.starts_with('~') || target.starts_with('$')
+        {
+            protected.word_path(target, cwd)
+        } else {
+            link_dir.join(target)
+        };
+        let concerned = protected.what(&path).is_some()
+            || protected.holds_own(&path)
+            || protected.is_settings_folder(&path);
+        concerned.then(|| {
+            format!(
+                "command links to `{}`, which is or holds hookjudge's or an agent's hook settings: what is written through the link cannot be checked",
+                path.display()
+            )
+        })
     })
+}
+
+/// Options of the copiers and `ln` that take the next word as their value, when written apart
+/// (`--exclude .git`, `-e ssh`, `-t DIR`): that word is no source or destination.
+const VALUED: [(&str, &[&str]); 3] = [
+    ("cp", &["-t", "--target-directory", "-S", "--suffix"]),
+    (
+        "rsync",
+        &[
+            "--exclude",
+            "--include",
+            "--exclude-from",
+            "--include-from",
+            "--filter",
+            "-f",
+            "-e",
+            "--rsh",
+            "--rsync-path",
+            "--files-from",
+            "--log-file",
+            "--partial-dir",
+            "--temp-dir",
+            "-T",
+            "--backup-dir",
+            "--suffix",
+            "--chmod",
+            "--chown",
+            "--compare-dest",
+            "--copy-dest",
+            "--link-dest",
+            "--password-file",
+            "--timeout",
+            "--max-size",
+            "--min-size",
+            "--bwlimit",
+            "--port",
+        ],
+    ),
+    ("ln", &["-t", "--target-directory", "-S", "--suffix"]),
+];
+
+/// The operands of `args` (a copier's or `ln`'s arguments), and the directory `-t DIR` or
+/// `--target-directory=DIR` names, if any.
+fn operands_of<'a>(args: &[&'a str], program: &str) -> (Vec<&'a str>, Option<&'a str>) {
+    let valued = VALUED
+        .iter()
+        .find(|(p, _)| *p == program)
+        .map_or(&[][..], |(_, v)| *v);
+    let (mut operands, mut target) = (vec![], None);
+    let mut words = args.iter();
+    let mut options_done = false;
+    while let Some(word) = words.next() {
+        if options_done || !word.starts_with('-') || *word == "-" {
+            operands.push(*word);
+        } else if *word == "--" {
+            options_done = true;
+        } else if let Some(dir) = word.strip_prefix("--target-directory=") {
+            target = Some(dir);
+        } else if valued.contains(word) {
+            let value = words.next();
+            if program != "rsync" && matches!(*word, "-t" | "--target-directory") {
+                target = value.copied();
+            }
+        }
+    }
+    (operands, target)
 }
 
 /// Every path under `dir` (files, links and directories), relative to `root`; `false` when

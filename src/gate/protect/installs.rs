@@ -21,7 +21,9 @@ pub(super) fn cargo_install(
         .iter()
         .position(|w| !w.starts_with('-') && !w.starts_with('+'))?;
     let args = &words[verb + 2..];
-    if words[verb + 1] != "install" {
+    // `uninstall` removes what `install` put there; `binstall` installs a prebuilt binary.
+    let verb = words[verb + 1];
+    if !matches!(verb, "install" | "uninstall" | "binstall") {
         return None;
     }
     let value = |name: &str| {
@@ -51,7 +53,12 @@ pub(super) fn cargo_install(
     let landing = root.join("bin/hookjudge");
     protected.what(&landing).map(|what| {
         format!(
-            "command installs a program named hookjudge as `{}`: it {what}",
+            "command {} a program named hookjudge as `{}`: it {what}",
+            if verb == "uninstall" {
+                "removes"
+            } else {
+                "installs"
+            },
             landing.display()
         )
     })

@@ -96,34 +96,41 @@ impl Protected {
         {
             return Some("changes hookjudge's git pre-push hook");
         }
-        // `core.hooksPath` or an include written into the file switches that hook off.
-        if path.ends_with(".git/config")
-            && path.parent().is_some_and(|git| {
-                std::fs::read_to_string(git.join("hooks/pre-push"))
-                    .is_ok_and(|t| t.contains("hookjudge"))
-            })
-        {
-            return Some(
-                "changes the git configuration of a repository whose pre-push hook is hookjudge's (it can switch the hook off)",
-            );
-        }
         if settings_file(&path) {
             return Some("changes an agent's hook settings");
         }
         None
     }
 
-    /// Why `path`, a directory, holds a protected file, if it does (deleting or moving it
-    /// takes the file with it).
-    pub(super) fn holds_protected(&self, path: &Path) -> Option<&'static str> {
+    /// Whether `path` is a directory above hookjudge's own state dir, config or binary (not
+    /// only an agent's settings): what lands there from an archive or a tree that cannot be
+    /// read first may be any of them.
+    pub(super) fn holds_own(&self, path: &Path) -> bool {
         let path = normalize(path);
         let real = real_path(&path);
         let inside =
             |p: &Path| p != path && p != real && (p.starts_with(&path) || p.starts_with(&real));
-        if self.dirs.iter().any(|d| inside(&normalize(d)))
+        self.dirs.iter().any(|d| inside(&normalize(d)))
             || self.files.iter().any(|f| inside(f))
             || self.binary.as_deref().is_some_and(inside)
-        {
+    }
+
+    /// Whether `path` is the folder an agent keeps its hook settings in (`.claude`, `~/.codex`),
+    /// holding them.
+    pub(super) fn is_settings_folder(&self, path: &Path) -> bool {
+        let path = normalize(path);
+        settings_files().iter().any(|settings| {
+            let (dir, _) = settings.split_once('/').unwrap_or((settings, ""));
+            path.file_name().is_some_and(|n| n == dir)
+                && path.parent().is_some_and(|p| p.join(settings).is_file())
+        })
+    }
+
+    /// Why `path`, a directory, holds a protected file, if it does (deleting or moving it
+    /// takes the file with it).
+    pub(super) fn holds_protected(&self, path: &Path) -> Option<&'static str> {
+        let path = normalize(path);
+        if self.holds_own(&path) {
             return Some(
                 "moves or deletes a directory holding hookjudge's state, config or binary",
             );
@@ -189,8 +196,20 @@ impl Protected {
 
     /// A word of a command as a path: `~` expanded, relative to `cwd`.
     pub(super) fn word_path(&self, word: &str, cwd: Option<&Path>) -> PathBuf {
+        // A word the parser left as written because it holds a variable keeps its double
+        // quotes (`"$HOME/.local/state"`): the shell removes them.
+        let unquoted;
+        let word = if word.contains('"') {
+            unquoted = word.replace('"', "");
+            unquoted.as_str()
+        } else {
+            word
+        };
         let word = word.trim_start_matches("file://");
-        if let (Some(rest), Some(home)) = (word.strip_prefix("~/"), &self.home) {
+        let below_home = ["~/", "$HOME/", "${HOME}/"]
+            .iter()
+            .find_map(|prefix| word.strip_prefix(prefix));
+        if let (Some(rest), Some(home)) = (below_home, &self.home) {
             return home.join(rest);
         }
         match cwd {
@@ -303,10 +322,9 @@ fn on_path_as_hookjudge(path: &Path) -> bool {
 }
 
 /// Words in a command line that may concern hookjudge's places (checked before parsing).
-pub(super) const PATH_HINTS: [&str; 8] = [
+pub(super) const PATH_HINTS: [&str; 7] = [
     "hook",
     "pre-push",
-    ".git/config",
     ".claude",
     ".codex",
     ".gemini",

@@ -36,21 +36,32 @@ pub(super) fn stash_takes_settings(words: &[&str], cwd: Option<&Path>) -> Option
         None => (true, &args[..]),
         Some(_) => (false, &args[..]),
     };
+    // Options, the message `-m` takes, and (after `push`) pathspecs, with or without `--`.
+    let (mut flags, mut pathspecs) = (vec![], vec![]);
+    let mut words = options.iter();
+    let mut after_dashes = false;
+    while let Some(word) = words.next() {
+        match *word {
+            "--" => after_dashes = true,
+            "-m" | "--message" if !after_dashes => {
+                words.next();
+            }
+            w if !after_dashes && w.starts_with("--message=") => {}
+            w if !after_dashes && w.starts_with('-') => flags.push(w),
+            w if after_dashes || args.first() == Some(&"push") => pathspecs.push(w),
+            _ => {}
+        }
+    }
     let short = |letter: char| {
-        options
+        flags
             .iter()
-            .take_while(|w| **w != "--")
-            .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains(letter))
+            .any(|w| !w.starts_with("--") && w[1..].contains(letter))
     };
-    let all = short('a') || options.contains(&"--all");
-    let untracked = all || short('u') || options.contains(&"--include-untracked");
+    let all = short('a') || flags.contains(&"--all");
+    let untracked = all || short('u') || flags.contains(&"--include-untracked");
     if !action || !untracked {
         return None;
     }
-    let pathspecs: Vec<&str> = match options.iter().position(|w| *w == "--") {
-        Some(at) => options[at + 1..].to_vec(),
-        None => Vec::new(),
-    };
     let root = git(&dir, &["rev-parse", "--show-toplevel"])?;
     let root = Path::new(root.trim());
     settings_files()
