@@ -21,15 +21,15 @@ const TREE_COPIERS: [(&str, &[char], &[&str]); 2] = [
 /// refused as unchecked rather than read for long on the hook's path.
 const MAX_FILES: usize = 20_000;
 
-/// What copying `words` (a `cp` or `rsync` command, run in `cwd`) would do against hookjudge:
-/// the text for the self-protection reason, if a file of a source tree lands on a protected
-/// place.
+/// What copying `words` (a `cp` or `rsync` command, `program`, run in `cwd`) would do against
+/// hookjudge: the text for the self-protection reason, if a file of a source tree lands on a
+/// protected place.
 pub(super) fn tree_copy(
     protected: &Protected,
+    program: &str,
     words: &[&str],
     cwd: Option<&Path>,
 ) -> Option<String> {
-    let program = words.first()?.rsplit('/').next()?;
     let (_, letters, long) = TREE_COPIERS.iter().find(|(p, _, _)| *p == program)?;
     let options = words[1..].iter().take_while(|w| **w != "--");
     let recursive = options.clone().any(|w| {
@@ -115,9 +115,6 @@ pub(super) fn tar_extract(
     words: &[&str],
     cwd: Option<&Path>,
 ) -> Option<String> {
-    if words.first()?.rsplit('/').next()? != "tar" {
-        return None;
-    }
     let (mut extract, mut archive, mut directory) = (false, None::<&str>, None::<&str>);
     let mut pending: Vec<char> = vec![];
     for (i, word) in words.iter().enumerate().skip(1) {
@@ -223,9 +220,6 @@ pub(super) fn link_to_protected(
     words: &[&str],
     cwd: Option<&Path>,
 ) -> Option<String> {
-    if words.first()?.rsplit('/').next()? != "ln" {
-        return None;
-    }
     let options = words[1..].iter().take_while(|w| **w != "--");
     let symbolic = options.clone().any(|w| {
         *w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))

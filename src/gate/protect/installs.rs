@@ -8,15 +8,12 @@ use std::path::{Path, PathBuf};
 
 use super::places::Protected;
 
-/// What `words` (a `cargo install` command, run in `cwd`) would do against hookjudge.
+/// What `words` (a `cargo` command, run in `cwd`) would do against hookjudge.
 pub(super) fn cargo_install(
     protected: &Protected,
     words: &[&str],
     cwd: Option<&Path>,
 ) -> Option<String> {
-    if words.first()?.rsplit('/').next()? != "cargo" {
-        return None;
-    }
     let verb = words[1..]
         .iter()
         .position(|w| !w.starts_with('-') && !w.starts_with('+'))?;

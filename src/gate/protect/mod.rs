@@ -356,12 +356,18 @@ fn one_command(
             }
         }
         // `cp -r stage/. ~/.local/state/`: a tree lands above hookjudge's places.
-        if let Some(what) = copies::tree_copy(protected, &words, cmd.cwd.as_deref())
-            .or_else(|| copies::tar_extract(protected, &words, cmd.cwd.as_deref()))
-            .or_else(|| copies::link_to_protected(protected, &words, cmd.cwd.as_deref()))
-            .or_else(|| installs::cargo_install(protected, &words, cmd.cwd.as_deref()))
-            .or_else(|| stash::stash_takes_settings(&words, cmd.cwd.as_deref()))
-        {
+        // Writes no word of the line names: what lands from a tree, an archive or a link, what
+        // an installer puts in place, what a stash takes away.
+        let cwd = cmd.cwd.as_deref();
+        let unnamed = match program {
+            "cp" | "rsync" => copies::tree_copy(protected, program, &words, cwd),
+            "tar" => copies::tar_extract(protected, &words, cwd),
+            "ln" => copies::link_to_protected(protected, &words, cwd),
+            "cargo" => installs::cargo_install(protected, &words, cwd),
+            "git" => stash::stash_takes_settings(&words, cwd),
+            _ => None,
+        };
+        if let Some(what) = unnamed {
             return Some(what);
         }
         // `mv hooks.json ~/.codex/`: a source lands in the target directory under its name.

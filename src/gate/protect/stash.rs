@@ -11,9 +11,6 @@ use super::places::settings_files;
 /// Why `words` (a `git` command run in `cwd`) would take an agent's hook settings out of the
 /// work tree, if it would.
 pub(super) fn stash_takes_settings(words: &[&str], cwd: Option<&Path>) -> Option<String> {
-    if words.first()?.rsplit('/').next()? != "git" {
-        return None;
-    }
     let mut dir = cwd?.to_path_buf();
     let mut rest = words[1..].iter();
     let verb = loop {
