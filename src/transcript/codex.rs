@@ -171,19 +171,7 @@ mod tests {
     use serde_json::json;
 
     fn events(line: Value) -> Vec<Event> {
-        let text = line.to_string();
-        let (Line::Message { events, .. }, Line::Message { events: shape, .. }) =
-            (small(text.as_bytes()), giant(text.as_bytes()))
-        else {
-            panic!("{line}")
-        };
-        // A giant line keeps everything but the assistant's text.
-        let said = |e: &Event| matches!(e, Event::AssistantText { .. });
-        assert_eq!(
-            events.iter().filter(|e| !said(e)).collect::<Vec<_>>(),
-            shape.iter().collect::<Vec<_>>()
-        );
-        events
+        super::super::events_both_ways(&line, small, |b| giant(b))
     }
 
     fn item(payload: Value) -> Value {

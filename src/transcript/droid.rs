@@ -264,21 +264,8 @@ mod tests {
     use crate::transcript::{Options, Transcript};
     use serde_json::json;
 
-    /// A line's events, read as an ordinary line and as a giant one (which keeps everything
-    /// but the assistant's text).
     fn events(line: Value) -> Vec<Event> {
-        let text = line.to_string();
-        let (Line::Message { events, .. }, Line::Message { events: shape, .. }) =
-            (small(text.as_bytes()), giant(text.as_bytes()))
-        else {
-            panic!("{line}")
-        };
-        let said = |e: &Event| matches!(e, Event::AssistantText { .. });
-        assert_eq!(
-            events.iter().filter(|e| !said(e)).collect::<Vec<_>>(),
-            shape.iter().collect::<Vec<_>>()
-        );
-        events
+        super::super::events_both_ways(&line, small, |b| giant(b))
     }
 
     fn message(id: &str, role: &str, content: Value) -> Value {

@@ -208,6 +208,28 @@ pub fn tail(text: &str, max_bytes: usize) -> &str {
     &text[start..]
 }
 
+/// A line's events as a format reads it whole (`small`) and as a giant line (`giant`), for
+/// tests: the giant reading keeps everything but the assistant's text, which is checked here.
+#[cfg(test)]
+fn events_both_ways(
+    line: &serde_json::Value,
+    small: fn(&[u8]) -> Line,
+    giant: fn(&[u8]) -> Line,
+) -> Vec<Event> {
+    let text = line.to_string();
+    let (Line::Message { events, .. }, Line::Message { events: shape, .. }) =
+        (small(text.as_bytes()), giant(text.as_bytes()))
+    else {
+        panic!("{line}")
+    };
+    let said = |e: &Event| matches!(e, Event::AssistantText { .. });
+    assert_eq!(
+        events.iter().filter(|e| !said(e)).collect::<Vec<_>>(),
+        shape.iter().collect::<Vec<_>>()
+    );
+    events
+}
+
 /// A FIFO made in `dir`, for tests: opening it for reading would block until a writer came.
 #[cfg(all(test, unix))]
 pub(crate) fn fifo_in(dir: &Path) -> std::path::PathBuf {
