@@ -4,6 +4,7 @@
 //! (ustar or GNU), gzip (inflated in process by `zlib-rs`, which git's object reading already
 //! brings), and bzip2, xz or zstd, read through the decompressor program tar itself runs to
 //! extract them (`bzip2 -dc`, …). An archive that cannot be read this way has no members here.
+//! Zip archives (`unzip`) are read from their central directory.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -87,6 +88,16 @@ fn read_tar(input: impl Read) -> Option<Vec<String>> {
                 long_name = Some(String::from_utf8_lossy(&text[..end]).into_owned());
                 continue;
             }
+            // POSIX (pax): an extended header whose `path` record names the next member.
+            b'x' => {
+                let mut data = Vec::new();
+                (&mut input).take(padded).read_to_end(&mut data).ok()?;
+                let text = &data[..usize::try_from(size).ok()?.min(data.len())];
+                if let Some(path) = pax_path(text) {
+                    long_name = Some(path);
+                }
+                continue;
+            }
             b'0' | 0 | b'1' | b'2' | b'5' => names.push(match long_name.take() {
                 Some(long) => long,
                 None if prefix.is_empty() => name,
@@ -102,6 +113,65 @@ fn read_tar(input: impl Read) -> Option<Vec<String>> {
             return None;
         }
     }
+}
+
+/// The `path` record of a pax extended header: records are `LEN key=value\n`, LEN counting
+/// the whole record.
+fn pax_path(mut data: &[u8]) -> Option<String> {
+    let mut path = None;
+    while let Some(space) = data.iter().position(|b| *b == b' ') {
+        let len: usize = std::str::from_utf8(&data[..space]).ok()?.parse().ok()?;
+        let record = data.get(space + 1..len)?;
+        let record = record.strip_suffix(b"\n").unwrap_or(record);
+        if let Some(value) = record.strip_prefix(b"path=") {
+            path = Some(String::from_utf8_lossy(value).into_owned());
+        }
+        data = &data[len..];
+    }
+    path
+}
+
+/// The member names of a zip archive, from its central directory (what `unzip` extracts);
+/// `None` when it is not one, or is a zip64 archive, which is not read here.
+pub fn zip_members(archive: &Path) -> Option<Vec<String>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(archive).ok()?;
+    let len = file.metadata().ok()?.len();
+    if len > MAX_BYTES {
+        return None;
+    }
+    // The end-of-central-directory record: 22 bytes and a comment of up to 65 535.
+    let tail_len = len.min(22 + 65_535);
+    file.seek(SeekFrom::Start(len - tail_len)).ok()?;
+    let mut tail = vec![0; usize::try_from(tail_len).ok()?];
+    file.read_exact(&mut tail).ok()?;
+    let end = tail.windows(4).rposition(|w| w == b"PK\x05\x06")?;
+    let u16_at =
+        |b: &[u8], at: usize| Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?));
+    let u32_at =
+        |b: &[u8], at: usize| Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?));
+    let eocd = &tail[end..];
+    let (count, size, offset) = (u16_at(eocd, 10)?, u32_at(eocd, 12)?, u32_at(eocd, 16)?);
+    if count == u16::MAX || offset == u32::MAX || usize::from(count) > MAX_MEMBERS {
+        return None;
+    }
+    file.seek(SeekFrom::Start(u64::from(offset))).ok()?;
+    let mut directory = vec![0; usize::try_from(size).ok()?];
+    file.read_exact(&mut directory).ok()?;
+    let mut names = Vec::with_capacity(usize::from(count));
+    let mut at = 0;
+    for _ in 0..count {
+        if directory.get(at..at + 4)? != b"PK\x01\x02" {
+            return None;
+        }
+        let name_len = usize::from(u16_at(&directory, at + 28)?);
+        let extra = usize::from(u16_at(&directory, at + 30)?);
+        let comment = usize::from(u16_at(&directory, at + 32)?);
+        let name = directory.get(at + 46..at + 46 + name_len)?;
+        names.push(String::from_utf8_lossy(name).into_owned());
+        at += 46 + name_len + extra + comment;
+    }
+    Some(names)
 }
 
 /// A gzip stream inflated as it is read.
@@ -208,5 +278,45 @@ mod tests {
         for path in [cut, junk, text, dir.path().join("missing.tgz")] {
             assert_eq!(members(&path), None, "{}", path.display());
         }
+    }
+
+    #[test]
+    fn pax_path_records_name_their_member() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = format!("deep/{}/trust.json", "d".repeat(120));
+        let src = dir.path().join("src");
+        std::fs::create_dir_all(src.join(&long).parent().unwrap()).unwrap();
+        std::fs::write(src.join(&long), "{}").unwrap();
+        let out = dir.path().join("pax.tar");
+        let made = Command::new("tar")
+            .args(["--format=pax", "-cf"])
+            .arg(&out)
+            .arg(&long)
+            .current_dir(&src)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert_eq!(members(&out), Some(vec![long]));
+    }
+
+    #[test]
+    fn zip_archives_list_their_members() {
+        let dir = tempfile::tempdir().unwrap();
+        let zip = dir.path().join("a.zip");
+        let made = Command::new("python3")
+            .args([
+                "-c",
+                "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED) as z:\n    z.writestr('a.txt', 'x')\n    z.writestr('hookjudge/trust.json', '{}')\n    z.comment = b'a comment'",
+            ])
+            .arg(&zip)
+            .status()
+            .expect("python3 runs here");
+        assert!(made.success());
+        assert_eq!(
+            zip_members(&zip),
+            Some(vec!["a.txt".to_owned(), "hookjudge/trust.json".to_owned()])
+        );
+        std::fs::write(dir.path().join("no.zip"), "not a zip\n").unwrap();
+        assert_eq!(zip_members(&dir.path().join("no.zip")), None);
     }
 }

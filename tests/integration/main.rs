@@ -3,6 +3,7 @@
 //! decision log.
 
 mod approval_channel;
+mod archive_forms;
 mod boundary;
 mod boundary_agent;
 mod check;
@@ -35,6 +36,7 @@ mod gate_repo;
 mod gate_scripts;
 mod gate_table;
 mod gate_table_rows;
+mod git_config_writes;
 mod harness;
 mod hook_plumbing;
 mod install;

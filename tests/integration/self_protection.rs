@@ -1116,7 +1116,7 @@ fn one_approval_lets_exactly_one_of_many_concurrent_runs_through() {
 
 /// The agent's own file-writing tool writing `content` to `path`: Claude Code `Write`,
 /// Gemini CLI `write_file`, Codex `apply_patch` adding the file.
-fn write_tool(agent: Agent, cwd: &Path, path: &Path, content: &str) -> String {
+pub fn write_tool(agent: Agent, cwd: &Path, path: &Path, content: &str) -> String {
     match agent {
         Agent::Claude => tool_input(
             agent,

@@ -90,7 +90,7 @@ pub(super) fn tree_copy(
         for relative in &files {
             for base in &bases {
                 let landing = base.join(relative);
-                if let Some(what) = protected.what(&landing) {
+                if let Some(what) = lands_on(protected, &landing) {
                     return Some(format!(
                         "command copies `{source}` so that `{}` lands on `{}`: it {what}",
                         relative.display(),
@@ -107,21 +107,44 @@ pub(super) fn tree_copy(
 /// letters that take values take the next words in order).
 const TAR_VALUED: [char; 7] = ['f', 'C', 'T', 'X', 'b', 'H', 'K'];
 
-/// What extracting a tar archive (`words`, run in `cwd`) would do against hookjudge, if its
-/// destination holds hookjudge's places: a member landing on one, or an archive that cannot
-/// be read first (from the input, or unreadable here).
+/// How a tar extraction names what it writes, beside its archive and directory.
+#[derive(Default)]
+struct Naming {
+    /// `--strip-components=N`: the first N components of each member are dropped.
+    strip: usize,
+    /// `-P`/`--absolute-names`: members keep a leading `/` and land there.
+    absolute: bool,
+    /// `--transform`/`--xform`, bsdtar's `-s`: names rewritten by an expression, not followed
+    /// here, so the members' landing places are unknown.
+    rewritten: bool,
+}
+
+/// What extracting a tar archive (`words`, run in `cwd`; `program` is `tar`, `gtar` or
+/// `bsdtar`) would do against hookjudge, if its destination holds hookjudge's places: a member
+/// landing on one, or an archive that cannot be read first (from the input, or unreadable
+/// here).
 pub(super) fn tar_extract(
     protected: &Protected,
+    program: &str,
     words: &[&str],
     cwd: Option<&Path>,
 ) -> Option<String> {
     let (mut extract, mut archive, mut directory) = (false, None::<&str>, None::<&str>);
+    let mut naming = Naming::default();
+    // bsdtar's `-s PATTERN` rewrites names; GNU tar's `-s` is `--same-order`.
+    let valued: &[char] = if program == "bsdtar" {
+        &['f', 'C', 'T', 'X', 'b', 'H', 'K', 's']
+    } else {
+        &TAR_VALUED
+    };
     let mut pending: Vec<char> = vec![];
     for (i, word) in words.iter().enumerate().skip(1) {
         if let Some(letter) = pending.pop() {
             match letter {
                 'f' => archive = Some(word),
                 'C' => directory = Some(word),
+                's' => naming.rewritten = true,
+                'N' => naming.strip = word.parse().unwrap_or(usize::MAX),
                 _ => {}
             }
             continue;
@@ -130,20 +153,32 @@ pub(super) fn tar_extract(
             let (name, value) = long
                 .split_once('=')
                 .map_or((long, None), |(n, v)| (n, Some(v)));
-            match name {
-                "extract" | "get" => extract = true,
-                "file" | "directory" => {
-                    let slot = if name == "file" {
-                        &mut archive
-                    } else {
-                        &mut directory
-                    };
-                    match value {
-                        Some(v) => *slot = Some(v),
-                        None => pending.push(if name == "file" { 'f' } else { 'C' }),
-                    }
+            let slot = match name {
+                "extract" | "get" => {
+                    extract = true;
+                    continue;
                 }
-                _ => {}
+                "absolute-names" => {
+                    naming.absolute = true;
+                    continue;
+                }
+                "transform" | "xform" => {
+                    naming.rewritten = true;
+                    if value.is_none() {
+                        pending.push('s');
+                    }
+                    continue;
+                }
+                "file" => 'f',
+                "directory" => 'C',
+                "strip-components" | "strip" => 'N',
+                _ => continue,
+            };
+            match (slot, value) {
+                ('f', Some(v)) => archive = Some(v),
+                ('C', Some(v)) => directory = Some(v),
+                ('N', Some(v)) => naming.strip = v.parse().unwrap_or(usize::MAX),
+                (letter, _) => pending.push(letter),
             }
             continue;
         }
@@ -154,16 +189,19 @@ pub(super) fn tar_extract(
             None => continue,
         };
         for (at, letter) in bundle.char_indices() {
-            if letter == 'x' {
-                extract = true;
+            match letter {
+                'x' => extract = true,
+                'P' => naming.absolute = true,
+                _ => {}
             }
-            if TAR_VALUED.contains(&letter) {
+            if valued.contains(&letter) {
                 let rest = &bundle[at + 1..];
                 if word.starts_with('-') && !rest.is_empty() {
                     // `-fA`, `-C/dir`: the value is the rest of the word.
                     match letter {
                         'f' => archive = Some(rest),
                         'C' => directory = Some(rest),
+                        's' => naming.rewritten = true,
                         _ => {}
                     }
                     break;
@@ -175,34 +213,109 @@ pub(super) fn tar_extract(
     if !extract {
         return None;
     }
+    let members = || {
+        archive
+            .filter(|a| *a != "-")
+            .and_then(|a| crate::gate::tar_members::members(&protected.word_path(a, cwd)))
+    };
+    extracted(protected, archive, directory, &naming, members, cwd)
+}
+
+/// What `unzip` (`words`, run in `cwd`) would do against hookjudge: as for `tar -x`, with the
+/// archive's members read from its central directory. unzip drops a leading `/` and `../`
+/// from member names unless `-:` is given.
+pub(super) fn unzip(protected: &Protected, words: &[&str], cwd: Option<&Path>) -> Option<String> {
+    let (mut archive, mut directory, mut listing) = (None::<&str>, None::<&str>, false);
+    let (mut naming, mut excluding) = (Naming::default(), false);
+    let mut args = words[1..].iter();
+    while let Some(word) = args.next() {
+        match *word {
+            "-d" => directory = args.next().copied(),
+            "-x" => excluding = true, // the names that follow are left out
+            "-:" => naming.absolute = true,
+            w if w.starts_with("-d") => directory = Some(&w[2..]),
+            w if w.starts_with('-') => {
+                listing |= w[1..]
+                    .chars()
+                    .any(|c| matches!(c, 'l' | 'v' | 't' | 'Z' | 'p'));
+            }
+            w if archive.is_none() && !excluding => archive = Some(w),
+            _ => {} // a member to extract: all are checked
+        }
+    }
+    if listing {
+        return None;
+    }
+    let archive_path = archive.map(|a| protected.word_path(a, cwd));
+    let members = || {
+        archive_path.as_deref().and_then(|a| {
+            crate::gate::tar_members::zip_members(a)
+                .or_else(|| crate::gate::tar_members::zip_members(&a.with_extension("zip")))
+        })
+    };
+    extracted(protected, archive, directory, &naming, members, cwd)
+}
+
+/// The judgment shared by `tar -x` and `unzip`: each member's landing place under the
+/// destination (or at its own absolute path), or, for an archive that cannot be read or whose
+/// names are rewritten, a refusal when the destination is above hookjudge's own places.
+fn extracted(
+    protected: &Protected,
+    archive: Option<&str>,
+    directory: Option<&str>,
+    naming: &Naming,
+    members: impl FnOnce() -> Option<Vec<String>>,
+    cwd: Option<&Path>,
+) -> Option<String> {
     let dest = directory.map_or_else(
         || cwd.map(Path::to_path_buf).unwrap_or_default(),
         |d| protected.word_path(d, cwd),
     );
-    if protected.what(&dest).is_none() && protected.holds_protected(&dest).is_none() {
+    // With absolute names any place may be written, wherever the destination is.
+    let above = protected.what(&dest).is_some() || protected.holds_protected(&dest).is_some();
+    if !above && !naming.absolute {
         return None;
     }
-    let members = archive
-        .filter(|a| *a != "-")
-        .and_then(|a| crate::gate::tar_members::members(&protected.word_path(a, cwd)));
+    let members = if naming.rewritten { None } else { members() };
     let Some(members) = members else {
         // Above an agent's settings only (a project's root): extracting there is everyday
         // work, and the settings' own checks stand; above hookjudge's own places it is not.
-        if protected.what(&dest).is_none() && !protected.holds_own(&dest) {
+        if !naming.absolute && protected.what(&dest).is_none() && !protected.holds_own(&dest) {
             return None;
         }
-        return Some(format!(
-            "command extracts an archive that cannot be read beforehand ({}) into `{}`, which holds hookjudge's places",
-            archive.filter(|a| *a != "-").map_or_else(
-                || "it comes from the command's input".to_string(),
-                |a| format!("`{a}`")
-            ),
-            dest.display()
-        ));
+        let why = if naming.rewritten {
+            "with its member names rewritten".to_string()
+        } else {
+            format!(
+                "that cannot be read beforehand ({})",
+                archive.filter(|a| *a != "-").map_or_else(
+                    || "it comes from the command's input".to_string(),
+                    |a| format!("`{a}`")
+                )
+            )
+        };
+        let into = if naming.absolute {
+            "keeping absolute names".to_string()
+        } else {
+            format!("into `{}`, which holds hookjudge's places", dest.display())
+        };
+        return Some(format!("command extracts an archive {why} {into}"));
     };
     members.iter().find_map(|member| {
-        let landing = dest.join(member.trim_start_matches('/'));
-        protected.what(&landing).map(|what| {
+        let name: Vec<&str> = member
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .skip(naming.strip)
+            .collect();
+        if name.is_empty() {
+            return None;
+        }
+        let landing = if naming.absolute && member.starts_with('/') {
+            Path::new("/").join(name.join("/"))
+        } else {
+            dest.join(name.join("/"))
+        };
+        lands_on(protected, &landing).map(|what| {
             format!(
                 "command extracts `{member}` onto `{}`: it {what}",
                 landing.display()
@@ -260,6 +373,14 @@ pub(super) fn link_to_protected(
                 path.display()
             )
         })
+    })
+}
+
+/// What a file landing on `path` does against hookjudge: a protected place, or git's
+/// configuration.
+fn lands_on(protected: &Protected, path: &Path) -> Option<String> {
+    protected.what(path).map(str::to_owned).or_else(|| {
+        super::git_config::is_git_config(protected, path).then(|| super::git_config::what(path))
     })
 }
 
@@ -356,6 +477,7 @@ pub(super) fn may_copy_tree(command: &str) -> bool {
         .split(|c: char| c.is_whitespace() || ";|&()`'\"".contains(c))
         .any(|w| {
             let program = w.rsplit('/').next().unwrap_or(w);
-            matches!(program, "tar" | "ln") || TREE_COPIERS.iter().any(|(p, _, _)| *p == program)
+            matches!(program, "tar" | "gtar" | "bsdtar" | "unzip" | "ln")
+                || TREE_COPIERS.iter().any(|(p, _, _)| *p == program)
         })
 }

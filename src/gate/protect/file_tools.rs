@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::places::{Protected, settings_file};
-use super::{env_files, scripts};
+use super::{env_files, git_config, scripts};
 use crate::agent::HookInput;
 use crate::gate::patch;
 
@@ -35,6 +35,9 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
         .or(tool_input["absolute_path"].as_str())?;
     let path = resolve(path);
     let Some(what) = protected.what(&path) else {
+        if git_config::is_git_config(&protected, &path) {
+            return Some(format!("edit {}", git_config::what(&path)));
+        }
         // Not a protected file: still an env file an agent loads, or a script that writes
         // hookjudge's places when it runs.
         let content = tool_input["content"].as_str().unwrap_or("");
@@ -170,6 +173,9 @@ pub(super) fn patch_check(
             let Some(name) = name else { continue };
             let path = protected.word_path(name, cwd);
             let Some(what) = protected.what(&path) else {
+                if git_config::is_git_config(protected, &path) {
+                    return Some(format!("patch {}", git_config::what(&path)));
+                }
                 if file.action != patch::Action::Delete && !moved {
                     let before = std::fs::read_to_string(&path).unwrap_or_default();
                     let after = match file.action {

@@ -23,6 +23,7 @@ pub mod env_files;
 mod faked;
 mod file_tools;
 mod find;
+mod git_config;
 mod installs;
 mod places;
 mod running;
@@ -164,7 +165,7 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
         }
         // Redirects belong to the statement, not to its command: read them from the text.
         for target in redirect_targets(&text) {
-            if let Some(what) = written_target(&protected, &target, dir.as_deref()) {
+            if let Some(what) = redirected(&protected, &target, dir.as_deref()) {
                 return Some(what);
             }
         }
@@ -173,7 +174,7 @@ pub fn shell_command(command: &str, cwd: &Path) -> Option<String> {
         for target in redirect_targets(&text) {
             for cmd in &script.commands {
                 if cmd.cwd != dir
-                    && let Some(what) = written_target(&protected, &target, cmd.cwd.as_deref())
+                    && let Some(what) = redirected(&protected, &target, cmd.cwd.as_deref())
                 {
                     return Some(what);
                 }
@@ -307,9 +308,12 @@ fn one_command(
     }
     // Redirects of this command, from the directory it runs in (after `cd`).
     for target in &cmd.writes {
-        if let Some(what) = written_target(protected, target.text(), cmd.cwd.as_deref()) {
+        if let Some(what) = redirected(protected, target.text(), cmd.cwd.as_deref()) {
             return Some(what);
         }
+    }
+    if let Some(what) = git_config::command_writes(protected, program, &words, cmd.cwd.as_deref()) {
+        return Some(what);
     }
     // Writes to protected files: any argument that is a protected path, unless the program
     // only reads.
@@ -361,7 +365,8 @@ fn one_command(
         let cwd = cmd.cwd.as_deref();
         let unnamed = match program {
             "cp" | "rsync" => copies::tree_copy(protected, program, &words, cwd),
-            "tar" => copies::tar_extract(protected, &words, cwd),
+            "tar" | "gtar" | "bsdtar" => copies::tar_extract(protected, program, &words, cwd),
+            "unzip" => copies::unzip(protected, &words, cwd),
             "ln" => copies::link_to_protected(protected, &words, cwd),
             "cargo" => installs::cargo_install(protected, &words, cwd),
             "git" => stash::stash_takes_settings(&words, cwd),
@@ -413,6 +418,13 @@ fn removed_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Op
         }
     }
     None
+}
+
+/// What a redirect to `target` would do against hookjudge: a protected place, or git's
+/// configuration (only a write of it is refused, so it is not among the places any argument
+/// may name).
+fn redirected(protected: &Protected, target: &str, cwd: Option<&Path>) -> Option<String> {
+    written_target(protected, target, cwd).or_else(|| git_config::written(protected, target, cwd))
 }
 
 /// What writing `target` (a word: a path, `--out=PATH`) would do against hookjudge.

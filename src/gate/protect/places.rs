@@ -322,8 +322,12 @@ fn on_path_as_hookjudge(path: &Path) -> bool {
 }
 
 /// Words in a command line that may concern hookjudge's places (checked before parsing).
-pub(super) const PATH_HINTS: [&str; 7] = [
+pub(super) const PATH_HINTS: [&str; 9] = [
     "hook",
+    // git's configuration: `.git/config`, `~/.gitconfig`, `cd .git && … >> config`,
+    // `~/.config/git/config`.
+    ".git",
+    "git/config",
     "pre-push",
     ".claude",
     ".codex",
