@@ -1448,6 +1448,7 @@ fn a_stash_that_takes_untracked_hook_settings_away_is_refused() {
         "git stash --all",
         "git stash push -u -- .claude",
         "git stash save -u",
+        "git -C . stash -u",
     ] {
         let (decision, reason) = gate(command);
         assert_eq!(decision, "deny", "`{command}`: {reason}");
@@ -1456,6 +1457,9 @@ fn a_stash_that_takes_untracked_hook_settings_away_is_refused() {
     for command in [
         "git stash",
         "git stash list",
+        "git -C . stash list",
+        "git -C . stash",
+        "git -c color.ui=never stash show",
         "git stash pop",
         "git stash push -u -- src",
         "git stash push -a src",

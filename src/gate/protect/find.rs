@@ -154,11 +154,15 @@ fn protected_components(protected: &Protected) -> Vec<String> {
 
 /// Whether `git WORDS…` can delete or move the paths it names: every verb but those known to
 /// keep them (an alias or an unknown verb counts as removing).
+/// git's global options that take the next word as their value (a place or a setting, never
+/// a path it removes).
+pub(super) const GIT_VALUED: [&str; 5] = ["-C", "-c", "--git-dir", "--work-tree", "--namespace"];
+
 pub(super) fn git_may_remove(words: &[&str]) -> bool {
     let mut rest = words.iter();
     while let Some(word) = rest.next() {
         match *word {
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" => {
+            w if GIT_VALUED.contains(&w) => {
                 rest.next();
             }
             w if w.starts_with('-') => {}

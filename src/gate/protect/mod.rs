@@ -331,11 +331,16 @@ fn one_command(
                     .any(|w| w.starts_with("--del") || *w == "--remove-source-files"),
                 _ => true,
             };
-        for target in &words[1..] {
+        for (at, target) in words.iter().enumerate().skip(1) {
             if let Some(what) = written_target(protected, target, cmd.cwd.as_deref()) {
                 return Some(what);
             }
-            if removes && let Some(what) = removed_target(protected, target, cmd.cwd.as_deref()) {
+            // `git -C . stash list`: the directory git runs in is not what it removes.
+            let git_place = program == "git" && find::GIT_VALUED.contains(&words[at - 1]);
+            if removes
+                && !git_place
+                && let Some(what) = removed_target(protected, target, cmd.cwd.as_deref())
+            {
                 return Some(what);
             }
         }
