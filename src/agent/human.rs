@@ -165,10 +165,20 @@ fn agent_ancestor() -> Option<String> {
 fn agent_program(pid: u32) -> Option<&'static str> {
     let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
     let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-    let mut names: Vec<String> = vec![comm.trim().to_owned()];
-    // The program and, for `node …/claude` style launches, the script it runs.
-    for arg in cmdline.split(|b| *b == 0).take(2) {
+    agent_of(comm.trim(), &cmdline)
+}
+
+/// The agent CLI a process runs, from its `comm` and its NUL-separated command line: the
+/// program, and for a script started through its `#!` line (`node /usr/local/bin/claude`) the
+/// script, which the kernel passes as a path. A plain word in that place is an argument
+/// (`cargo test droid`, `make codex`), not the program.
+fn agent_of(comm: &str, cmdline: &[u8]) -> Option<&'static str> {
+    let mut names: Vec<String> = vec![comm.to_owned()];
+    for (at, arg) in cmdline.split(|b| *b == 0).take(2).enumerate() {
         let arg = String::from_utf8_lossy(arg);
+        if at == 1 && !arg.contains('/') {
+            break;
+        }
         names.push(arg.rsplit('/').next().unwrap_or(&arg).to_owned());
     }
     names
@@ -223,5 +233,42 @@ impl Tty {
     pub fn confirm(&mut self, question: &str) -> bool {
         self.ask(&format!("{question} [y/N] "))
             .is_some_and(|a| matches!(a.to_ascii_lowercase().as_str(), "y" | "yes"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::agent_of;
+
+    #[test]
+    fn an_agent_is_its_program_or_the_script_its_interpreter_runs() {
+        for (comm, cmdline, agent) in [
+            ("claude", &b"claude\0-p\0hi"[..], Some("Claude Code")),
+            (
+                "node",
+                b"node\0/usr/local/bin/gemini\0-p",
+                Some("Gemini CLI"),
+            ),
+            (
+                "node",
+                b"/usr/bin/node\0/opt/x/claude-code\0",
+                Some("Claude Code"),
+            ),
+            (
+                "droid",
+                b"/home/u/.local/bin/droid\0exec",
+                Some("Factory Droid"),
+            ),
+            // An agent's name as a plain argument is not the agent.
+            (
+                "integration-1f",
+                b"target/debug/deps/integration-1f\0droid\0",
+                None,
+            ),
+            ("make", b"make\0codex", None),
+            ("bash", b"bash\0-c\0claude -p hi", None),
+        ] {
+            assert_eq!(agent_of(comm, cmdline), agent, "{comm} {cmdline:?}");
+        }
     }
 }

@@ -280,11 +280,12 @@ pub enum ParseError {
     NotJson(serde_json::Error),
 }
 
-/// The agents' file-writing tools (Factory Droid's are `Create` and an `Edit` with `old_str` and
-/// `new_str`).
-pub const FILE_TOOLS: [&str; 7] = [
+/// The agents' file-writing tools (Factory Droid's are `Create`, an `Edit` with `old_str` and
+/// `new_str`, and `ApplyPatch` with Codex's patch format in `input`).
+pub const FILE_TOOLS: [&str; 8] = [
     "Write",
     "Create",
+    "ApplyPatch",
     "Edit",
     "MultiEdit",
     "apply_patch",

@@ -152,7 +152,7 @@ fn call<T>(p: &Payload<T>) -> Event {
 }
 
 /// The files an `apply_patch` body changes.
-fn patch_files(patch: &str) -> Vec<String> {
+pub(super) fn patch_files(patch: &str) -> Vec<String> {
     patch
         .lines()
         .filter_map(|l| {

@@ -37,7 +37,7 @@ pub(super) const LINE_TYPES: [&str; 4] = [
 ];
 
 /// Droid's tool names, as the names the events use (Claude Code's). `ApplyPatch` (offered to
-/// some models only) counts as a change of files it does not name.
+/// some models only) carries a patch in Codex's format in `input`: its files are read from it.
 const TOOL_NAMES: [(&str, &str); 3] = [
     ("Execute", "Bash"),
     ("Create", "Write"),
@@ -104,6 +104,8 @@ struct ResultText {
 struct ToolInput {
     command: LooseStr,
     file_path: LooseStr,
+    /// `ApplyPatch`'s patch, in Codex's `apply_patch` format.
+    input: LooseStr,
 }
 
 impl<T: Text> Entry<T> {
@@ -188,13 +190,16 @@ impl<T> Block<T> {
             id: self.id.clone().unwrap_or_default(),
             tool: tool.to_owned(),
             command: self.input.command.get().map(str::to_owned),
-            files: self
-                .input
-                .file_path
-                .get()
-                .map(str::to_owned)
-                .into_iter()
-                .collect(),
+            files: match self.input.input.get() {
+                Some(patch) if name == "ApplyPatch" => super::codex::patch_files(patch),
+                _ => self
+                    .input
+                    .file_path
+                    .get()
+                    .map(str::to_owned)
+                    .into_iter()
+                    .collect(),
+            },
         }
     }
 
@@ -321,9 +326,13 @@ mod tests {
         assert!(
             matches!(&events(edit)[..], [Event::ToolCall { tool, files, .. }] if tool == "Edit" && files == &["/p/b.py"])
         );
-        let patch = call("c4", "ApplyPatch", json!({"input": "*** Begin Patch"}));
+        let patch = call(
+            "c4",
+            "ApplyPatch",
+            json!({"input": "*** Begin Patch\n*** Update File: /p/c.py\n@@\n-a\n+b\n*** End Patch"}),
+        );
         assert!(
-            matches!(&events(patch)[..], [Event::ToolCall { tool, files, .. }] if tool == "apply_patch" && files.is_empty())
+            matches!(&events(patch)[..], [Event::ToolCall { tool, files, .. }] if tool == "apply_patch" && files == &["/p/c.py"])
         );
         let read = call("c5", "Read", json!({"file_path": "/p/a.py"}));
         assert!(matches!(&events(read)[..], [Event::ToolCall { tool, .. }] if tool == "Read"));

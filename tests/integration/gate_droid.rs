@@ -243,7 +243,11 @@ fn droids_file_tools_cannot_take_hookjudge_out_of_its_settings() {
     let settings = repo.work.join(".factory/settings.json");
     // An install from before, with the shell tool alone, is brought up to date by `init`.
     let before = std::fs::read_to_string(&settings).unwrap();
-    std::fs::write(&settings, before.replace("Execute|Create|Edit", "Execute")).unwrap();
+    std::fs::write(
+        &settings,
+        before.replace("Execute|Create|Edit|ApplyPatch", "Execute|Create|Edit"),
+    )
+    .unwrap();
     let mut again = home.cmd(&["init", "--agent", "droid"]);
     again.command.current_dir(&repo.work);
     assert_eq!(again.output().code, 0);
@@ -251,7 +255,7 @@ fn droids_file_tools_cannot_take_hookjudge_out_of_its_settings() {
     let installed: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(
         installed["hooks"]["PreToolUse"][0]["matcher"],
-        "Execute|Create|Edit"
+        "Execute|Create|Edit|ApplyPatch"
     );
     let call = |tool: &str, input: Value| {
         let input = json!({"session_id": SESSION_ID, "cwd": repo.work,
@@ -276,6 +280,10 @@ fn droids_file_tools_cannot_take_hookjudge_out_of_its_settings() {
             "Edit",
             json!({"file_path": path, "old_str": hook_line, "new_str": ""}),
         ),
+        (
+            "ApplyPatch",
+            json!({"input": format!("*** Begin Patch\n*** Update File: {path}\n@@\n-{hook_line}\n+\n*** End Patch")}),
+        ),
     ] {
         let v = call(tool, input).unwrap_or_else(|| panic!("{tool}: silent"));
         let (decision, reason) = decision(&v);
@@ -290,6 +298,10 @@ fn droids_file_tools_cannot_take_hookjudge_out_of_its_settings() {
         (
             "Edit",
             json!({"file_path": repo.work.join("loader.py"), "old_str": "two", "new_str": "three"}),
+        ),
+        (
+            "ApplyPatch",
+            json!({"input": "*** Begin Patch\n*** Add File: notes2.md\n+# Notes\n*** End Patch"}),
         ),
     ] {
         assert_eq!(call(tool, input), None, "{tool} was gated");

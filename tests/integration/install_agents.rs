@@ -76,7 +76,10 @@ fn init_twice_then_uninstall_keeps_every_other_byte() {
                 "^run_shell_command$",
                 handler["timeout"].as_u64().unwrap() / 1000,
             ),
-            _ => ("Execute|Create|Edit", handler["timeout"].as_u64().unwrap()),
+            _ => (
+                "Execute|Create|Edit|ApplyPatch",
+                handler["timeout"].as_u64().unwrap(),
+            ),
         };
         assert_eq!(gate["matcher"], matcher);
         let flag: u64 = command

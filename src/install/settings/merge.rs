@@ -14,7 +14,13 @@ use crate::support::jsonc::{self, Node, Parsed};
 /// Matchers that earlier versions of the templates wrote. An entry of ours with one of these is
 /// upgraded to the template's matcher; any other matcher is the user's and is kept. Append the
 /// old value here when a template's matcher changes.
-pub const PREVIOUS_MATCHERS: &[&str] = &["Bash", "^Bash$", "run_shell_command", "Execute"];
+pub const PREVIOUS_MATCHERS: &[&str] = &[
+    "Bash",
+    "^Bash$",
+    "run_shell_command",
+    "Execute",
+    "Execute|Create|Edit",
+];
 
 /// Why a settings file cannot be merged into, with the key at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
