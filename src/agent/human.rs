@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader, Write};
 use crate::agent::Agent;
 
 /// Environment variables the agents set in the commands they run, and which agent each means.
-const AGENT_MARKERS: [(&str, Agent); 10] = [
+const AGENT_MARKERS: [(&str, Agent); 11] = [
     ("CLAUDECODE", Agent::Claude),
     ("CLAUDE_CODE_ENTRYPOINT", Agent::Claude),
     ("CODEX_SANDBOX", Agent::Codex),
@@ -32,6 +32,9 @@ const AGENT_MARKERS: [(&str, Agent); 10] = [
     ("OPENCODE", Agent::OpenCode),
     // Crush sets `CRUSH=1` in its `bash` tool and its hooks (docs/hooks/README.md).
     ("CRUSH", Agent::Crush),
+    // Copilot CLI 1.0.102 sets `COPILOT_CLI=1` (and `COPILOT_AGENT_SESSION_ID`) in every shell
+    // command it runs (seen with the real client, tests/e2e).
+    ("COPILOT_CLI", Agent::Copilot),
 ];
 
 /// Program names (or script names run by an interpreter) of the agent CLIs besides their

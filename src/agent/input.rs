@@ -44,7 +44,7 @@ pub struct HookInput {
     pub message_id: Option<String>,
     // The fields other agents name their own way, read into the ones above by
     // [`HookInput::parse`]. Copilot CLI: `sessionId`, `transcriptPath`, `toolName`, `toolArgs`
-    // (a JSON string in the CLI's hooks, an object in the SDK's).
+    // (an object from Copilot CLI 1.0.102 and the SDK; a JSON string in its hooks reference).
     #[serde(rename = "sessionId")]
     pub copilot_session_id: Option<String>,
     #[serde(rename = "transcriptPath")]
@@ -125,7 +125,7 @@ impl HookInput {
             return;
         }
         if let Some(name) = self.copilot_tool_name.clone() {
-            // Copilot CLI sends the arguments as a JSON string.
+            // Copilot CLI sends the arguments as an object or a JSON string.
             self.tool_input = match self.copilot_tool_args.take() {
                 Some(Value::String(s)) => serde_json::from_str(&s).ok().or(Some(Value::String(s))),
                 args => args,

@@ -173,11 +173,14 @@ const CONTRACTS: [Contract; 10] = [
     // (`$COPILOT_HOME/hooks/`), `{"version": 1, "hooks": {EVENT: [handler]}}` with no matcher
     // groups; github/docs content/copilot/reference/hooks-reference.md (2026). Its folder at
     // home is `.copilot`: every GitHub repository has a `.github`, which says nothing of it.
+    // An ask is a deny in `-p` runs: Copilot CLI 1.0.102 tells the model "Denied by preToolUse
+    // hook (unable to ask user for confirmation): REASON" (tests/e2e), so the agent is told to
+    // ask the user.
     Contract {
         name: "copilot",
         display_name: "Copilot CLI",
         config_dir: ".copilot",
-        can_ask: true,
+        can_ask: false,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: ".github/hooks/hookjudge.json",
@@ -393,7 +396,8 @@ mod tests {
     #[test]
     fn other_agents_fields_are_read_into_the_common_ones() {
         let parse = |j: &str| HookInput::parse(j.as_bytes()).unwrap();
-        // Copilot CLI's `toolArgs` is a JSON string; the SDK's is an object.
+        // Copilot CLI's `toolArgs`: a JSON string in its hooks reference, an object from the
+        // real CLI (1.0.102) and the SDK.
         for args in [
             r#""{\"command\":\"git push\"}""#,
             r#"{"command":"git push"}"#,

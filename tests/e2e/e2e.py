@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""End-to-end suite: the real Claude Code, Codex, Gemini, Qwen Code and OpenCode CLIs, headless, driving hookjudge.
+"""End-to-end suite: the real Claude Code, Codex, Gemini, Qwen Code, OpenCode, Droid and Copilot CLIs, headless, driving hookjudge.
 
 Each scenario runs inside a private network namespace with only loopback (`unshare -n`), with
 scripted fake model servers: Anthropic Messages (streaming) for Claude Code, OpenAI Responses
 for Codex, Gemini `generateContent` (server-sent events) for Gemini CLI, OpenAI chat
-completions (streaming) for Qwen Code, OpenCode and Crush, and an
+completions (streaming) for Qwen Code, OpenCode, Crush, Droid and Copilot CLI, and an
 OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
 installed with `hookjudge init`, exactly as a user would, into a temporary git repository with a
 local bare `origin`. Assertions look at what the model is sent next, at hookjudge's decision log
@@ -14,7 +14,7 @@ are skipped, saying why, where it cannot start).
 
     tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--client NAME] [--cache DIR] [--only NAME]
 
-`--client claude|codex|gemini|qwen|opencode|crush` (repeatable) runs only those clients' scenarios
+`--client claude|codex|gemini|qwen|opencode|crush|droid|copilot` (repeatable) runs only those clients' scenarios
 and installs only those clients. The CLIs are installed from the npm registry at pinned versions
 into the cache (reused when present). When the registry cannot be reached the suite is skipped,
 not failed; so is Crush where its install cannot fetch its binary (from GitHub releases, not the
@@ -30,6 +30,7 @@ QWEN_VERSION = "0.15.10"
 OPENCODE_VERSION = "1.18.33"
 CRUSH_VERSION = "0.96.1"
 DROID_VERSION = "0.215.0"
+COPILOT_VERSION = "1.0.102"
 
 # ---------------------------------------------------------------- fake servers
 
@@ -236,6 +237,7 @@ CHAT_SHELL_TOOLS = {
     "crush": ("bash", lambda command: {"command": command, "description": "run"}),
     # Droid rejects an `Execute` call without its risk fields.
     "droid": ("Execute", lambda command: {"command": command, "riskLevelReason": "a scripted step", "riskLevel": "low"}),
+    "copilot": ("bash", lambda command: {"command": command, "description": "run"}),
 }
 
 
@@ -420,6 +422,19 @@ def inside(spec_path):
         model = serve(make_chat(script, model_rec, "droid"), model_port)
         env = dict(os.environ, HOME=spec["home"], FACTORY_AIRGAP_ENABLED="1", FACTORY_DROID_AUTO_UPDATE_ENABLED="0", **spec["env"])
         cmd = [spec["droid"], "exec", "--auto", "high", "-m", "custom:Fake-0", "-o", "json", spec["prompt"]]
+    elif spec["client"] == "copilot":
+        # Its own model provider ("bring your own key": `copilot help providers`), offline: no
+        # GitHub account, no telemetry, no update (`copilot help environment`). The bundled
+        # package it unpacks on first run goes to the suite's cache, not each scenario's home.
+        model = serve(make_chat(script, model_rec, "copilot"), model_port)
+        env = dict(os.environ, HOME=spec["home"], COPILOT_OFFLINE="true", COPILOT_PROVIDER_BASE_URL=f"http://127.0.0.1:{model_port}/v1",
+                   COPILOT_PROVIDER_API_KEY="sk-test-dummy", COPILOT_MODEL="fake", COPILOT_AUTO_UPDATE="false",
+                   COPILOT_PKG_CACHE_HOME=os.path.join(spec["copilot"].split("/node_modules/")[0], "pkg-cache"), **spec["env"])
+        cmd = [spec["copilot"], "-p", spec["prompt"], "--allow-all-tools", "--output-format", "json"]
+        if spec["scope"] == "project":
+            # The repository's `.github/hooks/` run only in a folder the person trusts (asked on
+            # the first interactive start there); `--trust-folder` is that trust for one run.
+            cmd.append("--trust-folder")
     elif spec["client"] == "crush":
         # From Crush's docs and schema (charmbracelet/crush docs/config, internal/cmd/run.go):
         # `crush run` approves the session's tools itself. Not yet run here: its npm install
@@ -603,8 +618,9 @@ exporter = "none"
     spec = {"client": sc.client, "turns": turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
-            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "droid": clis.get("droid"), "node": clis.get("node"),
-            "timeout": sc.timeout}
+            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "droid": clis.get("droid"), "copilot": clis.get("copilot"),
+            "node": clis.get("node"),
+            "timeout": sc.timeout, "scope": scope}
     spec_path = os.path.join(root, "spec.json")
     json.dump(spec, open(spec_path, "w"))
     subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__), "--inside", spec_path], check=True)
@@ -913,7 +929,7 @@ def tool_messages(request):
 
 
 def chat_push_check(client):
-    """OpenCode, Crush: the unverified push is refused, the model reads why, origin is unchanged."""
+    """OpenCode, Crush, Copilot CLI: the unverified push is refused, the model reads why, origin is unchanged."""
     def check(r):
         g = gates(r)
         # hookjudge reads no session of theirs, so with no test artifact a person must decide:
@@ -931,12 +947,12 @@ def chat_push_check(client):
 
 # The variable each agent sets in the commands it runs, by which hookjudge's commands for a
 # person only (`approve`, `trust`, `uninstall`) know they run inside it.
-SHELL_MARKERS = {"opencode": "OPENCODE", "crush": "CRUSH"}
-MARKED_LS = "ls && env | grep -E '^(OPENCODE|CRUSH)='"
+SHELL_MARKERS = {"opencode": "OPENCODE", "crush": "CRUSH", "copilot": "COPILOT_CLI"}
+MARKED_LS = "ls && env | grep -E '^(OPENCODE|CRUSH|COPILOT_CLI)='"
 
 
 def chat_ordinary_check(client):
-    """OpenCode, Crush: an ordinary command runs as if hookjudge were not there."""
+    """OpenCode, Crush, Copilot CLI: an ordinary command runs as if hookjudge were not there."""
     def check(r):
         assert all(x["action"] == "silent" for x in gates(r)), [x["action"] for x in gates(r)]
         reqs = chat_requests(r, client)
@@ -1117,7 +1133,7 @@ SCENARIOS = [
     Scenario("qwen-stop-block", "qwen", [PUSH_NOW, VERIFIED]),
     Scenario("qwen-push-gated", "qwen", [NOTE, {"bash": "git push origin main"}, {"text": "That needs your approval first."}]),
     Scenario("qwen-loop-breaker", "qwen", [], default=PUSH_NOW, timeout=60),
-] + [Scenario(f"{client}-{name}", client, turns, timeout=60) for client in ("opencode", "crush") for name, turns in (
+] + [Scenario(f"{client}-{name}", client, turns, timeout=60) for client in ("opencode", "crush", "copilot") for name, turns in (
     ("push-gated", PUSH_GATED),
     ("ordinary", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}]),
 )] + [
@@ -1125,6 +1141,8 @@ SCENARIOS = [
     # user's plugin where OpenCode looks when `XDG_CONFIG_HOME` is not `~/.config`.
     Scenario("opencode-project-scope", "opencode", PUSH_GATED, timeout=60, scope="project"),
     Scenario("opencode-xdg-config-home", "opencode", PUSH_GATED, timeout=60, xdg_config="xdg"),
+    # The hooks in the repository's `.github/hooks/hookjudge.json`, naming `hookjudge` on PATH.
+    Scenario("copilot-project-scope", "copilot", PUSH_GATED, timeout=60, scope="project"),
     Scenario("droid-push-gated", "droid", PUSH_GATED, timeout=60),
     Scenario("droid-ordinary", "droid", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}], timeout=60),
     Scenario("droid-stop-block", "droid", [PUSH_NOW, VERIFIED], timeout=60),
@@ -1150,8 +1168,9 @@ CHECKS.update({"droid-ordinary": chat_ordinary_check("droid"),
 CHECKS.update({"droid-push-gated": droid_push_check("none", "judge", "nothing shows the code was verified"),
                "droid-tested-push": droid_push_check("test_run_after_change", None, ""),
                "droid-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed")})
-CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode")})
-CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush")
+CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode"),
+               "copilot-project-scope": chat_push_check("copilot")})
+CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush", "copilot")
                for name, check in (("push-gated", chat_push_check), ("ordinary", chat_ordinary_check))})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
@@ -1187,6 +1206,10 @@ CLIENTS = {
     # The package `droid` is Factory's CLI too (`@factory/cli` 0.225.1's linux-x64 package of
     # the same version is not in the registry); its install script links the platform binary here.
     "droid": ([f"droid@{DROID_VERSION}"], f"droid-{DROID_VERSION}", lambda p: p + "/node_modules/droid/bin/droid"),
+    # The platform package (an optional dependency, from the registry) holds the binary that
+    # `npm-loader.js` would start.
+    "copilot": ([f"@github/copilot@{COPILOT_VERSION}"], f"copilot-{COPILOT_VERSION}",
+                lambda p: p + "/node_modules/@github/copilot-linux-x64/copilot"),
 }
 # Clients whose npm install fetches from outside the registry: a failed install skips them.
 FETCHES_OUTSIDE_REGISTRY = {"crush": "@charmland/crush's install script downloads its binary from GitHub releases"}

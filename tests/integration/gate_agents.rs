@@ -34,9 +34,15 @@ pub(crate) fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
             "permissionMode": "auto-medium", "hookEventName": "PreToolUse", "tool_name": "Execute",
             "tool_input": {"command": command}})
         }
-        // Copilot CLI `preToolUse` (cli-hooks-reference): `toolArgs` is a JSON string.
+        // Copilot CLI `preToolUse`, as Copilot CLI 1.0.102 sends it (tests/e2e): `toolArgs`
+        // is an object.
         "copilot" => json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": cwd,
-            "toolName": "bash", "toolArgs": json!({"command": command, "description": "push"}).to_string()}),
+            "toolName": "bash", "toolArgs": {"command": command, "description": "push"}}),
+        // Copilot CLI with `toolArgs` a JSON string, as its hooks reference gives it.
+        "copilot-string" => {
+            json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": cwd,
+            "toolName": "bash", "toolArgs": json!({"command": command, "description": "push"}).to_string()})
+        }
         // Cursor `beforeShellExecution` (common fields, then `command`, `cwd`).
         "cursor" => json!({"conversation_id": "cv1", "generation_id": "g1", "model": "m",
             "hook_event_name": "beforeShellExecution", "cursor_version": "3.7.21", "workspace_roots": [cwd],
@@ -99,7 +105,9 @@ pub(crate) fn expected(agent: &str, reason: &str) -> Value {
         "droid" => {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": told}})
         }
-        "copilot" => json!({"permissionDecision": "ask", "permissionDecisionReason": reason}),
+        // Copilot CLI 1.0.102 turns an ask into a deny in `-p` runs ("unable to ask user for
+        // confirmation", tests/e2e): the agent is told to ask.
+        "copilot" => json!({"permissionDecision": "deny", "permissionDecisionReason": told}),
         "cursor" => json!({"permission": "ask", "user_message": reason, "agent_message": reason}),
         "crush" | "opencode" => json!({"decision": "deny", "reason": told}),
         "cline" => json!({"cancel": true, "errorMessage": told}),
@@ -123,10 +131,10 @@ fn a_push_without_test_evidence_is_stopped_in_each_agents_own_answer() {
         "{reason}"
     );
     for agent in AGENTS {
-        let shapes: &[&str] = if agent == "droid" {
-            &["droid", "droid-camel"]
-        } else {
-            &[agent]
+        let shapes: &[&str] = match agent {
+            "droid" => &["droid", "droid-camel"],
+            "copilot" => &["copilot", "copilot-string"],
+            _ => &[agent],
         };
         for shape in shapes {
             let stdin = payload(shape, &repo.work, "git push origin main");
@@ -205,11 +213,16 @@ fn qwen_codes_own_shell_cannot_approve_what_the_gate_held_back() {
 }
 
 #[test]
-fn opencode_and_crush_shells_cannot_approve_what_the_gate_held_back() {
+fn opencode_crush_and_copilot_shells_cannot_approve_what_the_gate_held_back() {
     // OpenCode 1.18 sets `OPENCODE=1` in the commands it runs (seen in tests/e2e), Crush
-    // `CRUSH=1` (its hooks documentation); `approve` is for a person.
+    // `CRUSH=1` (its hooks documentation), Copilot CLI 1.0.102 `COPILOT_CLI=1` (seen in
+    // tests/e2e); `approve` is for a person.
     let home = Home::new();
-    for (var, name) in [("OPENCODE", "OpenCode"), ("CRUSH", "Crush")] {
+    for (var, name) in [
+        ("OPENCODE", "OpenCode"),
+        ("CRUSH", "Crush"),
+        ("COPILOT_CLI", "Copilot CLI"),
+    ] {
         let out = home.cmd(&["approve"]).env(var, "1").output();
         assert_ne!(out.code, 0, "{var}");
         let want = format!("`{var}` is set, so this runs inside {name}");
