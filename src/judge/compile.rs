@@ -206,10 +206,19 @@ impl Compiled {
             Some(_) => {}
             None => {
                 let hir = parse(source)?;
-                let regex = build(&narrow(&hir, &chars, &chars.class()))?;
-                let result = search(&regex);
-                *narrowed = Some((chars, regex));
-                return Ok(result);
+                // A text of many scattered characters (a Chinese reply holds a hundred and
+                // more) narrows a class such as `[^\n]` to as many single-character ranges,
+                // which a bounded repetition copies: then the narrowed regex is larger than the
+                // full one, and may not fit where the full one does. The full one serves it.
+                match build(&narrow(&hir, &chars, &chars.class())) {
+                    Ok(regex) => {
+                        let result = search(&regex);
+                        *narrowed = Some((chars, regex));
+                        return Ok(result);
+                    }
+                    Err(Error::TooBig { .. }) => {}
+                    Err(other) => return Err(other),
+                }
             }
         }
         drop(narrowed);
@@ -437,6 +446,21 @@ mod tests {
         assert_eq!(near.find(r"\w{0,10}", "ab").unwrap(), Some((0, 2)));
         // Far below it, nothing is compiled before a text needs it.
         assert!(checked(r"\b(fix|fixed)\b").unwrap().full.get().is_none());
+    }
+
+    #[test]
+    fn a_text_of_many_characters_falls_back_to_the_full_regex() {
+        // Two hundred scattered CJK characters (no two adjacent), with a match at the end.
+        let text: String = (0..200u32)
+            .filter_map(|i| char::from_u32(0x4E00 + 7 * i))
+            .map(|c| c.to_string())
+            .chain(["修改了，现在好了".to_owned()])
+            .collect();
+        let source = r"\b(cambié)\b[^\n]{0,150}\b(ahora)\b|(调整|修改了|改了)[^\n]{0,80}(现在|不再|已经)|\b(geändert)\b[^\n]{0,150}\b(jetzt)\b|\b(modifié)\b[^\n]{0,150}\b(maintenant)\b";
+        let compiled = Compiled::default();
+        let found = compiled.find(source, &text).unwrap();
+        assert!(found.is_some());
+        assert!(compiled.full.get().is_some(), "the full regex served it");
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod gate_table_rows;
 mod git_config_writes;
 mod harness;
 mod hook_plumbing;
+mod indirect_writes;
 mod install;
 mod install_agents;
 mod install_files;

@@ -57,18 +57,7 @@ pub fn faked_evidence(
             Some(dir) if !word.starts_with('/') => dir.join(word),
             _ => PathBuf::from(word),
         };
-        let parts: Vec<String> = normalize(&path)
-            .components()
-            .filter(|c| matches!(c, Component::Normal(_)))
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        // Relative to any directory (the repository root is one of them); a file only (the
-        // directories holding artifacts may be made by anyone).
-        (0..parts.len()).any(|i| {
-            let rel = parts[i..].join("/");
-            crate::gate::glob::covers(&rel, &globs)
-                && crate::gate::evidence::matches_a_glob(&rel, &globs)
-        })
+        is_artifact(&path, &globs)
     };
     let script = shell::parse(command, cwd);
     let runs_tests = |cmd: &SimpleCommand| tests.as_ref().is_some_and(|t| is_test_run(cmd, t));
@@ -109,6 +98,36 @@ pub fn faked_evidence(
         }
     }
     None
+}
+
+/// Whether `path` is a file the gate reads as proof of a test run (`globs`: the artifact
+/// globs), relative to any directory (the repository root is one of them); a file only (the
+/// directories holding artifacts may be made by anyone).
+fn is_artifact(path: &Path, globs: &[String]) -> bool {
+    let parts: Vec<String> = normalize(path)
+        .components()
+        .filter(|c| matches!(c, Component::Normal(_)))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    (0..parts.len()).any(|i| {
+        let rel = parts[i..].join("/");
+        crate::gate::glob::covers(&rel, globs) && crate::gate::evidence::matches_a_glob(&rel, globs)
+    })
+}
+
+/// What a file tool's write of `path` fakes, if `path` is one of the default artifacts
+/// (`.hookjudge/verified`, `junit.xml`, …): the gate would read it as a test run.
+pub(super) fn faked_by_file_tool(path: &Path) -> Option<String> {
+    let globs: Vec<String> = crate::gate::evidence::DEFAULT_ARTIFACTS
+        .iter()
+        .map(|g| (*g).to_owned())
+        .collect();
+    is_artifact(path, &globs).then(|| {
+        format!(
+            "edit writes `{}`, a file the gate reads as proof of a test run, without running the tests; run them instead",
+            path.display()
+        )
+    })
 }
 
 /// Each redirect target in `source`, with the text of the statement it ends: from the last

@@ -11,6 +11,7 @@ use super::places::{Protected, settings_file};
 use super::{env_files, git_config, scripts};
 use crate::agent::HookInput;
 use crate::gate::patch;
+use crate::support::paths::normalize;
 
 /// Keys of an agent's settings that decide whether hookjudge runs.
 pub(super) const HOOK_KEYS: [&str; 4] = ["hooks", "disableAllHooks", "hooksConfig", "env"];
@@ -33,10 +34,15 @@ pub fn file_tool(input: &HookInput) -> Option<String> {
         .as_str()
         .or(tool_input["path"].as_str())
         .or(tool_input["absolute_path"].as_str())?;
-    let path = resolve(path);
+    // `x/../.claude/settings.local.json`: the tool creates `x` and writes the settings, so the
+    // file is read as the path resolves, not as it is spelled (which may not exist yet).
+    let path = normalize(&resolve(path));
     let Some(what) = protected.what(&path) else {
         if git_config::is_git_config(&protected, &path) {
             return Some(format!("edit {}", git_config::what(&path)));
+        }
+        if let Some(what) = super::faked::faked_by_file_tool(&path) {
+            return Some(what);
         }
         // Not a protected file: still an env file an agent loads, or a script that writes
         // hookjudge's places when it runs.
@@ -171,10 +177,15 @@ pub(super) fn patch_check(
     for file in patch::parse(patch) {
         for (name, moved) in [(Some(&file.path), false), (file.move_to.as_ref(), true)] {
             let Some(name) = name else { continue };
-            let path = protected.word_path(name, cwd);
+            let path = normalize(&protected.word_path(name, cwd));
             let Some(what) = protected.what(&path) else {
                 if git_config::is_git_config(protected, &path) {
                     return Some(format!("patch {}", git_config::what(&path)));
+                }
+                if file.action != patch::Action::Delete
+                    && let Some(what) = super::faked::faked_by_file_tool(&path)
+                {
+                    return Some(format!("patch: {what}"));
                 }
                 if file.action != patch::Action::Delete && !moved {
                     let before = std::fs::read_to_string(&path).unwrap_or_default();

@@ -134,7 +134,7 @@ fn protected_components(protected: &Protected) -> Vec<String> {
     let mut parts: Vec<String> = settings_files()
         .iter()
         .flat_map(|s| s.split('/'))
-        .chain([".git", "hooks", "pre-push"])
+        .chain([".git", "hooks", "pre-push", "config", ".gitconfig"])
         .map(str::to_owned)
         .collect();
     let places = protected
@@ -149,7 +149,28 @@ fn protected_components(protected: &Protected) -> Vec<String> {
                 .map(|c| c.as_os_str().to_string_lossy().into_owned()),
         );
     }
+    // What the state and config dirs hold (`trust.json`, `config.json`, the seal key): a
+    // `-name` test selects them by their own names.
+    for dir in &protected.dirs {
+        names_below(dir, 3, &mut parts);
+    }
     parts
+}
+
+/// The names of the files and folders below `dir`, `depth` levels down, at most 256.
+fn names_below(dir: &std::path::Path, depth: usize, names: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten().take(256) {
+        if names.len() > 1024 {
+            return;
+        }
+        names.push(entry.file_name().to_string_lossy().into_owned());
+        if depth > 1 && entry.file_type().is_ok_and(|t| t.is_dir()) {
+            names_below(&entry.path(), depth - 1, names);
+        }
+    }
 }
 
 /// Whether `git WORDS…` can delete or move the paths it names: every verb but those known to

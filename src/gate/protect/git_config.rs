@@ -97,6 +97,15 @@ pub(super) fn command_writes(
         "sed" | "perl" if args.iter().any(in_place) => {
             operands().find_map(|w| written(protected, w, cwd))
         }
+        // `git config -e`: the editor (`GIT_EDITOR`, `core.editor`) writes the file.
+        "git" if args.iter().any(|w| matches!(*w, "-e" | "--edit"))
+            && args
+                .iter()
+                .filter(|w| !w.starts_with('-'))
+                .any(|w| *w == "config") =>
+        {
+            Some("command has an editor write git's configuration, which can switch off git hooks (hookjudge's pre-push hook among them) unseen; set a key with `git config KEY VALUE` instead, which the gate reads".into())
+        }
         "dd" => args
             .iter()
             .find_map(|w| w.strip_prefix("of="))

@@ -329,6 +329,12 @@ fn one_command(
                 "rsync" => words[1..]
                     .iter()
                     .any(|w| w.starts_with("--del") || *w == "--remove-source-files"),
+                // Archivers that delete what they archived.
+                "tar" => words.contains(&"--remove-files"),
+                "zip" => words[1..].iter().any(|w| {
+                    *w == "--move"
+                        || (w.starts_with('-') && !w.starts_with("--") && w.contains('m'))
+                }),
                 _ => true,
             };
         for (at, target) in words.iter().enumerate().skip(1) {
@@ -402,9 +408,9 @@ fn one_command(
 
 /// Programs that move, delete, truncate or change the mode of what they are given: naming a
 /// directory that holds a protected file is as bad as naming the file.
-const REMOVERS: [&str; 13] = [
+const REMOVERS: [&str; 15] = [
     "mv", "rm", "rmdir", "unlink", "shred", "truncate", "chmod", "chown", "chgrp", "chattr", "git",
-    "rsync", "find",
+    "rsync", "find", "tar", "zip",
 ];
 
 /// Programs whose last argument may be a directory the other arguments land in.

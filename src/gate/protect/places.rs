@@ -82,9 +82,16 @@ impl Protected {
             if self.binary.as_deref() == Some(p.as_path()) {
                 return Some("changes the hookjudge binary the hooks run");
             }
-            if on_path_as_hookjudge(p) {
+            if on_path_as(p, &["hookjudge", "hookjudge.exe"]) {
                 return Some(
                     "puts a program named hookjudge on PATH, where hooks installed by name find it",
+                );
+            }
+            // `~/.local/bin/git`: a wrapper in front of git can run every push with its hooks
+            // off (`-c core.hooksPath=/dev/null`), hookjudge's pre-push hook among them.
+            if self.home.as_deref().is_some_and(|h| p.starts_with(h)) && on_path_as(p, &["git"]) {
+                return Some(
+                    "puts a program named git on PATH in front of git, which can run pushes with hookjudge's pre-push hook off",
                 );
             }
             if self.files.iter().any(|f| f == p) {
@@ -206,6 +213,11 @@ impl Protected {
             word
         };
         let word = word.trim_start_matches("file://");
+        // `~`, `$HOME` and `${HOME}` alone are HOME itself (`find ~ -name … -delete`).
+        let word = match word {
+            "~" | "$HOME" | "${HOME}" => "~/",
+            _ => word,
+        };
         let below_home = ["~/", "$HOME/", "${HOME}/"]
             .iter()
             .find_map(|prefix| word.strip_prefix(prefix));
@@ -307,13 +319,13 @@ impl Protected {
     }
 }
 
-/// Whether `path` is a file named `hookjudge` in a directory on PATH: hooks installed by name
-/// (team mode) run the first such file, so writing one shadows or replaces hookjudge.
-fn on_path_as_hookjudge(path: &Path) -> bool {
+/// Whether `path` is a file named one of `names` in a directory on PATH: hooks installed by
+/// name (team mode) run the first `hookjudge` there, so writing one shadows or replaces it.
+fn on_path_as(path: &Path, names: &[&str]) -> bool {
     let named = path
         .file_name()
         .and_then(|n| n.to_str())
-        .is_some_and(|n| n == "hookjudge" || n == "hookjudge.exe");
+        .is_some_and(|n| names.contains(&n));
     named
         && path.parent().is_some_and(|dir| {
             std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
@@ -322,8 +334,9 @@ fn on_path_as_hookjudge(path: &Path) -> bool {
 }
 
 /// Words in a command line that may concern hookjudge's places (checked before parsing).
-pub(super) const PATH_HINTS: [&str; 9] = [
+pub(super) const PATH_HINTS: [&str; 10] = [
     "hook",
+    "bin/git",
     // git's configuration: `.git/config`, `~/.gitconfig`, `cd .git && … >> config`,
     // `~/.config/git/config`.
     ".git",
