@@ -71,6 +71,10 @@ pub struct HookInput {
     pub cline_workspace_roots: Option<Vec<String>>,
     #[serde(rename = "preToolUse")]
     pub cline_pre_tool_use: Option<ClinePreToolUse>,
+    /// Cline CLI 3: the call as the model made it, `{id, name, input}` (its `preToolUse`
+    /// holds the same parameters with every value turned into a string).
+    #[serde(rename = "tool_call")]
+    pub cline_tool_call: Option<ClineToolCall>,
     /// Factory Droid, as some of its integrations describe it: camelCase common fields
     /// (`hookEventName`, `sessionId`, `transcriptPath`) beside snake_case tool fields.
     #[serde(rename = "hookEventName")]
@@ -86,6 +90,14 @@ pub struct ClinePreToolUse {
     #[serde(rename = "toolName")]
     pub tool_name: Option<String>,
     pub parameters: Option<Value>,
+}
+
+/// Cline CLI 3's `tool_call` object.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ClineToolCall {
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub input: Option<Value>,
 }
 
 /// The tool name hookjudge gives Cursor's `beforeShellExecution`, which names no tool.
@@ -132,8 +144,20 @@ impl HookInput {
             };
             self.tool_name = Some(name);
         } else if let Some(call) = self.cline_pre_tool_use.take() {
-            self.tool_name = call.tool_name;
-            self.tool_input = call.parameters;
+            // Cline CLI 3 sends the call's own input beside `preToolUse`, whose values are
+            // strings (`commands` a JSON array in one): the call's input is read when there.
+            let typed = self.cline_tool_call.take().unwrap_or_default();
+            fill(&mut self.tool_use_id, typed.id);
+            self.tool_name = typed.name.or(call.tool_name);
+            self.tool_input = typed.input.or(call.parameters);
+            if let Some(Value::String(commands)) = self
+                .tool_input
+                .as_ref()
+                .map(|input| input["commands"].clone())
+                && let Ok(list @ Value::Array(_)) = serde_json::from_str::<Value>(&commands)
+            {
+                self.tool_input.as_mut().unwrap()["commands"] = list;
+            }
             // Kept to tell the agent apart.
             self.cline_pre_tool_use = Some(ClinePreToolUse::default());
         } else if let Some(command) = self.cursor_command.clone() {
@@ -220,8 +244,9 @@ fn fill(field: &mut Option<String>, value: Option<String>) {
 
 /// The shell tool's name in each agent (Claude Code and Codex `Bash`, Gemini CLI and Qwen
 /// Code `run_shell_command`, Copilot CLI and Crush `bash`, Factory Droid `Execute`, Cline
-/// `execute_command`, Cursor [`CURSOR_SHELL`], and Codex's older names).
-pub const SHELL_TOOLS: [&str; 9] = [
+/// `execute_command` (Cline CLI 3 `run_commands`), Cursor [`CURSOR_SHELL`], and Codex's older
+/// names).
+pub const SHELL_TOOLS: [&str; 10] = [
     "Bash",
     "run_shell_command",
     "shell",
@@ -230,6 +255,7 @@ pub const SHELL_TOOLS: [&str; 9] = [
     "bash",
     "Execute",
     "execute_command",
+    "run_commands",
     CURSOR_SHELL,
 ];
 
@@ -241,9 +267,14 @@ pub fn is_shell_tool(input: &HookInput) -> bool {
         .is_some_and(|name| SHELL_TOOLS.contains(&name))
 }
 
-/// The command of a shell tool call.
+/// The command of a shell tool call. Cline CLI 3's `run_commands` takes a list of whole
+/// commands, each run on its own: they are read as the lines of one script.
 pub fn shell_command(input: &HookInput) -> Option<String> {
     let tool_input = input.tool_input.as_ref()?;
+    if let Value::Array(commands) = &tool_input["commands"] {
+        let lines: Vec<&str> = commands.iter().filter_map(Value::as_str).collect();
+        return (!lines.is_empty()).then(|| lines.join("\n"));
+    }
     match &tool_input["command"] {
         Value::String(s) => Some(s.clone()),
         // Some clients send argv arrays.

@@ -422,6 +422,29 @@ mod tests {
         );
         assert!(is_shell_tool(&cline));
         assert_eq!(cline.detect_agent(), Some(Agent::Cline));
+        // Cline CLI 3.0.65, as the real CLI sends it: `run_commands` takes a list, typed in
+        // `tool_call.input`, a JSON string in `preToolUse.parameters` (read when alone).
+        for call in [
+            r#""tool_call":{"id":"call_1","name":"run_commands","input":{"commands":["make test","git push"]}},"#,
+            "",
+        ] {
+            let cli = parse(&format!(
+                r#"{{"hookName":"tool_call","taskId":"conv_1","workspaceRoots":["/w"],{call}"preToolUse":{{"toolName":"run_commands","parameters":{{"commands":"[\"make test\",\"git push\"]"}}}}}}"#
+            ));
+            assert!(is_shell_tool(&cli), "{call}");
+            assert_eq!(
+                shell_command(&cli).as_deref(),
+                Some("make test\ngit push"),
+                "{call}"
+            );
+            assert_eq!(cli.detect_agent(), Some(Agent::Cline));
+            assert_eq!(
+                (cli.cwd.as_deref(), cli.session_id.as_deref()),
+                (Some("/w"), Some("conv_1"))
+            );
+            let id = (!call.is_empty()).then_some("call_1");
+            assert_eq!(cli.tool_use_id.as_deref(), id);
+        }
         let cursor = parse(
             r#"{"hook_event_name":"beforeShellExecution","conversation_id":"cv","command":"make","cwd":"/c","workspace_roots":["/w"]}"#,
         );

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""End-to-end suite: the real Claude Code, Codex, Gemini, Qwen Code, OpenCode, Droid and Copilot CLIs, headless, driving hookjudge.
+"""End-to-end suite: the real Claude Code, Codex, Gemini, Qwen Code, OpenCode, Droid, Copilot and Cline CLIs, headless, driving hookjudge.
 
 Each scenario runs inside a private network namespace with only loopback (`unshare -n`), with
 scripted fake model servers: Anthropic Messages (streaming) for Claude Code, OpenAI Responses
 for Codex, Gemini `generateContent` (server-sent events) for Gemini CLI, OpenAI chat
-completions (streaming) for Qwen Code, OpenCode, Crush, Droid and Copilot CLI, and an
+completions (streaming) for Qwen Code, OpenCode, Crush, Droid, Copilot CLI and Cline, and an
 OpenAI-compatible chat endpoint as hookjudge's own judge. hookjudge is
 installed with `hookjudge init`, exactly as a user would, into a temporary git repository with a
 local bare `origin`. Assertions look at what the model is sent next, at hookjudge's decision log
@@ -14,7 +14,7 @@ are skipped, saying why, where it cannot start).
 
     tests/e2e/e2e.py --hookjudge target/debug/hookjudge [--client NAME] [--cache DIR] [--only NAME]
 
-`--client claude|codex|gemini|qwen|opencode|crush|droid|copilot` (repeatable) runs only those clients' scenarios
+`--client claude|codex|gemini|qwen|opencode|crush|droid|copilot|cline` (repeatable) runs only those clients' scenarios
 and installs only those clients. The CLIs are installed from the npm registry at pinned versions
 into the cache (reused when present). When the registry cannot be reached the suite is skipped,
 not failed; so is Crush where its install cannot fetch its binary (from GitHub releases, not the
@@ -31,6 +31,7 @@ OPENCODE_VERSION = "1.18.33"
 CRUSH_VERSION = "0.96.1"
 DROID_VERSION = "0.215.0"
 COPILOT_VERSION = "1.0.102"
+CLINE_VERSION = "3.0.65"
 
 # ---------------------------------------------------------------- fake servers
 
@@ -238,6 +239,8 @@ CHAT_SHELL_TOOLS = {
     # Droid rejects an `Execute` call without its risk fields.
     "droid": ("Execute", lambda command: {"command": command, "riskLevelReason": "a scripted step", "riskLevel": "low"}),
     "copilot": ("bash", lambda command: {"command": command, "description": "run"}),
+    # Cline CLI 3's shell tool takes a list of whole commands.
+    "cline": ("run_commands", lambda command: {"commands": [command]}),
 }
 
 
@@ -435,6 +438,14 @@ def inside(spec_path):
             # The repository's `.github/hooks/` run only in a folder the person trusts (asked on
             # the first interactive start there); `--trust-folder` is that trust for one run.
             cmd.append("--trust-folder")
+    elif spec["client"] == "cline":
+        # The user's provider (an OpenAI-compatible one, in `~/.cline/data/settings`, written by
+        # the scenario): no Cline account. A one-shot run without `--tui` approves every tool;
+        # the local backend keeps the run from starting Cline's background hub, which would
+        # outlive it.
+        model = serve(make_chat(script, model_rec, "cline"), model_port)
+        env = dict(os.environ, HOME=spec["home"], CLINE_SESSION_BACKEND_MODE="local", CLINE_NO_AUTO_UPDATE="1", **spec["env"])
+        cmd = [spec["cline"], "--json", spec["prompt"]]
     elif spec["client"] == "crush":
         # From Crush's docs and schema (charmbracelet/crush docs/config, internal/cmd/run.go):
         # `crush run` approves the session's tools itself. Not yet run here: its npm install
@@ -558,6 +569,14 @@ def run_scenario(sc, args, clis):
         with open(os.path.join(home, ".factory", "settings.json"), "w") as f:
             json.dump({"customModels": [{"model": "fake", "displayName": "Fake", "baseUrl": f"http://127.0.0.1:{model_port}/v1",
                                          "apiKey": "sk-test-dummy", "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]}, f)
+    if sc.client == "cline":
+        # What `cline auth -p openai-compatible -k … -m fake -b …` writes.
+        os.makedirs(os.path.join(home, ".cline", "data", "settings"))
+        with open(os.path.join(home, ".cline", "data", "settings", "providers.json"), "w") as f:
+            json.dump({"version": 1, "lastUsedProvider": "openai-compatible", "modes": {}, "providers": {"openai-compatible": {
+                "settings": {"provider": "openai-compatible", "apiKey": "sk-test-dummy", "model": "fake",
+                             "baseUrl": f"http://127.0.0.1:{model_port}/v1"},
+                "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}}, f)
     if sc.client == "crush":
         # The user's own Crush config names the local model; `init` adds its hook to this file.
         os.makedirs(os.path.join(env["XDG_CONFIG_HOME"], "crush"))
@@ -618,7 +637,7 @@ exporter = "none"
     spec = {"client": sc.client, "turns": turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
-            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "droid": clis.get("droid"), "copilot": clis.get("copilot"),
+            "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "droid": clis.get("droid"), "copilot": clis.get("copilot"), "cline": clis.get("cline"),
             "node": clis.get("node"),
             "timeout": sc.timeout, "scope": scope}
     spec_path = os.path.join(root, "spec.json")
@@ -1150,6 +1169,10 @@ SCENARIOS = [
     Scenario("droid-tested-push", "droid", [DROID_EDIT, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED], timeout=60),
     Scenario("droid-failed-tests", "droid", [DROID_EDIT, {"bash": "make test; exit 2"}, {"bash": "git push origin main"},
                                              {"text": "The push was refused."}], timeout=60),
+    # Cline takes a one-word prompt for one of its commands.
+    Scenario("cline-push-gated", "cline", PUSH_GATED, timeout=60, prompt="Please continue the task."),
+    Scenario("cline-ordinary", "cline", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}],
+             timeout=60, prompt="Please continue the task."),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
       for client in ("claude", "codex", "gemini", "droid") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
@@ -1172,6 +1195,25 @@ CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-
                "copilot-project-scope": chat_push_check("copilot")})
 CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush", "copilot")
                for name, check in (("push-gated", chat_push_check), ("ordinary", chat_ordinary_check))})
+def check_cline_push(r):
+    """Cline CLI 3: the push is held back and the run stops there. A `cancel` from a
+    `PreToolUse` hook stops Cline's whole run (`@cline/core`'s hook runner turns it into a
+    stop, which aborts the run): no request follows, and neither the model nor Cline's output
+    carries the reason (it is in hookjudge's log)."""
+    g = gates(r)
+    assert [x["action"] for x in g] == ["ask"], [x["action"] for x in g]
+    assert g[0]["agent"] == "cline" and g[0]["event"] == "tool_call" and g[0]["command"] == "git push origin main", g[0]
+    assert g[0]["rulings"][0]["evidence"] == {"kind": "none"}, g[0]["rulings"][0]
+    assert r["origin_head"] != r["local_head"], "the push did not reach origin"
+    reqs = chat_requests(r, "cline")
+    assert len(reqs) == 2, f"the run stops at the held-back push: {len(reqs)} requests"
+    assert "hookjudge gate" not in json.dumps([q["body"] for q in reqs]), "the model is never told (see the docstring)"
+    results = [json.loads(l) for l in r["stdout"].splitlines() if l.startswith("{")]
+    assert any(x.get("type") == "run_result" and x.get("finishReason") == "aborted" for x in results), r["stdout"][-800:]
+    assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
+
+
+CHECKS.update({"cline-push-gated": check_cline_push, "cline-ordinary": chat_ordinary_check("cline")})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
                for client in ("claude", "codex", "gemini", "droid") for name, _, evidence in CLAIM_SCENARIOS})
@@ -1210,6 +1252,8 @@ CLIENTS = {
     # `npm-loader.js` would start.
     "copilot": ([f"@github/copilot@{COPILOT_VERSION}"], f"copilot-{COPILOT_VERSION}",
                 lambda p: p + "/node_modules/@github/copilot-linux-x64/copilot"),
+    # Its install script links the platform package's binary (an optional dependency) here.
+    "cline": ([f"cline@{CLINE_VERSION}"], f"cline-{CLINE_VERSION}", lambda p: p + "/node_modules/cline/bin/.cline"),
 }
 # Clients whose npm install fetches from outside the registry: a failed install skips them.
 FETCHES_OUTSIDE_REGISTRY = {"crush": "@charmland/crush's install script downloads its binary from GitHub releases"}

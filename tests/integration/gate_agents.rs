@@ -58,6 +58,17 @@ pub(crate) fn payload(agent: &str, cwd: &Path, command: &str) -> Value {
             "taskId": "t1", "workspaceRoots": [cwd], "userId": "u",
             "preToolUse": {"toolName": "execute_command", "parameters": {"command": command, "requires_approval": "false"}}})
         }
+        // Cline CLI 3.0.65's `PreToolUse` file hook, as the real CLI sent it (tests/e2e): the
+        // event is `tool_call`, the shell tool `run_commands` with an array of commands, typed in
+        // `tool_call.input` and JSON-encoded in `preToolUse.parameters`.
+        "cline-cli" => {
+            json!({"clineVersion": "", "timestamp": "2026-12-03T12:12:41.862Z", "taskId": "conv_1",
+            "sessionContext": {"rootSessionId": "1"}, "workspaceRoots": [cwd],
+            "workspaceInfo": {"rootPath": cwd, "hint": "repo"}, "userId": "unknown", "agent_id": "agent_1",
+            "parent_agent_id": null, "hookName": "tool_call", "iteration": 1,
+            "tool_call": {"id": "call_1", "name": "run_commands", "input": {"commands": [command]}},
+            "preToolUse": {"toolName": "run_commands", "parameters": {"commands": json!([command]).to_string()}}})
+        }
         // What the generated OpenCode plugin sends for `tool.execute.before` on `bash`.
         "opencode" => json!({"hook_event_name": "PreToolUse", "session_id": "o1", "cwd": cwd,
             "tool_name": "bash", "tool_input": {"command": command}}),
@@ -134,6 +145,7 @@ fn a_push_without_test_evidence_is_stopped_in_each_agents_own_answer() {
         let shapes: &[&str] = match agent {
             "droid" => &["droid", "droid-camel"],
             "copilot" => &["copilot", "copilot-string"],
+            "cline" => &["cline", "cline-cli"],
             _ => &[agent],
         };
         for shape in shapes {
@@ -159,10 +171,14 @@ fn plain_commands_cost_nothing_and_cline_is_told_to_go_on() {
     let home = Home::new();
     home.user_config(r#"{"llm": {"provider": "none"}}"#);
     let repo = GitFixture::new(home.path(), "repo");
-    for agent in AGENTS {
+    for (agent, shape) in AGENTS
+        .iter()
+        .map(|a| (*a, *a))
+        .chain([("cline", "cline-cli")])
+    {
         let out = home
             .cmd(&["gate", "--agent", agent])
-            .stdin(payload(agent, &repo.work, "ls -la").to_string())
+            .stdin(payload(shape, &repo.work, "ls -la").to_string())
             .output();
         assert_eq!(out.code, 0, "{}", out.stderr);
         let want = if agent == "cline" {
