@@ -312,9 +312,11 @@ pub enum ParseError {
 }
 
 /// The agents' file-writing tools (Factory Droid's are `Create`, an `Edit` with `old_str` and
-/// `new_str`, and `ApplyPatch` with Codex's patch format in `input`).
-pub const FILE_TOOLS: [&str; 8] = [
+/// `new_str`, and `ApplyPatch` with Codex's patch format in `input`; Cline CLI 3's `editor`
+/// takes `path`, `old_text`, `new_text` and `insert_line`).
+pub const FILE_TOOLS: [&str; 9] = [
     "Write",
+    "editor",
     "Create",
     "ApplyPatch",
     "Edit",

@@ -101,3 +101,43 @@ fn a_git_wrapper_on_path_and_file_tools_through_dot_dot_are_refused() {
         "tool_name": "Write", "tool_input": {"file_path": repo.work.join("x/../notes.md"), "content": "n"}});
     assert_eq!(run_gate(&home, input.to_string()).0, "silent");
 }
+
+/// Cline CLI 3's file tool `editor` (`path`, `old_text`, `new_text`, `insert_line`), as the
+/// real CLI sends it: kept off hookjudge's places and the hook settings like the other agents'.
+#[test]
+fn clines_editor_tool_cannot_take_hookjudge_out_of_the_settings() {
+    let (home, repo) = setup();
+    std::fs::create_dir_all(repo.work.join(".claude")).unwrap();
+    let hooks = "  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"hookjudge gate\"}]}]}";
+    let settings = repo.work.join(".claude/settings.local.json");
+    std::fs::write(&settings, format!("{{\n{hooks}\n}}\n")).unwrap();
+    let editor = |input: serde_json::Value| {
+        json!({"hookName": "tool_call", "taskId": "conv_1", "workspaceRoots": [repo.work],
+            "tool_call": {"id": "call_1", "name": "editor", "input": input},
+            "preToolUse": {"toolName": "editor", "parameters": {}}})
+        .to_string()
+    };
+    // Cline is always answered: `{"cancel": true, "errorMessage": …}` refuses.
+    let cancelled = |stdin: String| {
+        let out = home.cmd(&["gate"]).stdin(stdin).output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let v = out.json();
+        (
+            v["cancel"] == json!(true),
+            v["errorMessage"].as_str().unwrap_or("").to_owned(),
+        )
+    };
+    for input in [
+        json!({"path": settings, "old_text": hooks, "new_text": "  \"hooks\": {}"}),
+        json!({"path": settings, "insert_line": 1, "new_text": "  \"disableAllHooks\": true,"}),
+        json!({"path": state_dir(&home).join("trust.json"), "new_text": "{}"}),
+        json!({"path": repo.work.join(".git/config"), "old_text": "[core]", "new_text": "[core]\n\thooksPath = /dev/null"}),
+    ] {
+        let (refused, reason) = cancelled(editor(input.clone()));
+        assert!(refused, "{input}: {reason}");
+    }
+    let (refused, reason) = cancelled(editor(
+        json!({"path": repo.work.join("notes.md"), "new_text": "# Notes\n"}),
+    ));
+    assert!(!refused, "{reason}");
+}

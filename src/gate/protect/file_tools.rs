@@ -95,14 +95,21 @@ fn written_content(
 /// The file's text after the tool call; `None` when the call leaves it unchanged.
 fn edited(tool: &str, input: &Value, before: &str) -> Option<String> {
     let replace = |text: &str, edit: &Value| -> String {
-        let old = edit["old_string"]
-            .as_str()
-            .or(edit["old_str"].as_str())
+        let old = ["old_string", "old_str", "old_text"]
+            .iter()
+            .find_map(|k| edit[k].as_str())
             .unwrap_or("");
-        let new = edit["new_string"]
-            .as_str()
-            .or(edit["new_str"].as_str())
+        let new = ["new_string", "new_str", "new_text"]
+            .iter()
+            .find_map(|k| edit[k].as_str())
             .unwrap_or("");
+        // Cline's `editor` with `insert_line`: the new text goes in after that line.
+        if let Some(line) = edit["insert_line"].as_u64() {
+            let mut lines: Vec<&str> = text.lines().collect();
+            let at = usize::try_from(line).unwrap_or(usize::MAX).min(lines.len());
+            lines.insert(at, new);
+            return lines.join("\n") + "\n";
+        }
         if old.is_empty() {
             return format!("{new}{text}");
         }
