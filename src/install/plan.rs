@@ -226,9 +226,10 @@ fn trust_note(agent: Agent, scope: Scope) -> Option<&'static str> {
         (Agent::Copilot, _) => Some(
             "Copilot CLI runs a repository's `.github/hooks/*.json` only in a folder you trust (it asks when you first start it there)",
         ),
-        // docs.cline.bot customization/hooks: hooks run once turned on in Cline's settings.
+        // docs.cline.bot customization/hooks: the extension runs hooks once turned on in its
+        // settings; the CLI (3.0.65, tests/e2e) runs them with no setting.
         (Agent::Cline, _) => Some(
-            "Cline runs `.clinerules/hooks/PreToolUse` only with hooks turned on in its settings (and not on Windows)",
+            "Cline's VS Code extension runs `.clinerules/hooks/PreToolUse` only with hooks turned on in its settings (and not on Windows); the Cline CLI runs it as it is",
         ),
         // charmbracelet/crush docs/hooks/README.md: project hooks load with the config, no prompt.
         (Agent::Crush, _) => Some(
