@@ -172,6 +172,26 @@ mod tests {
     }
 
     #[test]
+    fn lines_that_write_gits_configuration_pass_the_filter_before_the_parse() {
+        let p = Protected {
+            dirs: vec![PathBuf::from("/h/.local/state/hookjudge")],
+            files: vec![],
+            binary: Some(PathBuf::from("/usr/local/bin/hookjudge")),
+            home: Some(PathBuf::from("/h")),
+        };
+        for line in [
+            "chmod +x ed.sh && GIT_EDITOR=./ed.sh git config -e",
+            "git config --global --edit",
+            "printf x >> .git/config",
+            "cat x > ~/.gitconfig",
+            "cp x ~/.config/git/config",
+        ] {
+            assert!(p.may_concern(line), "{line}");
+        }
+        assert!(!p.may_concern("cargo test --release"));
+    }
+
+    #[test]
     fn writers_are_read_and_readers_are_not() {
         let tmp = tempfile::tempdir().unwrap();
         let repo = tmp.path();

@@ -282,6 +282,8 @@ impl Protected {
                 .filter(|v| **v != "init")
                 .any(|v| plain.contains(&format!(" {v}")))
             || plain.contains(".git/hooks")
+            // `git config -e`: an editor writes git's configuration.
+            || (plain.contains("config") && (plain.contains(" -e") || plain.contains("--edit")))
             || settings_files()
                 .iter()
                 .any(|s| plain.contains(s.trim_end_matches(".json").trim_end_matches(".toml")))
