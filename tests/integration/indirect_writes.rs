@@ -36,6 +36,8 @@ fn indirect_forms_of_writing_hookjudges_places_are_refused() {
             "zip -qrm st.zip ~/state",
             "GIT_EDITOR=./ed.sh git config -e",
             "git config --global --edit",
+            "rm -rf ~/data/hookjudge",
+            "truncate -s0 ~/data/hookjudge/logs/*",
         ] {
             let (decision, reason) = run_gate(&home, shell_input(agent, &repo.work, command));
             assert_eq!(
@@ -51,6 +53,8 @@ fn indirect_forms_of_writing_hookjudges_places_are_refused() {
         "tar -czf backup.tgz src",
         "zip -qr site.zip public",
         "git config -l",
+        "ls -la ~/data/hookjudge/logs",
+        "tail -n 5 ~/data/hookjudge/logs/gate.jsonl",
     ] {
         let (decision, reason) = run_gate(&home, shell_input(Agent::Claude, &repo.work, command));
         assert_eq!(decision, "silent", "`{command}` was gated: {reason}");

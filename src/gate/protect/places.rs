@@ -1,4 +1,4 @@
-//! The places an agent may not write: hookjudge's state and config dirs, the config file
+//! The places an agent may not write: hookjudge's state, data (the decision log) and config dirs, the config file
 //! `HOOKJUDGE_CONFIG` names, the binary the hooks run, hookjudge's pre-push hook and the
 //! agents' settings files, with the directories holding them; and a command word as the paths
 //! the shell would pass (`~`, the tracked `cd`, globs matched against the file system).
@@ -51,7 +51,9 @@ pub(super) struct Protected {
 
 impl Protected {
     pub(super) fn here() -> Protected {
-        let mut dirs = vec![dirs::state_dir()];
+        // The data dir holds the decision log: every decision is logged, and the agent may
+        // read the log (`hookjudge log`), not delete it.
+        let mut dirs = vec![dirs::state_dir(), dirs::data_dir()];
         if let Some(config) = dirs::config_file().parent() {
             dirs.push(config.to_path_buf());
         }
@@ -77,7 +79,9 @@ impl Protected {
         let real = real_path(&path);
         for p in [&path, &real] {
             if self.dirs.iter().any(|d| p.starts_with(normalize(d))) {
-                return Some("changes hookjudge's own state or config (trust, approvals)");
+                return Some(
+                    "changes hookjudge's own state, config or decision log (trust, approvals, the log)",
+                );
             }
             if self.binary.as_deref() == Some(p.as_path()) {
                 return Some("changes the hookjudge binary the hooks run");
