@@ -188,7 +188,14 @@ mod tests {
         ] {
             assert!(p.may_concern(line), "{line}");
         }
-        assert!(!p.may_concern("cargo test --release"));
+        assert!(p.may_concern("cd .git && cat ../x >> config"));
+        for line in [
+            "cargo test --release",
+            "git clone https://example.com/a/b.git /tmp/b",
+            "echo node_modules >> .gitignore",
+        ] {
+            assert!(!p.may_concern(line), "{line}");
+        }
     }
 
     #[test]

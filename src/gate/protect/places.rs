@@ -285,7 +285,7 @@ impl Protected {
                 .iter()
                 .filter(|v| **v != "init")
                 .any(|v| plain.contains(&format!(" {v}")))
-            || plain.contains(".git/hooks")
+            || names_a_git_dir(&plain)
             // `git config -e`: an editor writes git's configuration.
             || (plain.contains("config") && (plain.contains(" -e") || plain.contains("--edit")))
             || settings_files()
@@ -325,6 +325,18 @@ impl Protected {
     }
 }
 
+/// Whether a line names a `.git` folder as a word of its own (`cd .git`, `./.git`), not as the
+/// end of a URL (`…/repo.git`) or a longer name (`.gitignore`), which are in too many lines to
+/// parse them all.
+fn names_a_git_dir(plain: &str) -> bool {
+    let name_char = |c: char| c.is_alphanumeric() || c == '-' || c == '_';
+    plain.match_indices(".git").any(|(at, _)| {
+        let before = plain[..at].chars().next_back();
+        let after = plain[at + 4..].chars().next();
+        !before.is_some_and(name_char) && !after.is_some_and(name_char)
+    })
+}
+
 /// Whether `path` is a file named one of `names` in a directory on PATH: hooks installed by
 /// name (team mode) run the first `hookjudge` there, so writing one shadows or replaces it.
 fn on_path_as(path: &Path, names: &[&str]) -> bool {
@@ -340,14 +352,15 @@ fn on_path_as(path: &Path, names: &[&str]) -> bool {
 }
 
 /// Words in a command line that may concern hookjudge's places (checked before parsing).
-pub(super) const PATH_HINTS: [&str; 10] = [
+pub(super) const PATH_HINTS: [&str; 11] = [
     "hook",
     "bin/git",
-    // git's configuration: `.git/config`, `~/.gitconfig`, `cd .git && … >> config`,
-    // `~/.config/git/config`.
-    ".git",
+    // git's configuration: `.git/config`, `~/.gitconfig`, `~/.config/git/config` (and
+    // `cd .git && … >> config`, read by [`names_a_git_dir`]).
+    ".git/",
     "git/config",
     "pre-push",
+    "gitconfig",
     ".claude",
     ".codex",
     ".gemini",
