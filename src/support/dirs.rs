@@ -5,8 +5,14 @@ use std::path::PathBuf;
 /// The environment variable naming an explicit config file (as `--config` does).
 pub const CONFIG_ENV: &str = "HOOKJUDGE_CONFIG";
 
-fn project() -> Option<directories::ProjectDirs> {
-    directories::ProjectDirs::from("", "", "hookjudge")
+/// The platform's folders for hookjudge, read from the environment once per process (a hook
+/// call asks for several of them: the gate's self-protection on every shell command).
+fn project() -> Option<&'static directories::ProjectDirs> {
+    static PROJECT: std::sync::OnceLock<Option<directories::ProjectDirs>> =
+        std::sync::OnceLock::new();
+    PROJECT
+        .get_or_init(|| directories::ProjectDirs::from("", "", "hookjudge"))
+        .as_ref()
 }
 
 /// The user config file (e.g. `~/.config/hookjudge/config.json`).
