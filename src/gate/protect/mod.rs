@@ -10,13 +10,15 @@
 //! Reading is allowed: `hookjudge log|stats|doctor|judge|config show|check`, `cat` of a state
 //! file, `git diff` of a settings file.
 //!
-//! The parts: `places` (what is protected, and a command word as the paths it names),
+//! The parts: `places` (what is protected, and a command word as the paths it names), `readers`
+//! (programs that only read what they name),
 //! `running` (command lines that run hookjudge), `file_tools` (the agents' file-writing
 //! tools and patches), `find` (whether `find` and `git` remove what they name), `scripts` (script files, heredocs and written scripts, read before
 //! they run), [`env_files`] (the env files the agents load), `faked` (artifacts written
 //! without a test run), `copies` (tree copies, archives and links landing on those places),
 //! `installs` (package installers that put a `hookjudge` where the hooks run it), `stash`
-//! (`git stash -u`/`-a`, which take untracked hook settings away).
+//! (`git stash -u`/`-a`, which take untracked hook settings away), `git_config` (git's
+//! configuration written other than by `git config`).
 
 mod copies;
 pub mod env_files;
@@ -26,6 +28,7 @@ mod find;
 mod git_config;
 mod installs;
 mod places;
+mod readers;
 mod running;
 mod scripts;
 mod stash;
@@ -46,39 +49,6 @@ use running::{
 
 /// `hookjudge` subcommands only a person may run.
 pub(super) const HUMAN_ONLY: [&str; 4] = ["approve", "trust", "init", "uninstall"];
-
-/// Programs that only read the files they are given (no output redirect allowed with them).
-const READ_ONLY: [&str; 24] = [
-    "cat",
-    "less",
-    "more",
-    "head",
-    "tail",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ls",
-    "stat",
-    "wc",
-    "file",
-    "diff",
-    "jq",
-    "bat",
-    "test",
-    "[",
-    "realpath",
-    "readlink",
-    "du",
-    "md5sum",
-    "sha256sum",
-    "sha1sum",
-];
-
-/// Git subcommands that do not change the files they name.
-const GIT_READ_ONLY: [&str; 8] = [
-    "diff", "log", "show", "status", "blame", "add", "commit", "ls-files",
-];
 
 /// Programs whose arguments are data, never run: naming `hookjudge approve` in them is fine.
 const DATA_PROGRAMS: [&str; 8] = [
@@ -317,7 +287,7 @@ fn one_command(
     }
     // Writes to protected files: any argument that is a protected path, unless the program
     // only reads.
-    if !read_only(cmd, &words) {
+    if !readers::read_only(cmd, &words) {
         // `find .` lists and `git fetch .` reads: only a form that removes puts its
         // directories at risk.
         let removes = REMOVERS.contains(&program)
@@ -458,22 +428,6 @@ fn written_target(protected: &Protected, target: &str, cwd: Option<&Path>) -> Op
         ));
     }
     None
-}
-
-fn read_only(cmd: &SimpleCommand, words: &[&str]) -> bool {
-    let program = cmd.program().unwrap_or("");
-    if program == "git" {
-        let sub = words[1..]
-            .iter()
-            .find(|w| !w.starts_with('-'))
-            .copied()
-            .unwrap_or("");
-        return GIT_READ_ONLY.contains(&sub);
-    }
-    if program.starts_with("hookjudge") {
-        return true; // its human-only subcommands were checked above
-    }
-    READ_ONLY.contains(&program) && !words.iter().any(|w| w.starts_with("-i") && program == "jq")
 }
 
 /// The targets of `>`, `>>`, `&>`, `>|` in a simple command's source.
