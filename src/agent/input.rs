@@ -53,6 +53,10 @@ pub struct HookInput {
     pub copilot_tool_name: Option<String>,
     #[serde(rename = "toolArgs")]
     pub copilot_tool_args: Option<Value>,
+    /// Copilot CLI: when the hook was called, in milliseconds since the epoch (other agents
+    /// send other shapes, which are not read).
+    #[serde(rename = "timestamp")]
+    pub copilot_timestamp: Option<Value>,
     /// Copilot CLI `agentStop`: why the turn ended (`end_turn` when the model finished).
     #[serde(rename = "stopReason")]
     pub copilot_stop_reason: Option<String>,

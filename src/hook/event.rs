@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use crate::agent::{self, Agent, HookInput};
 use crate::hook::InputError;
 pub use crate::stop::response::{Response, Stop};
@@ -238,6 +240,10 @@ impl Stop {
             .copilot_stop_reason
             .as_deref()
             .is_none_or(|r| r == "end_turn");
+        if let Some(path) = session.as_deref().filter(|_| ended) {
+            let since = input.copilot_timestamp.as_ref().and_then(Value::as_i64);
+            crate::transcript::copilot::wait_for_hook(path, "agentStop", since);
+        }
         let text = input
             .last_assistant_message
             .clone()

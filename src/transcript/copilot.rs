@@ -222,6 +222,49 @@ fn newest<R>(path: &Path, pick: impl Fn(&str, &Value) -> Option<R>) -> Option<R>
     })
 }
 
+/// How long the file may lag behind the hook call: Copilot CLI 1.0.102 writes its events in
+/// batches, so a hook can start before the lines that led to it are in the file (seen in
+/// tests/e2e: at an `agentStop`, the last tool result, the final message and the hook's own
+/// `hook.start` were not written yet). Checked this often, this many times (two seconds).
+const HOOK_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+const HOOK_POLLS: u32 = 40;
+
+/// Bytes of the file's end searched for the hook's line.
+const HOOK_TAIL_BYTES: u64 = 256 * 1024;
+
+/// Waits until the file holds the `hook.start` line of this hook call: of `hook_type`
+/// (`agentStop`, `preToolUse`), written at `since_ms` (the input's `timestamp`, milliseconds
+/// since the epoch, which Copilot CLI writes as the line's `timestamp`) or later. Every event
+/// before the hook is written before that line. Whether it came (at once when `since_ms` is
+/// unknown: nothing to wait for).
+pub fn wait_for_hook(path: &Path, hook_type: &str, since_ms: Option<i64>) -> bool {
+    let Some(since) = since_ms else {
+        return true;
+    };
+    let written = || {
+        super::tail_text(path, HOOK_TAIL_BYTES).is_some_and(|text| {
+            text.lines().rev().any(|line| {
+                let Ok(entry) = serde_json::from_str::<Value>(line) else {
+                    return false;
+                };
+                entry["type"] == "hook.start"
+                    && entry["data"]["hookType"] == hook_type
+                    && entry["timestamp"]
+                        .as_str()
+                        .and_then(crate::support::time::Timestamp::parse)
+                        .is_some_and(|t| t.millis >= since)
+            })
+        })
+    };
+    for _ in 0..HOOK_POLLS {
+        if written() {
+            return true;
+        }
+        std::thread::sleep(HOOK_POLL);
+    }
+    written()
+}
+
 /// The text of the last assistant message that has text; `None` when the file has none.
 pub fn final_text(path: &Path) -> Option<String> {
     newest(path, |kind, data| {

@@ -298,3 +298,35 @@ fn the_session_file_is_found_from_the_session_id() {
     }
     assert_eq!(session_file(id, None, None), None);
 }
+
+#[test]
+fn the_wait_ends_once_the_hooks_own_line_is_written() {
+    let hook = |ts: &str| {
+        json!({"type": "hook.start", "data": {"hookType": "agentStop", "input": {"sessionId": "s1"}},
+               "id": "h", "timestamp": ts, "parentId": "p"})
+    };
+    // 2026-12-03T13:13:00.449Z
+    let since = Some(1_796_303_580_449);
+    let (_dir, path) = session(&[hook("2026-12-03T13:13:00.449Z")], "");
+    assert!(wait_for_hook(&path, "agentStop", since));
+    assert!(
+        wait_for_hook(&path, "preToolUse", None),
+        "nothing to wait for"
+    );
+    // An earlier hook's line is not this one's: the wait gives up (after its bound).
+    let (_dir, path) = session(&[hook("2026-12-03T13:12:59.000Z")], "");
+    let started = std::time::Instant::now();
+    assert!(!wait_for_hook(&path, "agentStop", since));
+    assert!(started.elapsed() >= std::time::Duration::from_secs(1));
+    // A line written while waiting ends it.
+    let (_dir, path) = session(&[], "");
+    let writer = {
+        let path = path.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            std::fs::write(&path, format!("{}\n", hook("2026-12-03T13:13:00.450Z"))).unwrap();
+        })
+    };
+    assert!(wait_for_hook(&path, "agentStop", since));
+    writer.join().unwrap();
+}

@@ -90,11 +90,14 @@ fn session(base: &Path, repo: &GitFixture, steps: &[Step]) -> PathBuf {
         "bash",
         json!({"command": "git push origin main", "description": "run"}),
     ));
-    lines.push(line(
+    // The hook's own line, written at the input's `timestamp`: the gate waits for it.
+    let mut hook = line(
         "hook.start",
         1001,
         json!({"hookType": "preToolUse", "input": {"sessionId": SESSION_ID}}),
-    ));
+    );
+    hook["timestamp"] = json!("2026-12-03T13:13:00.388Z");
+    lines.push(hook);
     let path = base.join(format!("session-state/{SESSION_ID}/events.jsonl"));
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
@@ -113,7 +116,7 @@ fn setup() -> (Home, GitFixture) {
 
 /// The gate's answer on the push (`None`: silent), as Copilot CLI 1.0.102 asks it.
 fn gate(home: &Home, repo: &GitFixture, copilot_home: Option<&Path>) -> Option<Value> {
-    let input = json!({"sessionId": SESSION_ID, "timestamp": 1_796_303_580_388_u64, "cwd": repo.work,
+    let input = json!({"sessionId": SESSION_ID, "timestamp": 1_796_303_580_388_i64, "cwd": repo.work,
         "toolName": "bash", "toolArgs": {"command": "git push origin main", "description": "run"}});
     let mut run = home
         .cmd(&["gate", "--agent", "copilot"])

@@ -131,6 +131,16 @@ fn copilot_said(id: &str, text: &str) -> String {
     )
 }
 
+/// The `hook.start` line of the `agentStop` call the tests send (at its `timestamp`): the
+/// Stop hook waits for it before it reads the file.
+fn copilot_hook() -> String {
+    format!(
+        "{}\n",
+        json!({"type": "hook.start", "data": {"hookType": "agentStop", "input": {"sessionId": "c1"}},
+               "id": "h", "timestamp": "2026-12-03T13:12:58.013Z", "parentId": null})
+    )
+}
+
 fn copilot_user(id: &str, text: &str) -> String {
     copilot_line(
         "user.message",
@@ -150,7 +160,8 @@ fn copilot_agent_stop_reads_its_session_blocks_once_then_the_loop_breaker_releas
         "session.start",
         json!({"sessionId": "c1", "copilotVersion": "1.0.102"}),
     ) + &copilot_user("u1", "continue")
-        + &copilot_said("m1", PUSH_NOW);
+        + &copilot_said("m1", PUSH_NOW)
+        + &copilot_hook();
     std::fs::write(&events, &session).unwrap();
     // As Copilot CLI 1.0.102 sends it: no text, and `stop_hook_active` false after a block too.
     let input = json!({"sessionId": "c1", "timestamp": 1_796_303_578_013_u64, "cwd": "/nonexistent",
@@ -176,6 +187,7 @@ fn copilot_agent_stop_reads_its_session_blocks_once_then_the_loop_breaker_releas
     // so the loop breaker lets the turn end (with a note for the person).
     session += &copilot_user("u2", COMMIT_REASON);
     session += &copilot_said("m2", PUSH_NOW);
+    session += &copilot_hook();
     std::fs::write(&events, &session).unwrap();
     let again: Value = serde_json::from_str(&stop(&home, &args, &input)).unwrap();
     assert!(again.get("decision").is_none(), "{again}");
@@ -183,6 +195,7 @@ fn copilot_agent_stop_reads_its_session_blocks_once_then_the_loop_breaker_releas
     // A new prompt of the person's is judged afresh; detected from the payload too.
     session += &copilot_user("u3", "and the docs?");
     session += &copilot_said("m3", PUSH_NOW);
+    session += &copilot_hook();
     std::fs::write(&events, &session).unwrap();
     assert_eq!(
         stop(&home, &["stop"], &input),
