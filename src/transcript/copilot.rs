@@ -9,8 +9,8 @@
 //!   names it, and `toolRequests` the calls it makes;
 //! - `tool.execution_start`: one call, `toolCallId`, `toolName` (`bash`, `create`, `edit`, …)
 //!   and `arguments` (`command`; `path` for the file tools);
-//! - `tool.execution_complete`: its result, `success`, `shellExecution.exitCode` for a command
-//!   that ran, `result.content` (a command's output, ending with `<shellId: N completed with
+//! - `tool.execution_complete`: its result, `success` (true for a command that ran, whatever
+//!   its exit code), `shellExecution.exitCode` for a command that ran, `result.content` (a command's output, ending with `<shellId: N completed with
 //!   exit code C>`) or `error.message` (a hook's refusal);
 //! - `session.compaction_complete` marks a compaction; `session.*`, `hook.*`,
 //!   `assistant.turn_*`, `system.message` and the rest say nothing the readers need.

@@ -46,7 +46,9 @@ fn ran(id: &str, code: i32, output: &str) -> Value {
     line(
         "tool.execution_complete",
         json!({"toolCallId": id, "model": "fake", "interactionId": "i1", "turnId": "0", "rte": false,
-               "shellExecution": {"exitCode": code}, "success": code == 0,
+               // As Copilot CLI 1.0.102 writes it: a command that ran "succeeded", whatever its
+               // exit code.
+               "shellExecution": {"exitCode": code}, "success": true,
                "result": {"content": format!("{output}\n<shellId: 0 completed with exit code {code}>")},
                "toolTelemetry": {"properties": {"executionMode": "sync"}}}),
     )

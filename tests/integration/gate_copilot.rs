@@ -72,7 +72,7 @@ fn session(base: &Path, repo: &GitFixture, steps: &[Step]) -> PathBuf {
                     "bash",
                     json!({"command": "make test", "description": "run"}),
                 ),
-                json!({"toolCallId": id, "success": *code == 0, "shellExecution": {"exitCode": code},
+                json!({"toolCallId": id, "success": true, "shellExecution": {"exitCode": code},
                        "result": {"content": format!("3 passed\n<shellId: 0 completed with exit code {code}>")}}),
             ),
         };
