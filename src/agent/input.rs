@@ -53,6 +53,13 @@ pub struct HookInput {
     pub copilot_tool_name: Option<String>,
     #[serde(rename = "toolArgs")]
     pub copilot_tool_args: Option<Value>,
+    /// Copilot CLI: when the hook was called, in milliseconds since the epoch (other agents
+    /// send other shapes, which are not read).
+    #[serde(rename = "timestamp")]
+    pub copilot_timestamp: Option<Value>,
+    /// Copilot CLI `agentStop`: why the turn ended (`end_turn` when the model finished).
+    #[serde(rename = "stopReason")]
+    pub copilot_stop_reason: Option<String>,
     /// Cursor: `beforeShellExecution`'s command, the conversation and its workspace roots.
     #[serde(rename = "command")]
     pub cursor_command: Option<String>,
@@ -131,6 +138,10 @@ impl HookInput {
             self.droid_hook_event_name.clone(),
         );
         fill(&mut self.hook_event_name, self.crush_event.clone());
+        if self.copilot_stop_reason.is_some() && self.copilot_session_id.is_some() {
+            // Copilot CLI's `agentStop` names no event: only it sends `stopReason`.
+            fill(&mut self.hook_event_name, Some("agentStop".to_owned()));
+        }
         fill(&mut self.cwd, first(&self.cursor_workspace_roots));
         fill(&mut self.cwd, first(&self.cline_workspace_roots));
         if self.tool_name.is_some() {
@@ -206,7 +217,7 @@ impl HookInput {
     pub fn is_stop_event(&self) -> bool {
         matches!(
             self.hook_event_name.as_deref(),
-            Some("Stop" | "SubagentStop" | "AfterAgent")
+            Some("Stop" | "SubagentStop" | "AfterAgent" | "agentStop")
         )
     }
 
@@ -221,6 +232,23 @@ impl HookInput {
             let home = std::env::var_os("HOME").map(PathBuf::from);
             crate::support::paths::expand_home(path, home.as_deref())
                 .unwrap_or_else(|| PathBuf::from(path))
+        })
+    }
+
+    /// Copilot CLI's session file: `transcriptPath` when sent (`agentStop`), else the file of
+    /// the session `sessionId` names under `copilot_home` (`$COPILOT_HOME`) or `home`'s
+    /// `.copilot` (its `preToolUse` names no file).
+    pub fn copilot_session(
+        &self,
+        copilot_home: Option<&std::path::Path>,
+        home: Option<&std::path::Path>,
+    ) -> Option<PathBuf> {
+        self.stop_transcript().or_else(|| {
+            crate::transcript::copilot::session_file(
+                self.session_id.as_deref()?,
+                copilot_home,
+                home,
+            )
         })
     }
 

@@ -168,8 +168,10 @@ const CONTRACTS: [Contract; 10] = [
             home_var: None,
         },
     },
-    // `agentStop` names a transcript whose format is not documented, and no message text.
-    // Hooks: `.github/hooks/*.json` in the repository and `*.json` in `~/.copilot/hooks/`
+    // `agentStop` sends no message text: it names the session's `events.jsonl` in
+    // `transcriptPath`, where the final text and the turn's facts are read
+    // (`transcript::copilot`), and Copilot CLI 1.0.102 sends a `{"decision":"block"}` answer's
+    // reason on as the next message (tests/e2e). Hooks: `.github/hooks/*.json` in the repository and `*.json` in `~/.copilot/hooks/`
     // (`$COPILOT_HOME/hooks/`), `{"version": 1, "hooks": {EVENT: [handler]}}` with no matcher
     // groups; github/docs content/copilot/reference/hooks-reference.md (2026). Its folder at
     // home is `.copilot`: every GitHub repository has a `.github`, which says nothing of it.
@@ -181,7 +183,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Copilot CLI",
         config_dir: ".copilot",
         can_ask: false,
-        turn_end: TurnEnd::NotJudged,
+        turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".github/hooks/hookjudge.json",
             local: LocalFile::Project,

@@ -7,6 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use crate::agent::{self, Agent, HookInput};
 use crate::hook::InputError;
 pub use crate::stop::response::{Response, Stop};
@@ -168,9 +170,19 @@ fn cursor_turn_end(input: &HookInput) -> Kind {
     }
 }
 
+/// Copilot CLI's session file, from the input and the environment.
+fn copilot_session(input: &HookInput) -> Option<PathBuf> {
+    let copilot_home = std::env::var_os("COPILOT_HOME").map(PathBuf::from);
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    input.copilot_session(copilot_home.as_deref(), home.as_deref())
+}
+
 impl Stop {
     fn of(agent: Agent, input: &HookInput) -> Stop {
         let last = input.last_assistant_message.clone();
+        if agent == Agent::Copilot {
+            return Stop::of_copilot(input, copilot_session(input));
+        }
         Stop {
             prompt: input.prompt_key(),
             stop_hook_active: input.stop_hook_active.unwrap_or(false),
@@ -202,7 +214,8 @@ impl Stop {
                     rollout: None,
                 },
                 // Their transcripts' formats are not documented: only the last message is
-                // judged (Qwen Code sends it; the others send no text).
+                // judged (Qwen Code sends it; the others send no text). Copilot CLI's is read
+                // by `of_copilot`.
                 Agent::Qwen
                 | Agent::Copilot
                 | Agent::Cursor
@@ -212,6 +225,38 @@ impl Stop {
                     text: last,
                     rollout: None,
                 },
+            },
+        }
+    }
+}
+
+impl Stop {
+    /// Copilot CLI's `agentStop` sends no text and no prompt id, and `stop_hook_active` false
+    /// after a block: the final text, and the prompt the loop breaker counts by, are read from
+    /// its session file (`session`). A turn that did not end of itself (`stopReason` other than
+    /// `end_turn`) is not sent back to work.
+    fn of_copilot(input: &HookInput, session: Option<PathBuf>) -> Stop {
+        let ended = input
+            .copilot_stop_reason
+            .as_deref()
+            .is_none_or(|r| r == "end_turn");
+        if let Some(path) = session.as_deref().filter(|_| ended) {
+            let since = input.copilot_timestamp.as_ref().and_then(Value::as_i64);
+            crate::transcript::copilot::wait_for_hook(path, "agentStop", since);
+        }
+        let text = input
+            .last_assistant_message
+            .clone()
+            .or_else(|| crate::transcript::copilot::final_text(session.as_deref()?));
+        Stop {
+            prompt: input
+                .prompt_key()
+                .or_else(|| crate::transcript::copilot::prompt_key(session.as_deref()?)),
+            stop_hook_active: input.stop_hook_active.unwrap_or(false),
+            session_file: session,
+            response: Response::LastMessage {
+                text: text.filter(|_| ended),
+                rollout: None,
             },
         }
     }
@@ -243,12 +288,18 @@ impl Tool {
             agent,
             Agent::Claude | Agent::Codex | Agent::Gemini | Agent::Droid
         );
-        Tool {
-            transcript: input
+        let transcript = if agent == Agent::Copilot {
+            // Copilot CLI's `preToolUse` names no file: it is found from the session id.
+            copilot_session(&input)
+        } else {
+            input
                 .transcript_path
                 .as_deref()
                 .filter(|p| readable && !p.is_empty())
-                .map(PathBuf::from),
+                .map(PathBuf::from)
+        };
+        Tool {
+            transcript,
             call,
             input,
         }
@@ -328,6 +379,96 @@ mod tests {
             }
         );
         assert!(s.prompt.as_deref().unwrap().starts_with("prompt-"));
+    }
+
+    /// A Copilot CLI session in the shape Copilot CLI 1.0.102 writes it: the human's prompt,
+    /// a block's reason sent on as a message, and the assistant's last text.
+    const COPILOT_SESSION: &str = r#"{"type":"session.start","data":{"sessionId":"s1","copilotVersion":"1.0.102"},"id":"e1","parentId":null}
+{"type":"user.message","data":{"content":"continue","transformedContent":"<current_datetime>t</current_datetime>\n\ncontinue","messageId":"u1","interactionId":"i1"},"id":"e2"}
+{"type":"assistant.message","data":{"messageId":"m1","content":"All done. I'll commit and push now.","toolRequests":[],"turnId":"0"},"id":"e3"}
+{"type":"user.message","data":{"content":"hookjudge [commit]: you said you would push","messageId":"u2"},"id":"e4"}
+{"type":"assistant.message","data":{"messageId":"m2","content":"Tests: 42 passed.","toolRequests":[],"turnId":"1"},"id":"e5"}
+{"type":"assistant.turn_end","data":{"turnId":"1"},"id":"e6"}
+{"type":"hook.start","data":{"hookType":"agentStop","input":{"sessionId":"s1"}},"id":"e7"}
+"#;
+
+    #[test]
+    fn copilot_agent_stop_reads_its_text_and_prompt_from_the_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        std::fs::write(&path, COPILOT_SESSION).unwrap();
+        let input = |reason: &str| {
+            format!(
+                r#"{{"sessionId":"s1","timestamp":1796303578013,"cwd":"/p","transcriptPath":{},"stopReason":"{reason}","stop_hook_active":false}}"#,
+                serde_json::to_string(&path).unwrap()
+            )
+        };
+        let event = stop(&input("end_turn"), None).unwrap();
+        assert_eq!(event.agent, Agent::Copilot);
+        assert_eq!(event.origin.name.as_deref(), Some("agentStop"));
+        let Kind::Stop(s) = &event.kind else {
+            panic!("{event:?}")
+        };
+        assert_eq!(
+            s.response,
+            Response::LastMessage {
+                text: Some("Tests: 42 passed.".into()),
+                rollout: None
+            }
+        );
+        assert_eq!(
+            s.prompt.as_deref(),
+            Some("copilot-u1"),
+            "not the block's reason"
+        );
+        assert_eq!(s.session_file.as_deref(), Some(path.as_path()));
+        // A turn that did not end of itself is not judged.
+        let event = stop(&input("aborted"), Some(Agent::Copilot)).unwrap();
+        let Kind::Stop(s) = &event.kind else {
+            panic!("{event:?}")
+        };
+        assert_eq!(
+            s.response,
+            Response::LastMessage {
+                text: None,
+                rollout: None
+            }
+        );
+    }
+
+    #[test]
+    fn copilot_pre_tool_use_finds_its_session_from_the_id() {
+        let input = HookInput::parse(
+            br#"{"sessionId":"fc05dfb1-044a","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":{"command":"git push"}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            input.copilot_session(None, Some(Path::new("/home/u"))),
+            Some(PathBuf::from(
+                "/home/u/.copilot/session-state/fc05dfb1-044a/events.jsonl"
+            ))
+        );
+        assert_eq!(
+            input.copilot_session(Some(Path::new("/c")), Some(Path::new("/home/u"))),
+            Some(PathBuf::from("/c/session-state/fc05dfb1-044a/events.jsonl"))
+        );
+        let Kind::Tool(tool) = Event::parse(
+            br#"{"sessionId":"s1","toolName":"bash","toolArgs":{"command":"git push"}}"#,
+            Some(Agent::Copilot),
+            false,
+        )
+        .unwrap()
+        .kind
+        else {
+            panic!()
+        };
+        assert!(
+            tool.transcript
+                .as_deref()
+                .is_some_and(|p| p.ends_with("session-state/s1/events.jsonl")),
+            "{:?}",
+            tool.transcript
+        );
     }
 
     #[test]

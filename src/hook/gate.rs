@@ -163,6 +163,18 @@ fn run(event: &Event, tool: &Tool, gate: &GateHook, started: Instant) -> Result<
     // The agent kills the hook at its settings timeout: keep the deadline below it.
     llm.timeout_ms = (gate.llm_deadline)(settings.gate.timeout_ms);
     let llm = LlmJudge::new(&llm, crate::support::dirs::state_dir(), started);
+    if agent == Agent::Copilot
+        && let Some(path) = tool.transcript.as_deref()
+    {
+        // Copilot CLI writes its session in batches: the lines before this call may not be in
+        // the file yet (waited for only here, where a gated action reads them).
+        let since = tool.input.copilot_timestamp.as_ref();
+        crate::transcript::copilot::wait_for_hook(
+            path,
+            "preToolUse",
+            since.and_then(serde_json::Value::as_i64),
+        );
+    }
     let transcript = tool
         .transcript
         .as_deref()

@@ -19,7 +19,7 @@
 //! [`final_text`] reads that message from the file's last [`TAIL_BYTES`]. A torn or
 //! unparseable line is skipped, as in the other readers.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -230,37 +230,25 @@ pub const TAIL_BYTES: u64 = 4 * 1024 * 1024;
 /// The text of assistant message `message_id` (the last assistant message with text when
 /// `None`), its text blocks joined by blank lines; `None` when the file has no such message.
 pub fn final_text(path: &Path, message_id: Option<&str>) -> Option<String> {
-    let mut file = super::open_regular(path).ok()?;
-    let len = file.metadata().ok()?.len();
-    let start = len.saturating_sub(TAIL_BYTES);
-    file.seek(SeekFrom::Start(start)).ok()?;
-    let mut tail = Vec::new();
-    file.take(TAIL_BYTES).read_to_end(&mut tail).ok()?;
-    let tail = String::from_utf8_lossy(&tail);
-    // A read that starts inside the file starts inside a line: that piece is not a line.
-    let lines = tail.lines().skip(usize::from(start > 0));
-    lines
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .find_map(|line| {
-            let entry: Value = serde_json::from_str(line).ok()?;
-            let message = &entry["message"];
-            if entry["type"] != "message" || message["role"] != "assistant" {
-                return None;
-            }
-            if message_id.is_some_and(|id| entry["id"].as_str() != Some(id)) {
-                return None;
-            }
-            let texts: Vec<&str> = message["content"]
-                .as_array()?
-                .iter()
-                .filter(|block| block["type"] == "text")
-                .filter_map(|block| block["text"].as_str())
-                .filter(|text| !text.trim().is_empty())
-                .collect();
-            (!texts.is_empty()).then(|| texts.join("\n\n"))
-        })
+    let tail = super::tail_text(path, TAIL_BYTES)?;
+    tail.lines().rev().find_map(|line| {
+        let entry: Value = serde_json::from_str(line).ok()?;
+        let message = &entry["message"];
+        if entry["type"] != "message" || message["role"] != "assistant" {
+            return None;
+        }
+        if message_id.is_some_and(|id| entry["id"].as_str() != Some(id)) {
+            return None;
+        }
+        let texts: Vec<&str> = message["content"]
+            .as_array()?
+            .iter()
+            .filter(|block| block["type"] == "text")
+            .filter_map(|block| block["text"].as_str())
+            .filter(|text| !text.trim().is_empty())
+            .collect();
+        (!texts.is_empty()).then(|| texts.join("\n\n"))
+    })
 }
 
 #[cfg(test)]

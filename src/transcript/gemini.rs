@@ -63,6 +63,7 @@ pub(super) struct Keys {
     content: Option<IgnoredAny>,
     message: Option<IgnoredAny>,
     payload: Option<IgnoredAny>,
+    data: Option<IgnoredAny>,
 }
 
 impl Keys {
@@ -81,6 +82,11 @@ impl Keys {
     /// Whether a line is a Codex rollout line.
     pub(super) fn is_rollout(&self) -> bool {
         self.payload.is_some()
+    }
+
+    /// Whether a line is a Copilot CLI session line: a dotted `type` of Copilot's and `data`.
+    pub(super) fn is_copilot(&self) -> bool {
+        self.data.is_some() && self.kind.get().is_some_and(super::copilot::is_kind)
     }
 
     /// Whether a line is a Factory Droid session line: its `type` is one only Droid writes

@@ -1,5 +1,5 @@
-//! The agents' session files (Claude Code transcripts, Codex CLI rollouts, Gemini CLI and Factory
-//! Droid sessions), read from the end as typed events: assistant text, tool calls, tool results, real user turns
+//! The agents' session files (Claude Code transcripts, Codex CLI rollouts, Gemini CLI, Factory
+//! Droid and Copilot CLI sessions), read from the end as typed events: assistant text, tool calls, tool results, real user turns
 //! and compactions.
 //!
 //! One reader serves every consumer: the Stop hook's "what the assistant said since the last
@@ -13,11 +13,12 @@
 //! (line kinds, flags, ids, tool names, commands, paths), only the first bytes of a prompt and
 //! the ends of a tool's output, and none of the assistant text or tool input it carries. A torn
 //! or unparseable line is skipped. Each format lives in its own module (`claude`, `codex`,
-//! `gemini`, `droid`); `session` keeps what was read, so that one hook call reads each line
+//! `gemini`, `droid`, `copilot`); `session` keeps what was read, so that one hook call reads each line
 //! once, and a wait for a line being written reads only what was appended.
 
 mod claude;
 mod codex;
+pub mod copilot;
 pub mod droid;
 pub mod facts;
 mod gemini;
@@ -185,6 +186,25 @@ pub fn open_regular(path: &Path) -> io::Result<File> {
         ));
     }
     File::open(path)
+}
+
+/// The last `max_bytes` of the file at `path` (a regular file), from the first whole line
+/// there; `None` when it cannot be read.
+pub(crate) fn tail_text(path: &Path, max_bytes: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = open_regular(path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let start = len.saturating_sub(max_bytes);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes).read_to_end(&mut bytes).ok()?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // A read that starts inside the file starts inside a line: that piece is not a line.
+    Some(match text.find('\n') {
+        Some(end) if start > 0 => text[end + 1..].to_owned(),
+        None if start > 0 => String::new(),
+        _ => text,
+    })
 }
 
 /// The first `max_bytes` bytes of `text`, cut back to a character boundary.

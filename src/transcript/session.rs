@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::gemini::Keys;
 use super::reverse::{RawLine, ReverseLines};
-use super::{Event, Line, Options, claude, codex, droid, gemini};
+use super::{Event, Line, Options, claude, codex, copilot, droid, gemini};
 
 /// Which agent wrote a session file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,12 +19,15 @@ enum Format {
     Codex,
     Gemini,
     Droid,
+    Copilot,
 }
 
 impl Format {
     fn of(keys: &Keys) -> Format {
         if keys.is_rollout() {
             Format::Codex
+        } else if keys.is_copilot() {
+            Format::Copilot
         } else if keys.is_droid() {
             Format::Droid
         } else if keys.is_record() {
@@ -40,6 +43,7 @@ impl Format {
             Format::Codex => codex::small(bytes),
             Format::Gemini => gemini::small(bytes),
             Format::Droid => droid::small(bytes),
+            Format::Copilot => copilot::small(bytes),
         }
     }
 
@@ -49,6 +53,7 @@ impl Format {
             Format::Codex => codex::giant(reader),
             Format::Gemini => gemini::giant(reader),
             Format::Droid => droid::giant(reader),
+            Format::Copilot => copilot::giant(reader),
         }
     }
 }

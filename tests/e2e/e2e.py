@@ -948,7 +948,7 @@ def tool_messages(request):
 
 
 def chat_push_check(client):
-    """OpenCode, Crush, Copilot CLI: the unverified push is refused, the model reads why, origin is unchanged."""
+    """OpenCode, Crush: the unverified push is refused, the model reads why, origin is unchanged."""
     def check(r):
         g = gates(r)
         # hookjudge reads no session of theirs, so with no test artifact a person must decide:
@@ -984,13 +984,13 @@ def chat_ordinary_check(client):
     return check
 
 
-def droid_push_check(evidence, decided_by, told):
-    """Droid: the push is ruled on the session Droid wrote. `evidence` is the ruling's evidence
-    kind; `decided_by` `None` means the push went through; `told` is what the refusal the model
-    reads holds."""
+def droid_push_check(evidence, decided_by, told, client="droid"):
+    """Droid, Copilot CLI: the push is ruled on the session the client wrote. `evidence` is the
+    ruling's evidence kind; `decided_by` `None` means the push went through; `told` is what the
+    refusal the model reads holds."""
     def check(r):
         g = [x for x in gates(r) if x["command"] == "git push origin main"]
-        assert len(g) == 1 and g[0]["agent"] == "droid", [(x["command"], x["action"]) for x in gates(r)]
+        assert len(g) == 1 and g[0]["agent"] == client, [(x["command"], x["action"]) for x in gates(r)]
         ruling = g[0]["rulings"][0]
         assert ruling["evidence"]["kind"] == evidence, ruling
         if decided_by is None:
@@ -999,7 +999,7 @@ def droid_push_check(evidence, decided_by, told):
         else:
             assert g[0]["action"] == "deny" and ruling["decided_by"] == decided_by, (g[0]["action"], ruling)
             assert r["origin_head"] != r["local_head"], "the push did not reach origin"
-            reqs = chat_requests(r, "droid")
+            reqs = chat_requests(r, client)
             refused = tool_messages(reqs[-1])
             assert "hookjudge gate [push]" in refused and told in refused, refused
         assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
@@ -1007,13 +1007,15 @@ def droid_push_check(evidence, decided_by, told):
 
 
 def chat_stop_check(client, loop=False):
-    """Droid: the unverified "I'll push now" is sent back with the reason; the verified reply
-    ends the turn (`loop`: the same reply again, and the loop breaker ends it)."""
+    """Droid, Copilot CLI: the unverified "I'll push now" is sent back with the reason; the
+    verified reply ends the turn (`loop`: the same reply again, and the loop breaker ends it)."""
+    event = {"copilot": "agentStop"}.get(client, "Stop")
+
     def check(r):
         s = stops(r)
         want = ["block", "release"] if loop else ["block", "allow"]
         assert [x["action"] for x in s] == want, [x["action"] for x in s]
-        assert s[0]["agent"] == client and s[0]["event"] == "Stop", s[0]
+        assert s[0]["agent"] == client and s[0]["event"] == event, s[0]
         reqs = chat_requests(r, client)
         assert len(reqs) == 2, len(reqs)
         told = json.dumps([m for m in reqs[1]["body"]["messages"] if m.get("role") == "user"][-1])
@@ -1089,6 +1091,8 @@ VERIFIED = {"text": "Tests: 42 passed, 0 failed (make test). Shall I push?"}
 PUSH_GATED = [NOTE, {"bash": "git push origin main"}, {"text": "That needs your approval first."}]
 # Droid's file tool: an edit of the file the unpushed commit changes.
 DROID_EDIT = {"call": {"name": "Edit", "arguments": {"file_path": "$REPO/app.py", "old_str": "a + b", "new_str": "b + a"}}}
+# Copilot CLI's: the same edit.
+COPILOT_EDIT = {"call": {"name": "edit", "arguments": {"path": "$REPO/app.py", "old_str": "a + b", "new_str": "b + a"}}}
 
 # A program that switches hookjudge off by writes the gate's text reading cannot see: every name
 # it touches is built at run time, one through a link. Each write says whether it worked.
@@ -1162,6 +1166,11 @@ SCENARIOS = [
     Scenario("opencode-xdg-config-home", "opencode", PUSH_GATED, timeout=60, xdg_config="xdg"),
     # The hooks in the repository's `.github/hooks/hookjudge.json`, naming `hookjudge` on PATH.
     Scenario("copilot-project-scope", "copilot", PUSH_GATED, timeout=60, scope="project"),
+    Scenario("copilot-stop-block", "copilot", [PUSH_NOW, VERIFIED], timeout=60),
+    Scenario("copilot-loop-breaker", "copilot", [], default=PUSH_NOW, timeout=60),
+    Scenario("copilot-tested-push", "copilot", [COPILOT_EDIT, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED], timeout=60),
+    Scenario("copilot-failed-tests", "copilot", [COPILOT_EDIT, {"bash": "make test; exit 2"}, {"bash": "git push origin main"},
+                                                 {"text": "The push was refused."}], timeout=60),
     Scenario("droid-push-gated", "droid", PUSH_GATED, timeout=60),
     Scenario("droid-ordinary", "droid", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}], timeout=60),
     Scenario("droid-stop-block", "droid", [PUSH_NOW, VERIFIED], timeout=60),
@@ -1191,10 +1200,17 @@ CHECKS.update({"droid-ordinary": chat_ordinary_check("droid"),
 CHECKS.update({"droid-push-gated": droid_push_check("none", "judge", "nothing shows the code was verified"),
                "droid-tested-push": droid_push_check("test_run_after_change", None, ""),
                "droid-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed")})
+# Copilot CLI's agentStop is judged on the session file, and the push on its test runs there.
+CHECKS.update({"copilot-stop-block": chat_stop_check("copilot"), "copilot-loop-breaker": chat_stop_check("copilot", loop=True),
+               "copilot-tested-push": droid_push_check("test_run_after_change", None, "", client="copilot"),
+               "copilot-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed", client="copilot")})
 CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode"),
                "copilot-project-scope": chat_push_check("copilot")})
 CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush", "copilot")
                for name, check in (("push-gated", chat_push_check), ("ordinary", chat_ordinary_check))})
+# Copilot CLI's session is read (as Droid's): with no test run in it the judge refuses the push.
+CHECKS.update({name: droid_push_check("none", "judge", "nothing shows the code was verified", client="copilot")
+               for name in ("copilot-push-gated", "copilot-project-scope")})
 def check_cline_push(r):
     """Cline CLI 3: the push is held back and the run stops there. A `cancel` from a
     `PreToolUse` hook stops Cline's whole run (`@cline/core`'s hook runner turns it into a

@@ -254,6 +254,7 @@ fn filled_template(name: &str, binary: &str) -> Value {
         .replace("\"timeout\": \"@STOP_TIMEOUT_MS@\"", "\"timeout\": 15000")
         .replace("\"timeout\": \"@GATE_TIMEOUT_MS@\"", "\"timeout\": 13000")
         .replace("\"timeoutSec\": \"@GATE_TIMEOUT_S@\"", "\"timeoutSec\": 13")
+        .replace("\"timeoutSec\": \"@STOP_TIMEOUT_S@\"", "\"timeoutSec\": 15")
         .replace("@STOP_TIMEOUT_S@", "15")
         .replace("@GATE_TIMEOUT_S@", "13")
         .replace("@HOOKJUDGE_SHELL@", &shell_words::quote(binary))

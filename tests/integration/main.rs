@@ -20,6 +20,7 @@ mod fail_open;
 mod first_day;
 mod gate_agents;
 mod gate_computed;
+mod gate_copilot;
 mod gate_corpus;
 mod gate_droid;
 mod gate_effects;

@@ -1,7 +1,8 @@
 //! The Stop judges for Qwen Code and Factory Droid, whose `Stop` carries the last assistant
 //! message (Droid's real client names it in its session file instead) and blocks with
 //! `{"decision":"block","reason"}`: an unverified "I'll commit and push now" is blocked once, and the loop breaker lets the same turn end on the next Stop. Agents
-//! whose turn end carries no text (Copilot CLI's `agentStop`) are not judged.
+//! Copilot CLI's `agentStop` carries no text either: it is read from the session file the input
+//! names, as Factory Droid's is.
 
 use serde_json::{Value, json};
 
@@ -115,13 +116,98 @@ fn droid_stop_reads_the_final_message_from_its_session_file() {
     );
 }
 
+/// A Copilot CLI session file's lines, in the shape Copilot CLI 1.0.102 writes them.
+fn copilot_line(kind: &str, data: Value) -> String {
+    format!(
+        "{}\n",
+        json!({"type": kind, "data": data, "id": format!("e-{kind}"), "timestamp": "t", "parentId": null})
+    )
+}
+
+fn copilot_said(id: &str, text: &str) -> String {
+    copilot_line(
+        "assistant.message",
+        json!({"messageId": id, "content": text, "toolRequests": [], "turnId": "0"}),
+    )
+}
+
+/// The `hook.start` line of the `agentStop` call the tests send (at its `timestamp`): the
+/// Stop hook waits for it before it reads the file.
+fn copilot_hook() -> String {
+    format!(
+        "{}\n",
+        json!({"type": "hook.start", "data": {"hookType": "agentStop", "input": {"sessionId": "c1"}},
+               "id": "h", "timestamp": "2026-12-03T13:12:58.013Z", "parentId": null})
+    )
+}
+
+fn copilot_user(id: &str, text: &str) -> String {
+    copilot_line(
+        "user.message",
+        json!({"content": text, "transformedContent": text, "messageId": id, "interactionId": "i1"}),
+    )
+}
+
 #[test]
-fn copilot_agent_stop_has_no_text_to_judge() {
+fn copilot_agent_stop_reads_its_session_blocks_once_then_the_loop_breaker_releases() {
     let home = Home::new();
-    home.user_config(&command_llm_config(r#"{"new_proposal": true}"#));
-    let input = json!({"sessionId": "c1", "timestamp": 1_764_581_457_315_u64, "cwd": "/nonexistent",
-        "transcriptPath": "/nonexistent/events.jsonl", "stopReason": "end_turn"});
-    assert_eq!(stop(&home, &["stop", "--agent", "copilot"], &input), "");
+    home.user_config(&command_llm_config(
+        r#"{"new_proposal": true, "verification_reported": false, "reason": "push"}"#,
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.jsonl");
+    let mut session = copilot_line(
+        "session.start",
+        json!({"sessionId": "c1", "copilotVersion": "1.0.102"}),
+    ) + &copilot_user("u1", "continue")
+        + &copilot_said("m1", PUSH_NOW)
+        + &copilot_hook();
+    std::fs::write(&events, &session).unwrap();
+    // As Copilot CLI 1.0.102 sends it: no text, and `stop_hook_active` false after a block too.
+    let input = json!({"sessionId": "c1", "timestamp": 1_796_303_578_013_u64, "cwd": "/nonexistent",
+        "transcriptPath": events, "stopReason": "end_turn", "stop_hook_active": false});
+    let args = ["stop", "--agent", "copilot"];
+    assert_eq!(
+        stop(&home, &args, &input),
+        format!(
+            "{}\n",
+            json!({"decision": "block", "reason": COMMIT_REASON})
+        )
+    );
+    let log = home.last_log();
+    assert_eq!(
+        (
+            log["agent"].as_str(),
+            log["action"].as_str(),
+            log["event"].as_str()
+        ),
+        (Some("copilot"), Some("block"), Some("agentStop"))
+    );
+    // The reason came back as the next message and the model said the same: the same prompt,
+    // so the loop breaker lets the turn end (with a note for the person).
+    session += &copilot_user("u2", COMMIT_REASON);
+    session += &copilot_said("m2", PUSH_NOW);
+    session += &copilot_hook();
+    std::fs::write(&events, &session).unwrap();
+    let again: Value = serde_json::from_str(&stop(&home, &args, &input)).unwrap();
+    assert!(again.get("decision").is_none(), "{again}");
+    assert_eq!(home.last_log()["action"], "release");
+    // A new prompt of the person's is judged afresh; detected from the payload too.
+    session += &copilot_user("u3", "and the docs?");
+    session += &copilot_said("m3", PUSH_NOW);
+    session += &copilot_hook();
+    std::fs::write(&events, &session).unwrap();
+    assert_eq!(
+        stop(&home, &["stop"], &input),
+        format!(
+            "{}\n",
+            json!({"decision": "block", "reason": COMMIT_REASON})
+        )
+    );
+    // No session file: no text to judge.
+    let mut missing = input.clone();
+    missing["transcriptPath"] = json!("/nonexistent/events.jsonl");
+    assert_eq!(stop(&home, &args, &missing), "");
 }
 
 /// Cursor's common fields with `event`'s own.

@@ -49,11 +49,12 @@ const PROJECT_FLAGS: [&str; 7] = [
 
 /// Where the agents keep their session files: a command that writes there (or runs interpreter
 /// code that names them) may forge the lines the evidence reads.
-const SESSION_DIRS: [&str; 4] = [
+const SESSION_DIRS: [&str; 5] = [
     ".claude/projects",
     ".codex/sessions",
     ".gemini/tmp",
     ".factory/sessions",
+    ".copilot/session-state",
 ];
 
 /// Programs that run code given on their command line (`python3 -c`, `node -e`, …), whose

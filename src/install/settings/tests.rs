@@ -360,6 +360,16 @@ fn copilot_handlers_name_their_command_bash_and_timeout_seconds() {
     assert_eq!(ours["timeoutSec"], 13);
     assert_eq!(ours.get("command"), None);
     assert!(is_ours(ours));
+    // `agentStop` is judged: the Stop hook, with the Stop's timeout.
+    let stop = &hooks["agentStop"][0];
+    assert!(
+        stop["bash"]
+            .as_str()
+            .unwrap()
+            .starts_with("'/a b/hookjudge' stop --agent copilot --hook-timeout "),
+        "{stop}"
+    );
+    assert!(stop["timeoutSec"].is_u64() && is_ours(stop), "{stop}");
     // A larger timeout of the user's is kept, and `--hook-timeout` follows it.
     let text = format!(
         "{{\"version\": 1, \"hooks\": {{\"preToolUse\": [{}]}}}}",
