@@ -243,17 +243,21 @@ pub fn wait_for_hook(path: &Path, hook_type: &str, since_ms: Option<i64>) -> boo
     };
     let written = || {
         super::tail_text(path, HOOK_TAIL_BYTES).is_some_and(|text| {
-            text.lines().rev().any(|line| {
-                let Ok(entry) = serde_json::from_str::<Value>(line) else {
-                    return false;
-                };
-                entry["type"] == "hook.start"
-                    && entry["data"]["hookType"] == hook_type
-                    && entry["timestamp"]
-                        .as_str()
-                        .and_then(crate::support::time::Timestamp::parse)
-                        .is_some_and(|t| t.millis >= since)
-            })
+            // Only the hook lines are parsed: the poll reads up to 256 KiB forty times.
+            text.lines()
+                .rev()
+                .filter(|l| l.contains("hook.start"))
+                .any(|line| {
+                    let Ok(entry) = serde_json::from_str::<Value>(line) else {
+                        return false;
+                    };
+                    entry["type"] == "hook.start"
+                        && entry["data"]["hookType"] == hook_type
+                        && entry["timestamp"]
+                            .as_str()
+                            .and_then(crate::support::time::Timestamp::parse)
+                            .is_some_and(|t| t.millis >= since)
+                })
         })
     };
     for _ in 0..HOOK_POLLS {

@@ -254,7 +254,6 @@ pub fn final_text(path: &Path, message_id: Option<&str>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::{Options, Transcript};
     use serde_json::json;
 
     fn events(line: Value) -> Vec<Event> {
@@ -442,22 +441,7 @@ mod tests {
         let mut text: String = lines.iter().map(|l| format!("{l}\n")).collect();
         text.push_str(r#"{"type":"message","id":"torn"#);
         let (_dir, path) = session(&text);
-        let mut transcript = Transcript::open(&path, Options::default()).unwrap();
-        let mut seen = Vec::new();
-        transcript
-            .visit_backwards(|e| {
-                seen.push(match e {
-                    Event::AssistantText { text, .. } => format!("said {text}"),
-                    Event::ToolCall { tool, command, .. } => {
-                        format!("call {tool} {}", command.as_deref().unwrap_or(""))
-                    }
-                    Event::ToolResult { failed, exit, .. } => format!("result {failed} {exit:?}"),
-                    Event::UserTurn { text } => format!("user {text}"),
-                    Event::Compaction => "compaction".into(),
-                });
-                true
-            })
-            .unwrap();
+        let (seen, bad_lines) = crate::transcript::described_backwards(&path);
         assert_eq!(
             seen,
             [
@@ -467,7 +451,7 @@ mod tests {
                 "user run the tests"
             ]
         );
-        assert_eq!(transcript.stats().bad_lines, 1, "the torn line");
+        assert_eq!(bad_lines, 1, "the torn line");
     }
 
     const SESSION: &str = r#"{"type":"session_start","id":"s1","cwd":"/p"}

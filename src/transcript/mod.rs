@@ -250,6 +250,29 @@ fn events_both_ways(
     events
 }
 
+/// The events of the session file at `path`, newest first, as short strings, and how many of
+/// its lines were bad, for tests of the formats' readers.
+#[cfg(test)]
+fn described_backwards(path: &Path) -> (Vec<String>, u32) {
+    let mut transcript = Transcript::open(path, Options::default()).unwrap();
+    let mut seen = Vec::new();
+    transcript
+        .visit_backwards(|e| {
+            seen.push(match e {
+                Event::AssistantText { text, .. } => format!("said {text}"),
+                Event::ToolCall { tool, command, .. } => {
+                    format!("call {tool} {}", command.as_deref().unwrap_or(""))
+                }
+                Event::ToolResult { failed, exit, .. } => format!("result {failed} {exit:?}"),
+                Event::UserTurn { text } => format!("user {text}"),
+                Event::Compaction => "compaction".into(),
+            });
+            true
+        })
+        .unwrap();
+    (seen, transcript.stats().bad_lines)
+}
+
 /// A FIFO made in `dir`, for tests: opening it for reading would block until a writer came.
 #[cfg(all(test, unix))]
 pub(crate) fn fifo_in(dir: &Path) -> std::path::PathBuf {
