@@ -9,7 +9,7 @@ use super::{ExitStatus, UserError};
 use crate::cli::JudgeArgs;
 use crate::config::Settings;
 use crate::judge::claims::Grounded;
-use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, evaluate};
+use crate::judge::evaluate::{Decision, Evaluation, Layer2, NoLayer2, Reread, evaluate};
 use crate::judge::layer1::Signal;
 use crate::llm::LlmJudge;
 use crate::stop::session_facts;
@@ -67,6 +67,9 @@ fn write_json(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
             if let Some(refused) = &o.refused_bypass {
                 v["refused_bypass"] = json!(refused);
             }
+            if let Some(reread) = &o.second_reading {
+                v["second_reading"] = json!(reread);
+            }
             v
         })
         .collect();
@@ -112,6 +115,16 @@ fn write_table(out: &mut dyn Write, evaluation: &Evaluation) -> io::Result<()> {
         }
         if let Some(reason) = &o.reason {
             write!(out, " ({reason})")?;
+        }
+        match &o.second_reading {
+            Some(Reread::Upheld { quote, .. }) => {
+                write!(out, " [second reading upheld: \"{quote}\"]")?
+            }
+            Some(Reread::Withdrawn { reason }) => {
+                write!(out, " [second reading withdrew it: {reason}]")?
+            }
+            Some(Reread::Failed { cause }) => write!(out, " [second reading failed: {cause}]")?,
+            None => {}
         }
         writeln!(out)?;
     }

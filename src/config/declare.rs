@@ -130,6 +130,9 @@ pub mod shapes {
     pub fn judge_turns() -> Value {
         json!({"enum": ["all", "lexicon"]})
     }
+    pub fn second_reading() -> Value {
+        json!({"enum": ["off", "blocks"]})
+    }
     pub fn response_format() -> Value {
         json!({"enum": ["json_schema", "json_object", "none"]})
     }

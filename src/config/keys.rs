@@ -14,7 +14,7 @@ use crate::boundary::Mode;
 use crate::config::layers::{Layer, Merge, apply_judges};
 use crate::config::settings::{Settings, default_log_dir};
 use crate::gate::settings::Policy;
-use crate::judge::evaluate::JudgeTurns;
+use crate::judge::evaluate::{JudgeTurns, SecondReading};
 use crate::llm::{ProviderKind, ResponseFormat};
 
 config_keys! {
@@ -35,6 +35,9 @@ config_keys! {
         /// in one call) or lexicon (only judges Layer 1's patterns wake; fewer calls, less
         /// reach)
         judge_turns: JudgeTurns [judge_turns] => set(judge_turns) = JudgeTurns::default();
+        /// whether a block the LLM finds is read a second time, in one more call, before it
+        /// stands: blocks (only blocks the agent's own words uphold) or off
+        second_reading: SecondReading [second_reading] => set(second_reading) = SecondReading::default();
     }
 
     /// the decision log

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use crate::config::layers::Sources;
 use crate::config::{Error, ErrorKind};
 use crate::gate::settings::GateSettings;
-use crate::judge::evaluate::{JudgeTurns, Panel};
+use crate::judge::evaluate::{JudgeTurns, Panel, SecondReading};
 use crate::judge::speech::{self, UserRules};
 use crate::judge::{self, Judge, JudgeSpec};
 use crate::llm::LlmSettings;
@@ -31,6 +31,7 @@ pub struct Settings {
     pub max_blocks_per_judge: u32,
     pub max_blocks_per_prompt: u32,
     pub judge_turns: JudgeTurns,
+    pub second_reading: SecondReading,
     pub log_dir: PathBuf,
     pub log_text: bool,
     pub log_retention_days: u32,
@@ -67,6 +68,7 @@ impl Settings {
             max_blocks_per_judge: 0,
             max_blocks_per_prompt: 0,
             judge_turns: JudgeTurns::default(),
+            second_reading: SecondReading::default(),
             log_dir: PathBuf::new(),
             log_text: false,
             log_retention_days: 0,
@@ -145,6 +147,7 @@ impl Settings {
             judges: self.judges(only)?,
             speech: self.speech_rules()?,
             judge_turns: self.judge_turns,
+            second_reading: self.second_reading,
         })
     }
 

@@ -41,7 +41,9 @@ impl crate::hook::LogRecord for StopRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::evaluate::{Decision, FailureKind, JudgeOutcome, Layer2Call, Verdict};
+    use crate::judge::evaluate::{
+        Decision, FailureKind, JudgeOutcome, Layer2Call, Reread, Verdict,
+    };
     use crate::judge::layer1::Signal;
     use crate::log::StopAction;
 
@@ -71,6 +73,9 @@ mod tests {
                     ..Layer2Call::default()
                 }),
                 asked: true,
+                second_reading: Some(Reread::Withdrawn {
+                    reason: "a plan for later".into(),
+                }),
             }
             .into(),
         );
@@ -88,6 +93,10 @@ mod tests {
         // The names and values the Stop hook has always written.
         let value: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(value["kind"], "stop");
+        assert_eq!(
+            value["judges"][0]["second_reading"]["outcome"], "withdrawn",
+            "the second reading is logged: {line}"
+        );
         assert_eq!(value["action"], "fail-open");
         assert_eq!(value["decision"], "allow");
         assert_eq!(value["agent"], "codex");

@@ -16,7 +16,7 @@ use regex::RegexSet;
 use serde_json::{Map, Value, json};
 
 use super::Judge;
-use super::evaluate::{Answer, Answers, Layer2, Layer2Call, Question};
+use super::evaluate::{Answer, Answers, Layer2, Layer2Call, Question, Recheck, Rereads};
 use crate::transcript::facts::{ClaimKind, Settled, TurnFacts};
 
 /// The judge of claims checked against the session.
@@ -135,6 +135,18 @@ impl<'a> Grounded<'a> {
         self.facts.get_or_init(|| (self.load)()).as_ref()
     }
 
+    /// The facts block for the LLM's prompt: `given`, or the session's facts rendered, when an
+    /// LLM will read it.
+    fn block(&self, given: Option<&str>) -> Option<String> {
+        match given {
+            Some(given) => Some(given.to_owned()),
+            None if self.inner.available() => {
+                self.facts().and_then(|f| f.render(FACTS_BLOCK_BYTES))
+            }
+            None => None,
+        }
+    }
+
     /// The facts as a block for the LLM prompt (see [`TurnFacts::render`]), at most
     /// `max_bytes`.
     pub fn facts_block(&self, max_bytes: usize) -> Option<String> {
@@ -194,11 +206,7 @@ impl Layer2 for Grounded<'_> {
             .filter(|(_, s)| s.is_none())
             .map(|(w, _)| *w)
             .collect();
-        let block = match question.facts {
-            Some(given) => Some(given.to_owned()),
-            None if self.inner.available() => facts.and_then(|f| f.render(FACTS_BLOCK_BYTES)),
-            None => None,
-        };
+        let block = self.block(question.facts);
         let mut asked = if rest.is_empty() {
             Answers {
                 answers: Vec::new(),
@@ -228,6 +236,15 @@ impl Layer2 for Grounded<'_> {
             });
         }
         Answers { answers, calls }
+    }
+
+    /// The second reading sees the facts the first one saw.
+    fn reread(&self, recheck: &Recheck) -> Option<Rereads> {
+        let block = self.block(recheck.facts);
+        self.inner.reread(&Recheck {
+            facts: block.as_deref(),
+            ..*recheck
+        })
     }
 
     fn ask(&self, judge: &Judge, text: &str) -> Answer {

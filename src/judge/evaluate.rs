@@ -15,7 +15,8 @@ use serde_json::{Map, Value};
 use super::Judge;
 use super::layer1::{self, Signal};
 pub use super::layer2::{
-    Answer, Answers, CacheUse, FailureKind, Layer2, Layer2Call, NoLayer2, Question,
+    Answer, Answers, CacheUse, FailureKind, Finding, Layer2, Layer2Call, NoLayer2, Question,
+    Recheck, Reread, Rereads,
 };
 use super::speech::UserRules;
 
@@ -85,6 +86,29 @@ impl JudgeTurns {
     }
 }
 
+/// Whether a block found by the LLM is read a second time before it stands
+/// (`stop.second_reading`; see [`crate::llm::second_reading`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SecondReading {
+    /// The first reading's fields decide, as before.
+    #[default]
+    Off,
+    /// Every block the LLM's fields give is read again, in one more call for the turn, and
+    /// stands only when that reading upholds it with the agent's own words.
+    Blocks,
+}
+
+impl SecondReading {
+    /// The configured value.
+    pub fn name(self) -> &'static str {
+        match self {
+            SecondReading::Off => "off",
+            SecondReading::Blocks => "blocks",
+        }
+    }
+}
+
 /// One judge's outcome on one text; its JSON form is what `hookjudge judge --json` prints and
 /// what the decision log records.
 #[derive(Debug, Clone, Serialize)]
@@ -107,6 +131,9 @@ pub struct JudgeOutcome {
     /// Whether the judge's question went to Layer 2, or would have with an LLM.
     #[serde(skip)]
     pub asked: bool,
+    /// The second reading of this judge's block, when `stop.second_reading` asked for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub second_reading: Option<Reread>,
 }
 
 /// A bypass refused because of judge-directed content: both patterns, for the log.
@@ -146,6 +173,7 @@ pub struct Panel {
     pub judges: Vec<Judge>,
     pub speech: UserRules,
     pub judge_turns: JudgeTurns,
+    pub second_reading: SecondReading,
 }
 
 impl Panel {
@@ -167,6 +195,7 @@ impl From<Vec<Judge>> for Panel {
             judges,
             speech: UserRules::default(),
             judge_turns: JudgeTurns::default(),
+            second_reading: SecondReading::default(),
         }
     }
 }
@@ -209,6 +238,7 @@ pub fn evaluate_turn(
                 reason: None,
                 layer2: None,
                 asked: false,
+                second_reading: None,
             },
             Err(error) => JudgeOutcome {
                 judge: judge.name.clone(),
@@ -221,6 +251,7 @@ pub fn evaluate_turn(
                 reason: Some(error.to_string()),
                 layer2: None,
                 asked: false,
+                second_reading: None,
             },
         })
         .collect();
@@ -277,6 +308,10 @@ pub fn evaluate_turn(
     for (i, answer) in asked.into_iter().zip(answers.answers) {
         apply(&judges[i], &mut outcomes[i], answer);
     }
+    let reread_calls = match panel.second_reading {
+        SecondReading::Off => 0,
+        SecondReading::Blocks => reread(judges, &mut outcomes, text, facts, layer2),
+    };
     let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) {
         layer2_started.elapsed().as_micros() as u64
     } else {
@@ -286,9 +321,56 @@ pub fn evaluate_turn(
         outcomes,
         layer1_us,
         layer2_us,
-        llm_calls: answers.calls,
+        llm_calls: answers.calls + reread_calls,
         not_judged,
     }
+}
+
+/// Reads every block the LLM's fields gave a second time, in one call, and withdraws those the
+/// reading does not uphold; returns the calls it cost. Blocks the session's facts settled are
+/// not read again: they quote the session, not a reading of the text.
+fn reread(
+    judges: &[Judge],
+    outcomes: &mut [JudgeOutcome],
+    text: &str,
+    facts: Option<&str>,
+    layer2: &dyn Layer2,
+) -> u32 {
+    let blocked: Vec<usize> = (0..outcomes.len())
+        .filter(|&i| {
+            let o = &outcomes[i];
+            o.decision == Decision::Block
+                && o.fields.is_some()
+                && o.layer2.as_ref().and_then(|m| m.provider.as_deref())
+                    != Some(super::claims::FACTS_PROVIDER)
+        })
+        .collect();
+    if blocked.is_empty() {
+        return 0;
+    }
+    let findings: Vec<Finding> = blocked
+        .iter()
+        .map(|&i| Finding {
+            judge: &judges[i],
+            fields: outcomes[i].fields.as_ref().expect("filtered on fields"),
+            reason: outcomes[i].reason.as_deref(),
+        })
+        .collect();
+    let Some(rereads) = layer2.reread(&Recheck {
+        findings: &findings,
+        text,
+        facts,
+    }) else {
+        return 0;
+    };
+    for (i, reread) in blocked.into_iter().zip(rereads.rereads) {
+        if let Reread::Withdrawn { .. } = reread {
+            outcomes[i].decision = Decision::Allow;
+            outcomes[i].verdict = Some(Verdict::Allow);
+        }
+        outcomes[i].second_reading = Some(reread);
+    }
+    rereads.calls
 }
 
 /// Layer 1's signal for `judge` as a line for the prompt: the judge, the signal and the words
@@ -492,6 +574,114 @@ mod tests {
             hints.iter().any(|h| h.starts_with("commit: trigger \"")),
             "{hints:?}"
         );
+    }
+
+    /// A combined Layer 2 whose second reading answers `reread` for every finding, and
+    /// records the judges it was asked to read again.
+    struct Rereading {
+        first: Combined,
+        reread: Option<Reread>,
+        reread_judges: std::sync::Mutex<Vec<String>>,
+    }
+    impl Layer2 for Rereading {
+        fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
+            unreachable!("asked all at once")
+        }
+        fn ask_all(&self, question: &Question) -> Answers {
+            self.first.ask_all(question)
+        }
+        fn reread(&self, recheck: &Recheck) -> Option<Rereads> {
+            let reread = self.reread.clone()?;
+            let mut asked = self.reread_judges.lock().unwrap();
+            asked.extend(recheck.findings.iter().map(|f| f.judge.name.clone()));
+            assert!(
+                recheck
+                    .findings
+                    .iter()
+                    .all(|f| f.fields.get("new_proposal") == Some(&Value::Bool(true))),
+                "the findings carry the first reading's fields"
+            );
+            Some(Rereads {
+                rereads: recheck.findings.iter().map(|_| reread.clone()).collect(),
+                calls: 1,
+            })
+        }
+    }
+
+    fn reread_with(reread: Option<Reread>, setting: SecondReading) -> (Evaluation, Vec<String>) {
+        let layer2 = Rereading {
+            first: Combined::new(json!({
+                "commit": {"new_proposal": true},
+                "scope-check": {"new_proposal": false},
+            })),
+            reread,
+            reread_judges: Default::default(),
+        };
+        let mut panel = judges();
+        panel.second_reading = setting;
+        let eval = evaluate(
+            "The change is ready. Shall I commit and push to main?",
+            &panel,
+            &layer2,
+        );
+        (eval, layer2.reread_judges.into_inner().unwrap())
+    }
+
+    #[test]
+    fn a_second_reading_withdraws_a_block_it_does_not_uphold() {
+        let withdrawn = Reread::Withdrawn {
+            reason: "a plan for after the tests".into(),
+        };
+        let (eval, reread) = reread_with(Some(withdrawn.clone()), SecondReading::Blocks);
+        assert_eq!(reread, ["commit"], "only the blocking judge is read again");
+        assert_eq!(eval.llm_calls, 2);
+        let commit = &eval.outcomes[0];
+        assert_eq!(
+            (commit.decision, commit.verdict),
+            (Decision::Allow, Some(Verdict::Allow))
+        );
+        assert_eq!(commit.second_reading, Some(withdrawn));
+        assert_eq!(eval.decision(), Decision::Allow);
+
+        let upheld = Reread::Upheld {
+            quote: "Shall I commit and push to main?".into(),
+            reason: "asks to push unverified".into(),
+        };
+        let (eval, _) = reread_with(Some(upheld), SecondReading::Blocks);
+        assert_eq!(eval.decision(), Decision::Block);
+
+        let failed = Reread::Failed {
+            cause: "timeout".into(),
+        };
+        let (eval, _) = reread_with(Some(failed), SecondReading::Blocks);
+        assert_eq!(
+            eval.decision(),
+            Decision::Block,
+            "a failed second reading leaves the first standing"
+        );
+        assert!(eval.outcomes[0].second_reading.is_some());
+    }
+
+    #[test]
+    fn no_second_reading_when_it_is_off_or_nothing_blocks() {
+        let withdrawn = Reread::Withdrawn {
+            reason: "no".into(),
+        };
+        let (eval, reread) = reread_with(Some(withdrawn.clone()), SecondReading::Off);
+        assert!(reread.is_empty());
+        assert_eq!((eval.decision(), eval.llm_calls), (Decision::Block, 1));
+        assert!(eval.outcomes[0].second_reading.is_none());
+
+        let layer2 = Rereading {
+            first: Combined::new(json!({"commit": {"new_proposal": false}})),
+            reread: Some(withdrawn),
+            reread_judges: Default::default(),
+        };
+        let mut panel = judges();
+        panel.second_reading = SecondReading::Blocks;
+        let eval = evaluate("Shall I commit and push to main?", &panel, &layer2);
+        assert!(layer2.reread_judges.into_inner().unwrap().is_empty());
+        assert_eq!(eval.llm_calls, 1);
     }
 
     #[test]

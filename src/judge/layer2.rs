@@ -158,6 +158,45 @@ pub struct Answers {
     pub calls: u32,
 }
 
+/// A block the first reading found, to be read again (`stop.second_reading`).
+#[derive(Debug, Clone, Copy)]
+pub struct Finding<'a> {
+    pub judge: &'a Judge,
+    /// The first reading's fields, which made the judge's rule block.
+    pub fields: &'a Map<String, Value>,
+    pub reason: Option<&'a str>,
+}
+
+/// What a second reading is asked: the findings of one turn, and the turn as it was judged.
+#[derive(Debug, Clone, Copy)]
+pub struct Recheck<'a> {
+    pub findings: &'a [Finding<'a>],
+    pub text: &'a str,
+    /// The facts block the first reading had, if any.
+    pub facts: Option<&'a str>,
+}
+
+/// The second reading of one finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "outcome", rename_all = "lowercase")]
+pub enum Reread {
+    /// The block stands: `quote` is the agent's own words that show the violation, found in
+    /// its text.
+    Upheld { quote: String, reason: String },
+    /// The block is withdrawn: the reading did not uphold it, or its quote is not the agent's.
+    Withdrawn { reason: String },
+    /// The reading failed: the first reading stands.
+    Failed { cause: String },
+}
+
+/// The second readings of a [`Recheck`], one per finding in order, and the provider calls
+/// they cost.
+#[derive(Debug, Clone)]
+pub struct Rereads {
+    pub rereads: Vec<Reread>,
+    pub calls: u32,
+}
+
 /// The LLM stage, as seen by the judges.
 pub trait Layer2: Sync {
     /// Asks the LLM to fill `judge`'s fields for `text`.
@@ -173,6 +212,12 @@ pub trait Layer2: Sync {
     /// follows work is judged, as it may report or claim that work. Unknown without a session.
     fn session_did_work(&self) -> bool {
         false
+    }
+
+    /// Reads the findings of `recheck` a second time, all in one call. `None` where no second
+    /// reading can be made (no LLM): the first reading stands.
+    fn reread(&self, _recheck: &Recheck) -> Option<Rereads> {
+        None
     }
 
     /// Asks for every judge of `question` at once. By default, each judge on its own,

@@ -144,7 +144,7 @@ fn normalise(value: &Value) -> Value {
 }
 
 /// Every top-level JSON object in `text`, with its source, in order of appearance.
-fn objects(text: &str) -> Vec<(&str, Map<String, Value>)> {
+pub(super) fn objects(text: &str) -> Vec<(&str, Map<String, Value>)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -197,7 +197,7 @@ fn balanced_end(bytes: &[u8], start: usize) -> Option<usize> {
     None
 }
 
-fn excerpt(text: &str) -> String {
+pub(super) fn excerpt(text: &str) -> String {
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() > 120 {
         format!("{}…", one_line.chars().take(120).collect::<String>())

@@ -26,11 +26,11 @@ pub struct Prompt {
 }
 
 /// The answer room of one judge's part (its booleans and a short reason), in tokens.
-const TOKENS_PER_PART: u32 = 150;
+pub(super) const TOKENS_PER_PART: u32 = 150;
 /// The answer room of a single-judge prompt, as before combined calls.
-const SINGLE_ANSWER_TOKENS: u32 = 400;
+pub(super) const SINGLE_ANSWER_TOKENS: u32 = 400;
 
-const SYSTEM: &str = "You are a strict, careful reviewer. You evaluate text written by an autonomous coding agent and answer with one JSON object only.";
+pub(super) const SYSTEM: &str = "You are a strict, careful reviewer. You evaluate text written by an autonomous coding agent and answer with one JSON object only.";
 
 /// How much of the user's request goes into a prompt: its start, where people state what they
 /// want. A long paste (a log, a file) adds cost and little meaning.
@@ -163,7 +163,7 @@ pub fn frame_panel(judges: &[&Judge], turn: &Turn, nonce: &str) -> Prompt {
 }
 
 /// The user's request framed as context, or nothing when there is none.
-fn request_context(request: Option<&str>, nonce: &str) -> String {
+pub(super) fn request_context(request: Option<&str>, nonce: &str) -> String {
     match request.map(str::trim).filter(|r| !r.is_empty()) {
         Some(request) => {
             let rbegin = format!("<<<USER-REQUEST-{nonce}>>>");
@@ -215,7 +215,7 @@ pub fn schema(judge: &Judge) -> Value {
 }
 
 /// Neutralises anything in the text that looks like one of our markers.
-fn defang(text: &str) -> String {
+pub(super) fn defang(text: &str) -> String {
     text.replace("<<<", "‹‹‹").replace(">>>", "›››")
 }
 

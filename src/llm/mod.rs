@@ -13,6 +13,7 @@ pub mod http;
 pub mod memory;
 pub mod params;
 pub mod resolve;
+pub mod second_reading;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -20,7 +21,9 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use crate::judge::Judge;
-use crate::judge::evaluate::{Answer, Answers, CacheUse, Layer2, Layer2Call, Question};
+use crate::judge::evaluate::{
+    Answer, Answers, CacheUse, Layer2, Layer2Call, Question, Recheck, Rereads,
+};
 use crate::judge::layer2::FailureKind;
 pub use http::ResponseFormat;
 pub use resolve::{Backend, Resolution};
@@ -386,6 +389,10 @@ impl Layer2 for LlmJudge {
 
     fn available(&self) -> bool {
         self.resolution().backend.is_some()
+    }
+
+    fn reread(&self, recheck: &Recheck) -> Option<Rereads> {
+        second_reading::ask(self, recheck)
     }
 
     fn ask_all(&self, question: &Question) -> Answers {

@@ -177,6 +177,7 @@ mod tests {
             reason: None,
             layer2: None,
             asked: true,
+            second_reading: None,
         }
         .into()
     }

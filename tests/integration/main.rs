@@ -61,6 +61,7 @@ mod person_only;
 mod redaction;
 mod replay;
 mod screen_width;
+mod second_reading;
 mod self_protection;
 mod stop_agents;
 mod stop_protocol;

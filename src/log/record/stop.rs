@@ -169,7 +169,12 @@ impl From<JudgeOutcome> for JudgeEntry {
             fields: outcome.fields,
             reason: outcome.reason,
             layer2: outcome.layer2.map(Layer2Entry::from),
-            rest: Map::new(),
+            // Kept as written: only `stats` and people read it back.
+            rest: outcome
+                .second_reading
+                .and_then(|r| serde_json::to_value(r).ok())
+                .map(|r| Map::from_iter([("second_reading".to_owned(), r)]))
+                .unwrap_or_default(),
         }
     }
 }

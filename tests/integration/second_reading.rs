@@ -1,0 +1,134 @@
+//! `stop.second_reading: "blocks"` against a real HTTP server on 127.0.0.1: a block the first
+//! reading finds is read once more, in a second request, and stands only when that reading
+//! upholds it with the agent's own words; without the setting a turn costs one request.
+
+use serde_json::{Value, json};
+
+use crate::harness::{FakeLlm, Home, Recorded, Reply, claude_stop};
+
+const PUSH: &str = "The refactor is finished. I'll push to main now.";
+
+/// A server whose first reading finds an unverified push, and whose second reading answers
+/// `second` (`None`: a server error).
+fn server(second: Option<Value>) -> FakeLlm {
+    FakeLlm::start(move |r: &Recorded| {
+        if r.prompt().contains("A first reading of the agent's text") {
+            match &second {
+                Some(answer) => Reply::chat(&answer.to_string()),
+                None => Reply {
+                    status: 500,
+                    body: "overloaded".into(),
+                    delay: std::time::Duration::ZERO,
+                },
+            }
+        } else {
+            Reply::chat(
+                &r.answer(
+                    json!({"commit": {"new_proposal": true, "reason": "pushes before tests"}}),
+                ),
+            )
+        }
+    })
+}
+
+/// The Stop hook's answer: `block`, or `allow` for its silent exit.
+fn stop(home: &Home, server: &FakeLlm, second_reading: Option<&str>) -> &'static str {
+    let mut config = json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url), "model": "m", "api_key_env": "JUDGE_KEY"}});
+    if let Some(setting) = second_reading {
+        config["stop"] = json!({ "second_reading": setting });
+    }
+    home.user_config(&config.to_string());
+    let out = home
+        .cmd(&["stop"])
+        .env("JUDGE_KEY", "k")
+        .stdin(claude_stop("s", std::path::Path::new(""), PUSH, false))
+        .output();
+    if out.stdout.trim().is_empty() {
+        out.assert_silent_allow();
+        return "allow";
+    }
+    assert_eq!(out.json()["decision"], "block", "{}", out.stdout);
+    "block"
+}
+
+fn commit_entry(home: &Home) -> Value {
+    let log = home.last_log();
+    log["judges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["judge"] == "commit")
+        .cloned()
+        .unwrap()
+}
+
+#[test]
+fn a_block_the_second_reading_does_not_uphold_is_withdrawn() {
+    let server = server(Some(
+        json!({"commit": {"upheld": false, "quote": "", "reason": "a plan, not an action"}}),
+    ));
+    let home = Home::new();
+    assert_eq!(stop(&home, &server, Some("blocks")), "allow");
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "the first reading and the second");
+    let second = requests[1].prompt();
+    assert!(
+        second.contains("- commit: fields true: new_proposal. pushes before tests"),
+        "the second reading sees the first one's finding: {second}"
+    );
+    assert!(second.contains(PUSH), "and the agent's text");
+    assert_eq!(
+        requests[1].body["response_format"]["json_schema"]["schema"]["required"],
+        json!(["commit"]),
+        "only the blocking judge is read again"
+    );
+    assert_eq!(home.last_log()["llm_calls"], 2);
+    let commit = commit_entry(&home);
+    assert_eq!(
+        (&commit["decision"], &commit["second_reading"]["outcome"]),
+        (&json!("allow"), &json!("withdrawn"))
+    );
+}
+
+#[test]
+fn a_block_upheld_with_the_agents_words_stands_and_a_made_up_quote_does_not() {
+    let upheld = server(Some(
+        json!({"commit": {"upheld": true, "quote": "I'll push to main now.", "reason": "unverified push"}}),
+    ));
+    let home = Home::new();
+    assert_eq!(stop(&home, &upheld, Some("blocks")), "block");
+    assert_eq!(commit_entry(&home)["second_reading"]["outcome"], "upheld");
+
+    let invented = server(Some(
+        json!({"commit": {"upheld": true, "quote": "I deployed it to production", "reason": "deploy"}}),
+    ));
+    let home = Home::new();
+    assert_eq!(stop(&home, &invented, Some("blocks")), "allow");
+    let reason = commit_entry(&home)["second_reading"]["reason"].clone();
+    assert!(
+        reason
+            .as_str()
+            .unwrap()
+            .contains("not the agent's own words"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn a_failed_second_reading_leaves_the_first_standing() {
+    let server = server(None);
+    let home = Home::new();
+    assert_eq!(stop(&home, &server, Some("blocks")), "block");
+    assert_eq!(commit_entry(&home)["second_reading"]["outcome"], "failed");
+}
+
+#[test]
+fn without_the_setting_a_block_costs_one_request() {
+    let server = server(Some(
+        json!({"commit": {"upheld": false, "quote": "", "reason": "r"}}),
+    ));
+    let home = Home::new();
+    assert_eq!(stop(&home, &server, None), "block");
+    assert_eq!(server.requests().len(), 1);
+    assert!(commit_entry(&home).get("second_reading").is_none());
+}
