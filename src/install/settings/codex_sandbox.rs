@@ -82,15 +82,9 @@ pub fn merge_codex_sandbox(
     let mut notes = Vec::new();
     match doc.get("sandbox_mode") {
         None => {
-            // A new top-level key goes before the first table (after it, TOML reads it as
-            // the table's).
+            // The root's keys are written before its tables (after one, TOML would read the
+            // key as that table's): a new key goes after the user's last top-level key.
             doc.insert("sandbox_mode", value(MODE));
-            if let Some((mut key, _)) = doc.as_table_mut().get_key_value_mut("sandbox_mode") {
-                key.leaf_decor_mut().set_prefix("");
-            }
-            doc.as_table_mut().sort_values_by(|a, _, b, _| {
-                (a.get() != "sandbox_mode").cmp(&(b.get() != "sandbox_mode"))
-            });
             created.push("sandbox_mode".to_owned());
         }
         Some(item) => match item.as_str() {
@@ -116,19 +110,23 @@ pub fn merge_codex_sandbox(
             }
         },
     }
-    let table = match doc.get_mut(TABLE) {
-        None => {
-            let mut t = Table::new();
-            t.set_implicit(false);
-            doc.insert(TABLE, Item::Table(t));
-            created.push(TABLE.to_owned());
-            doc[TABLE].as_table_mut().expect("just inserted")
-        }
-        Some(item) => item.as_table_mut().ok_or(CodexSandboxError::WrongShape {
-            key: TABLE.into(),
-            expected: "a table",
-        })?,
+    if doc.get(TABLE).is_none() && exclude_temp {
+        let mut t = Table::new();
+        t.set_implicit(false);
+        doc.insert(TABLE, Item::Table(t));
+        created.push(TABLE.to_owned());
+    }
+    let Some(item) = doc.get_mut(TABLE) else {
+        return Ok(CodexMerged {
+            text: doc.to_string(),
+            created_members: created,
+            notes,
+        });
     };
+    let table = item.as_table_mut().ok_or(CodexSandboxError::WrongShape {
+        key: TABLE.into(),
+        expected: "a table",
+    })?;
     if let Some(roots) = table.get("writable_roots") {
         let roots = roots.as_array().ok_or(CodexSandboxError::WrongShape {
             key: format!("{TABLE}.writable_roots"),
@@ -241,6 +239,29 @@ mod tests {
         assert_eq!(
             remove_codex_sandbox(&merged.text, &merged.created_members),
             USERS
+        );
+    }
+
+    #[test]
+    fn the_mode_goes_after_the_users_last_key_and_no_table_is_made_for_nothing() {
+        let merged = merge_codex_sandbox(USERS, &[], false).unwrap();
+        assert_eq!(
+            merged.text,
+            "# my codex\nmodel = \"o3\" # the good one\nsandbox_mode = \"workspace-write\"\n\n[otel]\nexporter = \"none\"\n"
+        );
+        assert_eq!(merged.created_members, ["sandbox_mode"]);
+        let only_tables = "[otel]\nexporter = \"none\"\n";
+        let merged = merge_codex_sandbox(only_tables, &[], false).unwrap();
+        assert!(
+            merged
+                .text
+                .starts_with("sandbox_mode = \"workspace-write\"\n"),
+            "{}",
+            merged.text
+        );
+        assert_eq!(
+            remove_codex_sandbox(&merged.text, &merged.created_members),
+            only_tables
         );
     }
 
