@@ -350,3 +350,23 @@ fn doctor_says_what_lets_commands_out_of_codexs_sandbox() {
         "{check}"
     );
 }
+
+#[test]
+fn every_agent_gets_its_own_sandbox_where_it_has_one() {
+    let s = Setup::new("all");
+    // Claude Code's sandbox needs bubblewrap and socat: stand-ins beside the `codex` one.
+    for program in ["bwrap", "socat"] {
+        let path = s.tools.join(program);
+        std::fs::copy(s.tools.join("codex"), &path).unwrap();
+    }
+    let out = s.run(&["init", "--agent", "all", "--boundary", "agent"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let project = s.repo.work.join(".codex/config.toml");
+    assert_eq!(read(&project), "sandbox_mode = \"workspace-write\"\n");
+    let claude = read(&s.repo.work.join(".claude/settings.local.json"));
+    assert!(claude.contains("\"denyWrite\""), "{claude}");
+    let out = s.run(&["uninstall"]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(!project.exists(), "{}", out.stdout);
+    assert_eq!(read(&s.user_config()), USERS);
+}
