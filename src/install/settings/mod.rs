@@ -13,7 +13,8 @@
 //!
 //! This module says where the entries go ([`Scope`], [`settings_path`]); [`template`] fills
 //! the entries, [`ours`] recognises them in a file, [`merge`] puts them in and [`remove`]
-//! takes them out; [`sandbox`] does the same for Claude Code's `sandbox` block.
+//! takes them out; [`sandbox`] does the same for Claude Code's `sandbox` block, and
+//! [`codex_sandbox`] for Codex CLI's sandbox keys in its `config.toml`.
 
 mod codex_sandbox;
 mod merge;
