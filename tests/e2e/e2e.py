@@ -820,6 +820,8 @@ def check_codex_sandbox(r):
     assert "3 passed, 0 failed" in results["make test"], results
     assert "M app.py" in results["git status --short"], results
     assert open(os.path.join(r["repo"], "app.py")).read().endswith("# checked\n"), "the edit is in the work tree"
+    # Its cost: `.git` is read-only inside, so a commit is for the person's own terminal.
+    assert "index.lock': Read-only file system" in results["git commit -qam checked"], results
     g = gates(r)
     assert [x["action"] for x in g if x["command"] == "git push origin main"] == ["deny"], [(x["command"], x["action"]) for x in g]
     assert "hookjudge gate [push]" in json.dumps(codex_requests(r)[-1]["body"])
@@ -1230,6 +1232,7 @@ SCENARIOS = [
     Scenario("codex-loop-breaker", "codex", [], default=PUSH_NOW, timeout=60),
     Scenario("codex-sandbox-self-disable", "codex", [CODEX_FIX, {"bash": "python3 tools/fix.py"}, {"bash": "echo '# checked' >> app.py"},
                                                      {"bash": "git status --short"}, {"bash": "git push origin main"}, {"bash": "make test"},
+                                                     {"bash": "git commit -qam checked"},
                                                      {"text": "Those files are read-only here; the push needs your approval."}], **CODEX_BOUNDARY),
     Scenario("codex-provider-500", "codex", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500"),
     Scenario("gemini-stop-block", "gemini", [PUSH_NOW, VERIFIED]),

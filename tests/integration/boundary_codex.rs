@@ -323,9 +323,29 @@ fn doctor_says_what_lets_commands_out_of_codexs_sandbox() {
                 .contains("approvals_reviewer"),
         "{check}"
     );
-    // A sandbox that no longer starts.
-    std::fs::write(s.user_config(), USERS.to_owned() + "").unwrap();
+    // hookjudge's state moved under /tmp since: the sandbox leaves it writable.
+    std::fs::write(s.user_config(), USERS).unwrap();
     assert_eq!(s.run(&INIT).code, 0);
+    let state = tempfile::tempdir_in("/tmp").unwrap();
+    let report = s
+        .run_env(&["doctor", "--json"], &[("XDG_STATE_HOME", state.path())])
+        .json();
+    let check = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "boundary (Codex CLI)")
+        .cloned()
+        .unwrap();
+    assert_eq!(check["ok"], false, "{check}");
+    assert!(
+        check["detail"]
+            .as_str()
+            .unwrap()
+            .contains("lets commands write hookjudge's state"),
+        "{check}"
+    );
+    // A sandbox that no longer starts.
     s.codex("echo 'no namespaces' >&2; exit 1");
     let check = s.codex_boundary();
     assert_eq!(check["ok"], false, "{check}");
