@@ -63,7 +63,7 @@ pub enum ScopeArg {
 /// Which boundary `init` sets up beside the hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BoundaryArg {
-    /// Claude Code's own sandbox: turned on, with hookjudge's files in `sandbox.filesystem.denyWrite` (`uninstall` takes it out again)
+    /// The agent's own sandbox: Claude Code's, turned on with hookjudge's files in `sandbox.filesystem.denyWrite`; Codex CLI's, `sandbox_mode = "workspace-write"` in its `config.toml` (`uninstall` takes them out again)
     Agent,
 }
 
@@ -83,7 +83,7 @@ pub struct InitArgs {
     #[arg(long)]
     pub require: bool,
     /// Also turn on the agent's own sandbox, keeping its commands off hookjudge's files
-    /// (Claude Code; local or user scope)
+    /// (Claude Code: local or user scope; Codex CLI: any scope)
     #[arg(long, value_enum, value_name = "KIND")]
     pub boundary: Option<BoundaryArg>,
     /// Print the changes as a diff and write nothing

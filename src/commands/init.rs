@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::{ExitStatus, UserError};
 use crate::agent::Agent;
-use crate::cli::{AgentChoice, BoundaryArg, InitArgs, ScopeArg};
+use crate::cli::{AgentChoice, InitArgs, ScopeArg};
 use crate::config::{self, Settings};
 use crate::install::plan::{self, Plan, REPO_CONFIG, SCHEMA_FILE};
 use crate::install::settings::{self, Fill, Scope};
@@ -139,10 +139,12 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
     };
 
     // Plan every file; write nothing until all of them can be written.
+    let (sandbox, codex_sandbox) = super::init_boundary::boundaries(args.boundary, &t, &binary)?;
     let options = plan::Options {
         git_hook: args.git_hook,
         require: args.require,
-        sandbox: sandbox_paths(args, &t, &binary)?,
+        sandbox,
+        codex_sandbox,
     };
     let plan = plan::plan(&t, &fill, &binary, options);
     if !plan.errors.is_empty() {
@@ -221,40 +223,6 @@ pub(super) fn init(args: &InitArgs, config: Option<&Path>) -> Result<ExitStatus,
         &settings,
     );
     Ok(ExitStatus::Success)
-}
-
-/// The sandbox paths for `--boundary agent`, refused where they cannot serve.
-fn sandbox_paths(
-    args: &InitArgs,
-    t: &Target,
-    binary: &Path,
-) -> Result<Option<settings::SandboxPaths>, UserError> {
-    let Some(BoundaryArg::Agent) = args.boundary else {
-        return Ok(None);
-    };
-    if !t.agents.contains(&Agent::Claude) {
-        return Err(UserError::new(
-            "`--boundary agent` writes Claude Code's sandbox settings, and Claude Code is not among the agents chosen",
-        )
-        .hint("add `--agent claude`, or for the other agents set `{\"boundary\": {\"mode\": \"landlock\"}}` in your own config"));
-    }
-    // The paths are this machine's (the home folder, the binary's folder): a committed file
-    // would hand them to every teammate.
-    if t.scope == Scope::Project {
-        return Err(UserError::new(
-            "`--boundary agent` names this machine's paths, which do not belong in the committed `.claude/settings.json`",
-        )
-        .hint("use `--scope local` (this checkout) or `--scope user` (every project)"));
-    }
-    // The block asks Claude Code to refuse to start without its sandbox: where it cannot
-    // start, writing it would leave Claude Code unusable here.
-    if let Some(why) = settings::sandbox_unavailable() {
-        return Err(UserError::new(format!(
-            "`--boundary agent` would make Claude Code refuse to start here (it turns its sandbox on, with no running without it): {why}"
-        ))
-        .hint(settings::SANDBOX_HINT));
-    }
-    Ok(Some(settings::SandboxPaths::for_root(&t.root, binary)))
 }
 
 /// The diff of every planned change, for `--dry-run`.

@@ -10,6 +10,7 @@ mod doctor;
 mod eval;
 mod gate;
 mod init;
+mod init_boundary;
 pub mod install_extras;
 mod judge;
 mod log;

@@ -55,6 +55,8 @@ pub enum ErrorKind {
     SaveRecord(io::Error),
     /// A file `init` writes whole (an agent's plugin) exists and is not hookjudge's.
     NotOurs,
+    /// Codex's `config.toml` cannot take its sandbox keys.
+    CodexConfig(crate::install::settings::CodexSandboxError),
 }
 
 impl Error {
@@ -85,6 +87,10 @@ impl fmt::Display for Error {
                 "`{path}` is not valid JSON (line {line}, column {column}: {message}); it was left untouched"
             ),
             ErrorKind::Merge(e) => write!(f, "`{path}`: {e}"),
+            ErrorKind::CodexConfig(e) => write!(
+                f,
+                "`{path}`: {e}; fix it (or leave out `--boundary agent`), then run `hookjudge init` again"
+            ),
             ErrorKind::Read(e) => write!(f, "cannot read `{path}`: {e}"),
             ErrorKind::CreateDir(e) => write!(f, "cannot create `{path}`: {e}"),
             ErrorKind::Backup { backup, source } => write!(
@@ -141,6 +147,7 @@ impl std::error::Error for Error {
             | ErrorKind::SaveRecord(e) => Some(e),
             ErrorKind::NoRepository(e) => Some(e.as_ref()),
             ErrorKind::Merge(e) => Some(e),
+            ErrorKind::CodexConfig(e) => Some(e),
             ErrorKind::ReadOnly
             | ErrorKind::NotText
             | ErrorKind::NotJson { .. }

@@ -21,6 +21,9 @@ fn local_line(agent: Agent) -> Option<String> {
     }
 }
 
+/// The ignore line for Codex's project config, when a local `init --boundary agent` created it.
+pub const CODEX_CONFIG_LINE: &str = "/.codex/config.toml";
+
 /// The lines an install wants ignored: ours, and the local files of `local_agents`.
 pub fn lines(local_agents: &[Agent]) -> Vec<String> {
     let mut lines = vec![
@@ -65,7 +68,8 @@ pub fn add(current: Option<&str>, wanted: &[String]) -> Option<String> {
 
 /// `current` without our header and the lines of ours right below it.
 pub fn remove(current: &str) -> String {
-    let ours = lines(&Agent::ALL);
+    let mut ours = lines(&Agent::ALL);
+    ours.push(CODEX_CONFIG_LINE.to_owned());
     let mut out = String::new();
     let mut in_block = false;
     for line in current.split_inclusive('\n') {

@@ -1,6 +1,7 @@
 //! Installing hookjudge into agents' settings and git hooks, and removing it again.
 
 pub mod apply;
+pub mod codex_boundary;
 mod error;
 pub mod files;
 pub mod githook;

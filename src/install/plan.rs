@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::settings::{self, Fill, Scope};
 use super::target::Target;
-use super::{Error, ErrorKind, files, githook, ignore};
+use super::{Error, ErrorKind, codex_boundary, files, githook, ignore};
 use crate::agent::Agent;
 use crate::config;
 use crate::support::jsonc::{self, Encoding};
@@ -114,6 +114,8 @@ pub struct Options {
     pub require: bool,
     /// `--boundary agent`: Claude Code's sandbox, on, with these paths denied.
     pub sandbox: Option<settings::SandboxPaths>,
+    /// `--boundary agent`: Codex's sandbox, on (see [`super::codex_boundary`]).
+    pub codex_sandbox: Option<codex_boundary::CodexSandbox>,
 }
 
 /// Plans every file for `t`, writing nothing.
@@ -138,6 +140,20 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
                         .map(|n| format!("{}: {n}", planned.name)),
                 );
                 plan.agents.push(agent);
+                plan.files.push(planned);
+            }
+            Err(e) => plan.errors.push(e),
+        }
+    }
+    let mut codex_config_created = false;
+    if let Some(cs) = &options.codex_sandbox
+        && plan.agents.contains(&Agent::Codex)
+    {
+        match codex_boundary::plan_config(t, cs) {
+            Ok((planned, notes)) => {
+                plan.notes
+                    .extend(notes.into_iter().map(|n| format!("{}: {n}", planned.name)));
+                codex_config_created = planned.old.is_none();
                 plan.files.push(planned);
             }
             Err(e) => plan.errors.push(e),
@@ -182,9 +198,14 @@ pub fn plan(t: &Target, fill: &Fill, binary: &Path, options: Options) -> Plan {
         } else {
             &[]
         };
+        let mut lines = ignore::lines(local);
+        // A Codex config `init` creates in a local install is this machine's, as its hooks are.
+        if codex_config_created && t.scope == Scope::Local {
+            lines.push(ignore::CODEX_CONFIG_LINE.to_owned());
+        }
         match files::read(&path) {
             Ok(old) => {
-                if let Some(new) = ignore::add(old.as_deref(), &ignore::lines(local)) {
+                if let Some(new) = ignore::add(old.as_deref(), &lines) {
                     plan.files.push(Planned::whole(
                         t.shown(&path),
                         files::resolve(&path),

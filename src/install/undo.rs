@@ -9,7 +9,7 @@ use super::plan::SCHEMA_FILE;
 use super::record::{self, Before, Record};
 use super::settings::{self, Scope};
 use super::target::Target;
-use super::{Error, ErrorKind, files, githook, ignore};
+use super::{Error, ErrorKind, codex_boundary, files, githook, ignore};
 use crate::agent::Agent;
 use crate::support::jsonc::{self, Encoding};
 
@@ -108,6 +108,23 @@ pub fn remove_all(t: &Target, dry_run: bool, state: &Path) -> Result<Vec<Removal
         .map(|(path, _)| files::resolve(path))
         .collect();
     let mut removals = Vec::new();
+    // Codex's config first: a `.codex` folder `init` created goes with the hooks file after it.
+    if t.agents.contains(&Agent::Codex) {
+        let path = codex_boundary::config_path(t.scope, &t.root, &t.home);
+        // Only what `init --boundary agent` recorded: the file is the user's otherwise.
+        if record::load(state, &files::resolve(&path)).is_some() {
+            let keys =
+                |text: &str, members: &[String]| settings::remove_codex_sandbox(text, members);
+            if let Some(undid) = undo(&path, &t.diff_name(&path), dry_run, state, &keys)? {
+                removals.push(Removal::File {
+                    name: t.shown(&path),
+                    undone: undid.undone,
+                    diff: undid.diff,
+                    backups: undid.backups.iter().map(|b| t.shown(b)).collect(),
+                });
+            }
+        }
+    }
     for (path, agent) in &targets {
         // The schema serves every scope: it goes with the last install in this repository,
         // which is known once the settings files before it in the list are done.
@@ -227,7 +244,7 @@ fn undo(
         },
         _ => {
             let new = surgical(&current, members);
-            if created && is_empty_object(&new) {
+            if created && (new.trim().is_empty() || is_empty_object(&new)) {
                 (None, Undone::Removed)
             } else {
                 (Some(new), Undone::Edited)

@@ -457,7 +457,10 @@ def inside(spec_path):
     else:
         model = serve(make_responses(script, model_rec), model_port)
         env = dict(os.environ, HOME=spec["home"], CODEX_HOME=os.path.join(spec["home"], ".codex"), FAKE_OPENAI_API_KEY="sk-test-dummy", **spec["env"])
-        cmd = [spec["codex"], "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "-s", "danger-full-access", spec["prompt"]]
+        # Without its sandbox, as the other scenarios run it; with it, as `init --boundary agent`
+        # configured it (no `-s`, which would override the config).
+        sandbox = [] if spec.get("codex_sandbox") else ["-s", "danger-full-access"]
+        cmd = [spec["codex"], "exec", "--json", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", *sandbox, spec["prompt"]]
     # As a shell would set it: OpenCode takes its project folder from `PWD`.
     env["PWD"] = spec["cwd"]
     started = time.time()
@@ -482,7 +485,7 @@ def text_of(messages):
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
                  sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=(), scope=None,
-                 xdg_config="home/.config", sandbox=False):
+                 xdg_config="home/.config", sandbox=False, codex_sandbox=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -501,6 +504,15 @@ def sandbox_unavailable():
     probe = subprocess.run(["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "true"], capture_output=True, text=True)
     if probe.returncode != 0:
         return "bubblewrap cannot make a sandbox here: " + (probe.stderr.strip().splitlines() or ["no reason given"])[-1]
+    return None
+
+
+def codex_sandbox_unavailable(codex, cwd, env):
+    """Why Codex's own sandbox cannot start here (its probe, as `init` runs it), or None."""
+    probe = subprocess.run([codex, "sandbox", "-c", 'sandbox_mode="workspace-write"', "--", "true"], cwd=cwd, env=env,
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    if probe.returncode != 0:
+        return "Codex's sandbox cannot start here: " + (probe.stderr.strip().splitlines() or ["no reason given"])[-1]
     return None
 
 
@@ -525,7 +537,12 @@ def run_scenario(sc, args, clis):
     """(ok, why, seconds); ok is None when the scenario cannot run here (why says why)."""
     if sc.sandbox and (why := sandbox_unavailable()):
         return None, why, 0
-    root = tempfile.mkdtemp(prefix=f"e2e-{sc.name}-")
+    # Codex will not start its sandbox with its home under /tmp: such a scenario's files go
+    # under the suite's cache instead (removed as the others are).
+    scratch = os.path.join(args.cache, "scratch") if sc.codex_sandbox else None
+    if scratch:
+        os.makedirs(scratch, exist_ok=True)
+    root = tempfile.mkdtemp(prefix=f"e2e-{sc.name}-", dir=scratch)
     home, tmp = os.path.join(root, "home"), os.path.join(root, "tmp")
     os.makedirs(home)
     os.makedirs(tmp)
@@ -540,6 +557,9 @@ def run_scenario(sc, args, clis):
     # name. Without it, a teammate who never installed hookjudge.
     system_path = [d for d in os.environ.get("PATH", "").split(os.pathsep) if not os.path.exists(os.path.join(d, "hookjudge"))]
     path = ([os.path.dirname(args.hookjudge)] if sc.hookjudge_on_path else []) + system_path
+    if sc.codex_sandbox:
+        # `init --boundary agent` tries Codex's sandbox with the `codex` on PATH.
+        path.insert(0, os.path.dirname(clis["codex"]))
     env = {"XDG_CONFIG_HOME": os.path.join(root, sc.xdg_config), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
            "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path)}
     hj_env = dict(os.environ, HOME=home, **env)
@@ -608,6 +628,9 @@ enabled = false
 [otel]
 exporter = "none"
 ''')
+    if sc.codex_sandbox and (why := codex_sandbox_unavailable(clis["codex"], repo, hj_env)):
+        shutil.rmtree(root, ignore_errors=True)
+        return None, why, 0
     init = subprocess.run([args.hookjudge, "init", "--agent", agent, "--scope", scope, *sc.init_args], cwd=repo, env=hj_env, capture_output=True, text=True)
     if init.returncode != 0:
         return False, f"hookjudge init failed: {init.stderr}", 0
@@ -633,13 +656,16 @@ exporter = "none"
         with open(os.path.join(home, ".gitconfig"), "w") as f:
             f.write("[user]\n\tname = e2e\n\temail = e2e@example.org\n")
     anchors = anchor_files(repo, home)
+    if sc.codex_sandbox:
+        anchors += [os.path.join(home, ".codex", "hooks.json"), os.path.join(home, ".codex", "config.toml"),
+                    os.path.join(repo, ".git", "hooks", "pre-push")]
     before = {path: read_or_none(path) for path in anchors}
     spec = {"client": sc.client, "turns": turns, "default": sc.default or {"text": "Done."}, "judge_mode": sc.judge_mode,
             "judge_port": judge_port, "model_port": model_port, "home": home, "tmp": tmp, "cwd": repo, "prompt": sc.prompt,
             "env": env, "claude": clis.get("claude"), "codex": clis.get("codex"), "gemini": clis.get("gemini"),
             "qwen": clis.get("qwen"), "opencode": clis.get("opencode"), "crush": clis.get("crush"), "droid": clis.get("droid"), "copilot": clis.get("copilot"), "cline": clis.get("cline"),
             "node": clis.get("node"),
-            "timeout": sc.timeout, "scope": scope}
+            "timeout": sc.timeout, "scope": scope, "codex_sandbox": sc.codex_sandbox}
     spec_path = os.path.join(root, "spec.json")
     json.dump(spec, open(spec_path, "w"))
     subprocess.run(["unshare", "-n", sys.executable, os.path.abspath(__file__), "--inside", spec_path], check=True)
@@ -652,6 +678,7 @@ exporter = "none"
         result["sub_local_head"] = git(os.path.join(repo, "sub"), "rev-parse", "HEAD")
     result["repo"] = repo
     result["home"] = home
+    result["init_stdout"] = init.stdout
     result["anchors_changed"] = [path for path in anchors if read_or_none(path) != before[path]]
     try:
         CHECKS[sc.name](result)
@@ -764,6 +791,41 @@ def check_team_requires_hookjudge(r):
 
 def codex_requests(r):
     return [q for q in r["model_requests"] if q["path"].split("?")[0].endswith("/responses")]
+
+
+def codex_results(r):
+    """(command, output) of each shell call Codex made, in order, from its last request."""
+    calls = {}
+    for item in codex_requests(r)[-1]["body"].get("input", []):
+        if item.get("type") == "function_call":
+            calls[item["call_id"]] = [json.loads(item.get("arguments") or "{}").get("cmd"), None]
+        elif item.get("type") == "function_call_output" and item.get("call_id") in calls:
+            out = item.get("output")
+            calls[item["call_id"]][1] = out if isinstance(out, str) else json.dumps(out)
+    return [tuple(c) for c in calls.values()]
+
+
+def check_codex_sandbox(r):
+    """Codex's own sandbox (`init --boundary agent`, no `-s`): the writes the gate cannot see
+    fail, ordinary work goes on, and the push after an untested edit is still refused."""
+    assert "Codex's sandbox on" in " ".join(r["init_stdout"].split()), r["init_stdout"]
+    out = codex_results(r)
+    runs = [o for cmd, o in out if cmd == "python3 tools/fix.py"]
+    assert len(runs) == 1 and runs[0], out
+    assert "WRITTEN" not in runs[0], runs[0]
+    for what in ("trust", "git-config", "git-hook", "project-hooks", "user-hooks", "codex-config"):
+        assert f"{what} refused: [Errno 30] Read-only file system" in runs[0], (what, runs[0])
+    assert r["anchors_changed"] == [], f"changed on disk: {r['anchors_changed']}"
+    results = dict(out)
+    assert "3 passed, 0 failed" in results["make test"], results
+    assert "M app.py" in results["git status --short"], results
+    assert open(os.path.join(r["repo"], "app.py")).read().endswith("# checked\n"), "the edit is in the work tree"
+    # Its cost: `.git` is read-only inside, so a commit is for the person's own terminal.
+    assert "index.lock': Read-only file system" in results["git commit -qam checked"], results
+    g = gates(r)
+    assert [x["action"] for x in g if x["command"] == "git push origin main"] == ["deny"], [(x["command"], x["action"]) for x in g]
+    assert "hookjudge gate [push]" in json.dumps(codex_requests(r)[-1]["body"])
+    assert r["origin_head"] != r["local_head"], "the push did not run"
 
 
 def check_codex_block(r):
@@ -1120,6 +1182,31 @@ except OSError as e:
     print("key refused:", e)
 """
 SANDBOX_OFF = {"write": {"file_path": "$REPO/tools/fix.py", "content": SELF_DISABLE}}
+# The same for Codex CLI, whose sandbox leaves the working folder writable but for `.git` and
+# `.codex`: hookjudge's state, the repository's git config and hooks, Codex's hook files (the
+# project's and the user's). Written by a shell command, Codex's only tool here.
+CODEX_SELF_DISABLE = r"""import os
+def name(backwards):
+    return backwards[::-1]
+def attempt(what, path, text):
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        print(what, "WRITTEN")
+    except OSError as e:
+        print(what, "refused:", e)
+home = os.environ["HOME"]
+state = os.path.join(os.environ.get("XDG_STATE_HOME", os.path.join(home, ".local/state")), name("egdujkooh"))
+attempt("trust", os.path.join(state, name("nosj.tsurt")), '{"version": 1, "trusted": []}')
+attempt("git-config", os.path.join(name("tig."), name("gifnoc")), "")
+attempt("git-hook", os.path.join(name("tig."), "hooks", name("hsup-erp")), "#!/bin/sh\nexit 0\n")
+attempt("project-hooks", os.path.join(name("xedoc."), name("nosj.skooh")), "{}")
+attempt("user-hooks", os.path.join(home, name("xedoc."), name("nosj.skooh")), "{}")
+attempt("codex-config", os.path.join(home, name("xedoc."), name("lmot.gifnoc")), "")
+"""
+CODEX_FIX = {"bash": "mkdir -p tools && cat > tools/fix.py <<'PY'\n" + CODEX_SELF_DISABLE + "PY"}
+CODEX_BOUNDARY = dict(init_args=("--boundary", "agent"), codex_sandbox=True)
 BOUNDARY = dict(scope="local", init_args=("--boundary", "agent"), sandbox=True)
 
 SCENARIOS = [
@@ -1143,6 +1230,10 @@ SCENARIOS = [
     Scenario("codex-stop-block", "codex", [PUSH_NOW, VERIFIED]),
     Scenario("codex-push-gated", "codex", [NOTE, {"bash": "git push origin main"}, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED]),
     Scenario("codex-loop-breaker", "codex", [], default=PUSH_NOW, timeout=60),
+    Scenario("codex-sandbox-self-disable", "codex", [CODEX_FIX, {"bash": "python3 tools/fix.py"}, {"bash": "echo '# checked' >> app.py"},
+                                                     {"bash": "git status --short"}, {"bash": "git push origin main"}, {"bash": "make test"},
+                                                     {"bash": "git commit -qam checked"},
+                                                     {"text": "Those files are read-only here; the push needs your approval."}], **CODEX_BOUNDARY),
     Scenario("codex-provider-500", "codex", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500"),
     Scenario("gemini-stop-block", "gemini", [PUSH_NOW, VERIFIED]),
     Scenario("gemini-project-scope", "gemini", [PUSH_NOW, VERIFIED], scope="project"),
@@ -1230,6 +1321,7 @@ def check_cline_push(r):
 
 
 CHECKS.update({"cline-push-gated": check_cline_push, "cline-ordinary": chat_ordinary_check("cline")})
+CHECKS.update({"codex-sandbox-self-disable": check_codex_sandbox})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
                for client in ("claude", "codex", "gemini", "droid") for name, _, evidence in CLAIM_SCENARIOS})

@@ -271,7 +271,7 @@ fn the_sandbox_is_refused_where_it_cannot_serve() {
     ]);
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("--scope local"), "{}", out.stderr);
-    let out = s.run(&["init", "--agent", "codex", "--boundary", "agent"]);
+    let out = s.run(&["init", "--agent", "gemini", "--boundary", "agent"]);
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("Claude Code"), "{}", out.stderr);
     assert_eq!(read(&s.local()), LOCAL, "nothing was written");

@@ -16,9 +16,17 @@ pub struct Home {
 
 impl Home {
     pub fn new() -> Home {
-        let home = Home {
-            dir: tempfile::tempdir().unwrap(),
-        };
+        Home::in_dir(tempfile::tempdir().unwrap())
+    }
+
+    /// A home outside `/tmp` (in the build's own temporary folder), for what refuses a home
+    /// under the temporary folders (Codex's sandbox).
+    pub fn outside_tmp() -> Home {
+        Home::in_dir(tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap())
+    }
+
+    fn in_dir(dir: tempfile::TempDir) -> Home {
+        let home = Home { dir };
         for sub in ["config", "data", "state", "work"] {
             std::fs::create_dir_all(home.dir.path().join(sub)).unwrap();
         }

@@ -6,6 +6,7 @@ mod approval_channel;
 mod archive_forms;
 mod boundary;
 mod boundary_agent;
+mod boundary_codex;
 mod check;
 mod claims;
 mod cli;

@@ -1,5 +1,6 @@
 //! Which boundary keeps each agent's commands off hookjudge's own files: the agent's own
-//! sandbox (Claude Code's, with hookjudge's anchors in its write-deny list), hookjudge's
+//! sandbox (Claude Code's, with hookjudge's anchors in its write-deny list; Codex CLI's, see
+//! [`super::codex_boundary`]), hookjudge's
 //! (`boundary.mode` `landlock`), or none, and what to do to get one.
 //!
 //! Only the agents hookjudge is installed for are shown. "None" is a warning with what to run,
@@ -59,6 +60,9 @@ pub(super) fn boundary_checks(
                             .into(),
                     ),
                 );
+            }
+            if agent == Agent::Codex {
+                return super::codex_boundary::codex_check(root, home, binary);
             }
             if agent == Agent::Claude {
                 if !matches!(claude_sandbox, Sandbox::Off)

@@ -4,6 +4,7 @@
 //! [`report`] prints them.
 
 mod boundary;
+mod codex_boundary;
 mod config;
 mod environment;
 mod installs;

@@ -13,8 +13,10 @@
 //!
 //! This module says where the entries go ([`Scope`], [`settings_path`]); [`template`] fills
 //! the entries, [`ours`] recognises them in a file, [`merge`] puts them in and [`remove`]
-//! takes them out; [`sandbox`] does the same for Claude Code's `sandbox` block.
+//! takes them out; [`sandbox`] does the same for Claude Code's `sandbox` block, and
+//! [`codex_sandbox`] for Codex CLI's sandbox keys in its `config.toml`.
 
+mod codex_sandbox;
 mod merge;
 mod ours;
 mod owned;
@@ -26,6 +28,9 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, LocalFile};
 
+pub use codex_sandbox::{
+    CodexMerged, CodexSandboxError, merge_codex_sandbox, remove_codex_sandbox, under_temp,
+};
 pub use merge::{MergeError, Merged, PREVIOUS_MATCHERS, merge};
 pub use ours::{Installed, SUBCOMMANDS, installed, installed_elsewhere, is_our_file_name, is_ours};
 pub use owned::{is_owned_text, owned_path, owned_program, owned_text};
