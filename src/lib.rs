@@ -7,6 +7,8 @@
 //!   default `"all"` both are hints in the one LLM call a judged turn makes).
 //! - **field**: a boolean the LLM returns; the **rule** (`block_when`) turns fields into a
 //!   **verdict** (violation, allow, fail, unjudged).
+//! - **second reading**: with `stop.second_reading: "blocks"`, one more LLM call for a turn
+//!   whose fields would block: each block stands only when upheld with the agent's own words.
 //! - **decision**: what hookjudge tells the agent (block or allow); the **loop breaker** may
 //!   release a block so that a wrong judge cannot wedge a session.
 //! - **decision log**: one JSON line per judged response, the material for tuning judges.
