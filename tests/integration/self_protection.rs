@@ -1432,6 +1432,59 @@ fn a_hookjudge_written_into_a_directory_on_path_is_refused() {
     }
 }
 
+/// `cargo install --force` of a crate the gate cannot read (from git, from the registry) may
+/// overwrite an installed `hookjudge`; without `--force` cargo refuses to, so that is silent.
+#[test]
+fn a_forced_install_of_an_unreadable_crate_over_hookjudge_is_refused() {
+    let (home, repo) = setup();
+    let cargo_bin = home.path().join(".cargo/bin");
+    std::fs::create_dir_all(&cargo_bin).unwrap();
+    let path = std::env::join_paths(
+        [cargo_bin.clone()]
+            .into_iter()
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.work.join("goodcrate")).unwrap();
+    std::fs::write(
+        repo.work.join("goodcrate/Cargo.toml"),
+        "[package]\nname = \"helper\"\n",
+    )
+    .unwrap();
+    let gate = |command: &str| {
+        let input = shell_input(Agent::Claude, &repo.work, command);
+        let out = home.cmd(&["gate"]).env("PATH", &path).stdin(input).output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout
+    };
+    let forced = [
+        "cargo install --force --git https://example.com/tools.git",
+        "cargo install -f --locked ripgrep",
+        "cargo install --force --path missingcrate",
+    ];
+    // No hookjudge there yet: nothing to overwrite.
+    for command in forced {
+        assert_eq!(gate(command).trim(), "", "`{command}` was gated");
+    }
+    std::fs::write(cargo_bin.join("hookjudge"), "#!/bin/sh\n").unwrap();
+    for command in forced {
+        let out = gate(command);
+        assert!(
+            out.contains("\"deny\"") && out.contains("without `--force`"),
+            "`{command}`: {out}"
+        );
+    }
+    for command in [
+        "cargo install --git https://example.com/tools.git",
+        "cargo install ripgrep",
+        "cargo install --force --path goodcrate",
+        "cargo install --force ripgrep --root /tmp/elsewhere",
+        "cargo uninstall ripgrep",
+    ] {
+        assert_eq!(gate(command).trim(), "", "`{command}` was gated");
+    }
+}
+
 /// `git stash -u` and `-a` take untracked (and ignored) files out of the work tree, the
 /// agents' hook settings kept out of git among them: the hooks stop until a person pops it.
 #[test]

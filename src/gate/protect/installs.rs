@@ -2,7 +2,9 @@
 //! `cargo install --force --path evilcrate` over `~/.cargo/bin/hookjudge`, when the crate it
 //! builds declares a binary of that name. The crate is read (its `Cargo.toml`), and where its
 //! binary would land checked like any other write ([`Protected::what`]: the binary the hooks
-//! run, or a directory on PATH).
+//! run, or a directory on PATH). A crate that cannot be read on the machine (`--git`, a registry
+//! crate) is refused only with `--force` over an existing `hookjudge`: without it, cargo itself
+//! refuses to replace a binary another package installed.
 
 use std::path::{Path, PathBuf};
 
@@ -35,19 +37,37 @@ pub(super) fn cargo_install(
         let after_valued = i > 0 && VALUED.contains(&args[i - 1]);
         !w.starts_with('-') && !after_valued && w.split('@').next() == Some("hookjudge")
     });
-    let from_path = value("--path").is_some_and(|dir| {
-        std::fs::read_to_string(protected.word_path(dir, cwd).join("Cargo.toml"))
-            .is_ok_and(|manifest| declares_hookjudge(&manifest))
-    });
+    let manifest = value("--path")
+        .map(|dir| std::fs::read_to_string(protected.word_path(dir, cwd).join("Cargo.toml")));
+    let from_path = matches!(&manifest, Some(Ok(manifest)) if declares_hookjudge(manifest));
+    let root = || {
+        value("--root")
+            .map(|r| protected.word_path(r, cwd))
+            .or_else(|| std::env::var_os("CARGO_INSTALL_ROOT").map(PathBuf::from))
+            .or_else(|| std::env::var_os("CARGO_HOME").map(PathBuf::from))
+            .or_else(|| protected.home.as_ref().map(|h| h.join(".cargo")))
+    };
     if !named && !from_path {
-        return None;
+        // Without `--force` cargo refuses to replace a binary another package installed; with
+        // it, a crate whose binaries cannot be read before it is fetched (`--git`, a registry
+        // crate, a `--path` with no readable manifest) may overwrite hookjudge's.
+        let forced = args.iter().any(|w| matches!(*w, "--force" | "-f"));
+        let readable = matches!(manifest, Some(Ok(_)));
+        if verb != "install" || !forced || readable {
+            return None;
+        }
+        let landing = root()?.join("bin/hookjudge");
+        if !landing.exists() {
+            return None;
+        }
+        return protected.what(&landing).map(|what| {
+            format!(
+                "command installs with `--force` a crate whose binaries cannot be read before it is built, so it may overwrite `{}` (it {what}); install it without `--force`, and cargo refuses to replace another package's binary",
+                landing.display()
+            )
+        });
     }
-    let root = value("--root")
-        .map(|r| protected.word_path(r, cwd))
-        .or_else(|| std::env::var_os("CARGO_INSTALL_ROOT").map(PathBuf::from))
-        .or_else(|| std::env::var_os("CARGO_HOME").map(PathBuf::from))
-        .or_else(|| protected.home.as_ref().map(|h| h.join(".cargo")))?;
-    let landing = root.join("bin/hookjudge");
+    let landing = root()?.join("bin/hookjudge");
     protected.what(&landing).map(|what| {
         format!(
             "command {} a program named hookjudge as `{}`: it {what}",
