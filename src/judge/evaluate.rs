@@ -87,7 +87,7 @@ impl JudgeTurns {
 }
 
 /// Whether a block found by the LLM is read a second time before it stands
-/// (`stop.second_reading`; see [`crate::llm::second_reading`]).
+/// (`stop.second_reading`; the reading itself is the LLM stage's, `llm::second_reading`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum SecondReading {
