@@ -24,11 +24,7 @@ impl Setup {
     fn new(name: &str) -> Setup {
         let home = Home::new();
         home.user_config(r#"{"llm": {"provider": "none"}}"#);
-        // A binary of its own in the home folder, as `cargo install` puts it.
-        let bin = home.path().join(".cargo/bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        let binary = bin.join("hookjudge");
-        std::fs::copy(crate::harness::BIN, &binary).unwrap();
+        let binary = home.installed_binary();
         let repo = GitFixture::new(home.path(), name);
         let local = repo.work.join(".claude/settings.local.json");
         std::fs::create_dir_all(local.parent().unwrap()).unwrap();

@@ -29,10 +29,7 @@ impl Setup {
     fn new(name: &str) -> Setup {
         let home = Home::outside_tmp();
         home.user_config(r#"{"llm": {"provider": "none"}}"#);
-        let bin = home.path().join(".cargo/bin");
-        std::fs::create_dir_all(&bin).unwrap();
-        let binary = bin.join("hookjudge");
-        std::fs::copy(crate::harness::BIN, &binary).unwrap();
+        let binary = home.installed_binary();
         let repo = GitFixture::new(home.path(), name);
         std::fs::create_dir_all(home.path().join(".codex")).unwrap();
         std::fs::write(home.path().join(".codex/config.toml"), USERS).unwrap();

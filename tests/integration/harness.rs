@@ -37,6 +37,15 @@ impl Home {
         self.dir.path()
     }
 
+    /// A binary of this home's own, in `~/.cargo/bin` as `cargo install` puts it.
+    pub fn installed_binary(&self) -> PathBuf {
+        let bin = self.path().join(".cargo/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let binary = bin.join("hookjudge");
+        std::fs::copy(BIN, &binary).unwrap();
+        binary
+    }
+
     /// A directory to use as the agent's `cwd` (not a git repository).
     pub fn work(&self) -> PathBuf {
         self.path().join("work")
