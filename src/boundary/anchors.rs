@@ -183,10 +183,14 @@ pub fn plan(cwd: &Path, exe: &Path) -> Plan {
             Create::File,
         );
         // Read from the repository already open (`githook::hooks_dir` would discover it again).
+        // An empty one runs no hook at all (Gemini CLI sets it so for its shell commands): there
+        // is no folder to keep, and the work tree it would name must stay writable.
         let configured = repo
             .config_snapshot()
             .string("core.hooksPath")
-            .map(|p| PathBuf::from(p.to_string()));
+            .map(|p| p.to_string())
+            .filter(|p| !p.trim().is_empty())
+            .map(PathBuf::from);
         if let Some(hooks) = configured {
             let hooks = match repo.workdir() {
                 Some(work_tree) if hooks.is_relative() => work_tree.join(hooks),

@@ -54,10 +54,13 @@ pub fn is_shared(dir: &Path, root: &Path) -> bool {
 pub fn hooks_dir(root: &Path) -> Result<PathBuf, Error> {
     let repo =
         gix::discover(root).map_err(|e| Error::new(root, ErrorKind::NoRepository(Box::new(e))))?;
+    // An empty `core.hooksPath` runs no hook (git reads it as "none"): the hook goes where it
+    // runs once that is unset, not into the work tree an empty path would name.
     let configured = repo
         .config_snapshot()
         .string("core.hooksPath")
-        .map(|p| p.to_string());
+        .map(|p| p.to_string())
+        .filter(|p| !p.trim().is_empty());
     Ok(match configured {
         Some(p) if Path::new(&p).is_absolute() => PathBuf::from(p),
         Some(p) => repo.workdir().unwrap_or(root).join(p),

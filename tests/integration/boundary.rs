@@ -706,6 +706,39 @@ fn a_configured_hooks_folder_is_read_only_inside() {
     assert_eq!(out.stdout, "x\n");
 }
 
+/// Gemini CLI runs its shell commands with `core.hooksPath` set empty (no hook runs): that names
+/// no folder, so the work tree stays writable and `.git/hooks` stays read-only.
+#[test]
+fn an_empty_hooks_path_leaves_the_work_tree_writable() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let mut run = s.home.cmd_of(
+        &s.binary,
+        &[
+            "run-confined",
+            "--",
+            "bash",
+            "-c",
+            "echo x > src.txt && cat src.txt; touch .git/hooks/post-checkout",
+        ],
+    );
+    run.command
+        .current_dir(&s.repo.work)
+        .env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", "core.hooksPath")
+        .env("GIT_CONFIG_VALUE_0", "");
+    let out = run.output();
+    assert_eq!(out.stdout, "x\n", "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Read-only file system"),
+        "{}",
+        out.stderr
+    );
+    assert!(!s.repo.work.join(".git/hooks/post-checkout").exists());
+}
+
 /// A remote that is a local path takes a push without any credential: a confined command the
 /// gate did not let through as a push sees it read-only, while fetching from it works and the
 /// push the gate allows (`"push": "allow"` here) goes through.

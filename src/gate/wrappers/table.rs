@@ -294,6 +294,9 @@ pub(super) const TABLE: &[Wrapper] = &[
         script_options: &[],
         joins: true,
     },
+    // `boundary.mode` `landlock` hands each command back as `hookjudge run-confined -- bash -c
+    // '…'`: the agent's session then holds that line, and its test runs are still test runs.
+    sub("hookjudge", "run-confined", &[], 0),
     // `python3 -m twine upload`: the module runs as its own program would.
     sub("python", "-m", &[], 0),
     sub("python3", "-m", &[], 0),
