@@ -300,6 +300,28 @@ fn templates_and_init_output_are_identical() {
     );
 }
 
+/// An empty `core.hooksPath` (as Gemini CLI sets for its shell commands) runs no hook: the
+/// pre-push hook goes to the repository's hooks folder, never into the work tree it would name.
+#[test]
+fn an_empty_hooks_path_puts_the_git_hook_in_the_hooks_folder() {
+    let home = Home::new();
+    let repo = GitFixture::new(home.path(), "repo");
+    let mut run = home
+        .cmd(&["init", "--git-hook"])
+        .env("GIT_CONFIG_COUNT", "1")
+        .env("GIT_CONFIG_KEY_0", "core.hooksPath")
+        .env("GIT_CONFIG_VALUE_0", "");
+    run.command.current_dir(&repo.work);
+    let out = run.output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        repo.work.join(".git/hooks/pre-push").exists(),
+        "{}",
+        out.stdout
+    );
+    assert!(!repo.work.join("pre-push").exists(), "{}", out.stdout);
+}
+
 #[test]
 fn git_hook_chains_and_uninstall_restores_the_previous_one() {
     let home = Home::new();
