@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::gemini::Keys;
 use super::reverse::{RawLine, ReverseLines};
-use super::{Event, Line, Options, claude, codex, copilot, droid, gemini};
+use super::{Event, Line, Options, claude, cline, codex, copilot, droid, gemini};
 
 /// Which agent wrote a session file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +94,16 @@ pub struct Transcript {
     /// The end of the range `back` reads.
     back_end: u64,
     stats: Stats,
+    /// A Cline messages file (a JSON document, read whole; see [`cline`]).
+    document: Option<Document>,
+}
+
+/// A JSON document read as lines: where it is, when it was read, and whether the byte budget
+/// left its first messages out.
+struct Document {
+    path: std::path::PathBuf,
+    modified: Option<std::time::SystemTime>,
+    cut: bool,
 }
 
 impl Transcript {
@@ -101,7 +111,7 @@ impl Transcript {
     pub fn open(path: &Path, options: Options) -> io::Result<Transcript> {
         let file = super::open_regular(path)?;
         let len = file.metadata()?.len();
-        Ok(Transcript {
+        let mut transcript = Transcript {
             file,
             options,
             format: None,
@@ -111,7 +121,49 @@ impl Transcript {
             torn_front: None,
             back_end: len,
             stats: Stats::default(),
-        })
+            document: None,
+        };
+        if cline::is_messages_file(path) {
+            transcript.back = ReverseLines::new(0, 0, options);
+            transcript.document = Some(Document {
+                path: path.to_path_buf(),
+                modified: None,
+                cut: false,
+            });
+            // A document being rewritten does not parse: it is read again on refresh.
+            transcript.reread_document()?;
+        }
+        Ok(transcript)
+    }
+
+    /// Reads the document again when it changed since it was last read (Cline rewrites it
+    /// whole, in place). Whether it did and now parses; a document that does not parse (being
+    /// written) leaves what was read before.
+    fn reread_document(&mut self) -> io::Result<bool> {
+        let Some(document) = &self.document else {
+            return Ok(false);
+        };
+        let mut file = super::open_regular(&document.path)?;
+        let meta = file.metadata()?;
+        let (len, modified) = (meta.len(), meta.modified().ok());
+        if len == self.len && modified.is_some() && modified == document.modified {
+            return Ok(false);
+        }
+        let Ok(read) = cline::read(&mut file, len, self.options) else {
+            self.stats.bad_lines += 1;
+            return Ok(false);
+        };
+        self.stats.scanned_bytes += read.scanned;
+        self.stats.parsed_lines += read.lines.len() as u64;
+        self.lines = read.lines.into_iter().rev().collect();
+        self.len = len;
+        self.file = file;
+        self.document = Some(Document {
+            path: document.path.clone(),
+            modified,
+            cut: read.cut,
+        });
+        Ok(true)
     }
 
     pub fn stats(&self) -> Stats {
@@ -123,7 +175,9 @@ impl Transcript {
 
     /// Whether the byte budget ended the backward read before the start of the file.
     pub fn exhausted_budget(&self) -> bool {
-        self.back.exhausted_budget()
+        self.document
+            .as_ref()
+            .map_or(self.back.exhausted_budget(), |d| d.cut)
     }
 
     /// Visits the events from the newest, until `visit` returns `false` or the history ends
@@ -155,6 +209,9 @@ impl Transcript {
     /// Reads what was appended to the file since it was last read (and the line that was
     /// being written then, again). Whether anything was.
     pub fn refresh(&mut self) -> io::Result<bool> {
+        if self.document.is_some() {
+            return self.reread_document();
+        }
         // The newest line must be known first: it may be the one being written.
         self.line(0)?;
         let len = self.file.metadata()?.len();
