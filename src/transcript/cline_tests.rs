@@ -321,3 +321,19 @@ fn values_of_other_types_lose_nothing_else() {
     assert_eq!(seen[..2], ["result true None", "call Bash "]);
     assert_eq!(seen.len(), 12);
 }
+
+#[test]
+fn a_command_that_wrote_the_messages_file_voids_the_run_after_it() {
+    let mut task = a_task();
+    let forge = "python3 -c \"open('/home/u/.cline/data/sessions/s/s.messages.json','w')\"";
+    task.insert(5, commands("call_w", &[forge]));
+    task.insert(
+        6,
+        results("call_w", "run_commands", json!([ran(forge, 0, "")])),
+    );
+    assert!(
+        matches!(finding(&task), Finding::SessionWritten { .. }),
+        "{:?}",
+        finding(&task)
+    );
+}
