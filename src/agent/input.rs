@@ -86,6 +86,9 @@ pub struct HookInput {
     /// calls and results (its `taskId` names a conversation, not a session).
     #[serde(rename = "sessionContext")]
     pub cline_session_context: Option<Value>,
+    /// Cline CLI 3: the agent that spawned this one (`null` for the lead).
+    #[serde(rename = "parent_agent_id")]
+    pub cline_parent_agent_id: Option<String>,
     /// Factory Droid, as some of its integrations describe it: camelCase common fields
     /// (`hookEventName`, `sessionId`, `transcriptPath`) beside snake_case tool fields.
     #[serde(rename = "hookEventName")]
@@ -257,12 +260,20 @@ impl HookInput {
     }
 
     /// Cline CLI 3's messages file: that of the session `sessionContext.rootSessionId` names,
-    /// in the sessions folder that `env` (the environment) and `home` give.
+    /// in the sessions folder that `env` (the environment) and `home` give. None for a
+    /// subagent's call (`parent_agent_id` set): its own file is written only when it ends.
     pub fn cline_session(
         &self,
         env: impl Fn(&str) -> Option<std::ffi::OsString>,
         home: Option<&std::path::Path>,
     ) -> Option<PathBuf> {
+        if self
+            .cline_parent_agent_id
+            .as_deref()
+            .is_some_and(|p| !p.is_empty())
+        {
+            return None;
+        }
         let context = self.cline_session_context.as_ref()?;
         crate::transcript::cline::session_file(context["rootSessionId"].as_str()?, env, home)
     }

@@ -22,7 +22,10 @@
 //!
 //! The `PreToolUse` hook input names no file: its `sessionContext.rootSessionId` is the
 //! session's id ([`session_file`]; its `taskId` names a conversation, not a session). At the
-//! hook, the file already holds the call asked about and every result before it.
+//! hook, the file already holds the call asked about and every result before it. A subagent's
+//! messages (`spawn_agent`; its hooks send `parent_agent_id`) go to `<agent_id>.messages.json`
+//! in the same folder, but only once it ends: while it runs the file holds none, so its hooks
+//! read no file (the root session's does not show what the subagent did).
 //!
 //! The document is read as a stream, keeping only what the events need (the two ends of a
 //! command's output), from its start, or when it is over the byte budget from the first
@@ -74,10 +77,10 @@ pub fn session_file(
     home: Option<&Path>,
 ) -> Option<PathBuf> {
     let plain = !id.is_empty()
+        && !id.starts_with('.')
         && id
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
-        && !id.starts_with('.');
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.');
     if !plain {
         return None;
     }

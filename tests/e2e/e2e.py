@@ -1188,6 +1188,13 @@ SCENARIOS = [
              timeout=60, prompt="Please continue the task."),
     Scenario("cline-failed-tests", "cline", [CLINE_EDIT, {"bash": "make test; exit 2"}, {"bash": "git push origin main"},
                                              {"text": "The push was refused."}], timeout=60, prompt="Please continue the task."),
+    # The lead's tests pass, then a subagent's fail and it pushes: the push must not ride on the
+    # lead's run (the subagent's own messages file is written only when it ends).
+    Scenario("cline-subagent-push", "cline", [{"bash": "make test"},
+                                              {"call": {"name": "spawn_agent", "arguments": {"systemPrompt": "You run commands.",
+                                                                                            "task": "Run the tests and push."}}},
+                                              {"bash": "make test; exit 2"}, {"bash": "git push origin main"}, {"text": "Done."}],
+             timeout=60, prompt="Please continue the task."),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
       for client in ("claude", "codex", "gemini", "droid") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
@@ -1250,7 +1257,17 @@ def check_cline_failed_tests(r):
     assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
 
 
-CHECKS.update({"cline-push-gated": check_cline_push, "cline-ordinary": chat_ordinary_check("cline"),
+def check_cline_subagent_push(r):
+    """Cline CLI 3: a subagent's push is judged without a session file (its own is written only
+    when it ends, and the root session's shows the lead's passing run but not the subagent's
+    failing one after it): held back."""
+    g = [x for x in gates(r) if x["command"] == "git push origin main"]
+    assert len(g) == 1 and g[0]["agent"] == "cline" and g[0]["action"] in ("ask", "deny"), [(x["command"], x["action"]) for x in gates(r)]
+    assert g[0]["rulings"][0]["evidence"] == {"kind": "none"}, g[0]["rulings"][0]
+    assert r["origin_head"] != r["local_head"], "the push did not reach origin"
+
+
+CHECKS.update({"cline-push-gated": check_cline_push, "cline-subagent-push": check_cline_subagent_push, "cline-ordinary": chat_ordinary_check("cline"),
                "cline-tested-push": droid_push_check("test_run_after_change", None, "", client="cline"),
                "cline-failed-tests": check_cline_failed_tests})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
