@@ -174,7 +174,8 @@ struct Document {
     messages: Lines,
 }
 
-/// The messages of a list, each turned into its [`Line`] as it is read.
+/// The messages of a list, each turned into its [`Line`] as it is read: one that does not
+/// parse as a message is a bad line, and loses nothing else.
 struct Lines(Vec<Line>);
 
 impl<'de> Deserialize<'de> for Lines {
@@ -187,8 +188,8 @@ impl<'de> Deserialize<'de> for Lines {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Lines, A::Error> {
                 let mut lines = Vec::new();
-                while let Some(message) = seq.next_element::<Message>()? {
-                    lines.push(message.line());
+                while let Some(message) = seq.next_element::<Value>()? {
+                    lines.push(Message::deserialize(message).map_or(Line::Bad, Message::line));
                 }
                 Ok(Lines(lines))
             }

@@ -3,7 +3,6 @@
 //! matter and a few beside them.
 
 use super::*;
-use crate::gate::evidence::{DEFAULT_TEST_COMMANDS, Finding, TestCommands, transcript_tests};
 use crate::transcript::{Transcript, described_backwards};
 use serde_json::json;
 
@@ -146,44 +145,6 @@ fn each_command_is_a_call_with_its_own_exit_status() {
     assert_eq!(ids[ids.len() - 1], format!("call_e [\"{REPO}/app.py\"]"));
 }
 
-fn finding(messages: &[Value]) -> Finding {
-    let (_dir, path) = session(messages);
-    transcript_tests(
-        &path,
-        &TestCommands::new(DEFAULT_TEST_COMMANDS),
-        Options::default(),
-    )
-}
-
-#[test]
-fn the_gate_finds_a_passing_run_after_the_edit_and_not_a_failing_one() {
-    let task = a_task();
-    assert_eq!(
-        finding(&task),
-        Finding::TestRunAfterChange {
-            command: "make test".into()
-        }
-    );
-    // Up to the failing run's result, with the push asked about next.
-    let mut failed = task[..5].to_vec();
-    failed.push(commands("call_p", &["git push origin main"]));
-    assert_eq!(
-        finding(&failed),
-        Finding::ChangeAfterTests {
-            tool: "Edit".into(),
-            last_test: Some("`make test; exit 2` failed".into())
-        }
-    );
-    // An edit after the passing run.
-    let mut edited = task[..8].to_vec();
-    edited.extend(edit("call_e2"));
-    assert!(
-        matches!(finding(&edited), Finding::ChangeAfterTests { ref tool, .. } if tool == "Edit"),
-        "{:?}",
-        finding(&edited)
-    );
-}
-
 #[test]
 fn the_session_file_is_found_from_the_root_session_id() {
     let home = Path::new("/home/u");
@@ -315,25 +276,15 @@ fn values_of_other_types_lose_nothing_else() {
         "run_commands",
         json!([{"query": "x", "result": 3, "success": "yes"}]),
     ));
+    // A message of another shape: a bad line, the rest read.
+    task.insert(
+        1,
+        json!({"id": "odd", "role": "user", "content": [{"type": "tool_result", "content": [7]}]}),
+    );
+    task.insert(1, json!(42));
     let (_dir, path) = session(&task);
     let (seen, bad_lines) = described_backwards(&path);
-    assert_eq!(bad_lines, 0);
+    assert_eq!(bad_lines, 2);
     assert_eq!(seen[..2], ["result true None", "call Bash "]);
     assert_eq!(seen.len(), 12);
-}
-
-#[test]
-fn a_command_that_wrote_the_messages_file_voids_the_run_after_it() {
-    let mut task = a_task();
-    let forge = "python3 -c \"open('/home/u/.cline/data/sessions/s/s.messages.json','w')\"";
-    task.insert(5, commands("call_w", &[forge]));
-    task.insert(
-        6,
-        results("call_w", "run_commands", json!([ran(forge, 0, "")])),
-    );
-    assert!(
-        matches!(finding(&task), Finding::SessionWritten { .. }),
-        "{:?}",
-        finding(&task)
-    );
 }

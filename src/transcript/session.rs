@@ -155,6 +155,7 @@ impl Transcript {
         };
         self.stats.scanned_bytes += read.scanned;
         self.stats.parsed_lines += read.lines.len() as u64;
+        self.stats.bad_lines += read.lines.iter().filter(|l| matches!(l, Line::Bad)).count() as u32;
         self.lines = read.lines.into_iter().rev().collect();
         self.len = len;
         self.file = file;
