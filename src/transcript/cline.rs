@@ -27,18 +27,16 @@
 //! in the same folder, but only once it ends: while it runs the file holds none, so its hooks
 //! read no file (the root session's does not show what the subagent did).
 //!
-//! The document is read as a stream, keeping only what the events need (the two ends of a
-//! command's output), from its start, or when it is over the byte budget from the first
-//! message in its last [`super::Options::max_scan_bytes`].
+//! The document is read from its end, message by message ([`Backward`]), as far as the walks
+//! over it need and within the byte budget, keeping only what the events need (the two ends of
+//! a command's output).
 
 use std::ffi::OsString;
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
-use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::text::{LooseStr, Output, TextOr};
@@ -66,7 +64,8 @@ const TOOL_NAMES: [(&str, &str); 3] = [
 const PROMPT_MARKER: &str = "<user_input";
 
 /// The line that starts a message in the document: messages are the items of the top object's
-/// `messages`, so they start at four spaces (`JSON.stringify(…, null, 2)`).
+/// `messages`, so they start at four spaces (`JSON.stringify(…, null, 2)`), and no string holds
+/// a newline unescaped.
 const MESSAGE_START: &[u8] = b"\n    {\n";
 
 /// The messages file of session `id`, the folder found from `env` (a variable's value) and
@@ -98,103 +97,88 @@ pub fn session_file(
     Some(sessions.join(id).join(format!("{id}{MESSAGES_SUFFIX}")))
 }
 
-/// Whether `path` is a Cline messages file (a JSON document, read by [`read`]).
+/// Whether `path` is a Cline messages file (a JSON document, read by [`Backward`]).
 pub(super) fn is_messages_file(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.len() > MESSAGES_SUFFIX.len() && n.ends_with(MESSAGES_SUFFIX))
 }
 
-/// One read of the document.
-pub(super) struct Messages {
-    /// One line per message, oldest first.
-    pub lines: Vec<Line>,
-    /// Bytes read.
-    pub scanned: u64,
-    /// The budget cut the read: the first messages were not read.
-    pub cut: bool,
+/// Bytes scanned at a time for the lines that start messages.
+const CHUNK: u64 = 64 * 1024;
+
+/// The messages of a document from the last, found by the line that starts each (so only as
+/// far back as the walks over it need), within the byte budget. Each message is parsed on its
+/// own, from its start to the next one's (what follows the message is not read): one that
+/// does not parse (cut off by a rewrite, of another shape) is a bad line and loses nothing else.
+pub(super) struct Backward {
+    len: u64,
+    /// The budget's start: no message starting before it is read.
+    floor: u64,
+    /// Starts at or after this offset were found.
+    scanned_from: u64,
+    /// Starts found and not yet read, oldest first.
+    starts: Vec<u64>,
+    /// The end of the next message to read: the start of the one after it.
+    end: u64,
+    /// Larger messages are streamed through the parser, not held.
+    max_message_bytes: u64,
 }
 
-/// Reads the messages of the document in `file` (`len` bytes long) within `options`. An error
-/// for a document that does not parse (one being rewritten, for instance).
-pub(super) fn read(file: &mut File, len: u64, options: Options) -> io::Result<Messages> {
-    let invalid = |e: serde_json::Error| io::Error::new(io::ErrorKind::InvalidData, e);
-    let cut = len > options.max_scan_bytes;
-    let start = if cut { len - options.max_scan_bytes } else { 0 };
-    file.seek(SeekFrom::Start(start))?;
-    let mut reader = BufReader::with_capacity(64 * 1024, file.take(len - start));
-    let Lines(lines) = if cut {
-        if !skip_past(&mut reader, MESSAGE_START)? {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "no message starts in the bytes read",
-            ));
+impl Backward {
+    pub(super) fn new(len: u64, options: Options) -> Backward {
+        Backward {
+            len,
+            floor: len.saturating_sub(options.max_scan_bytes),
+            scanned_from: len,
+            starts: Vec::new(),
+            end: len,
+            max_message_bytes: options.max_line_bytes as u64,
         }
-        // The rest is `…}, MESSAGE, …, MESSAGE ], …}`: read as the list it ends.
-        let rest = b"[{\n".chain(reader);
-        Lines::deserialize(&mut serde_json::Deserializer::from_reader(rest)).map_err(invalid)?
-    } else {
-        serde_json::from_reader::<_, Document>(reader)
-            .map_err(invalid)?
-            .messages
-    };
-    Ok(Messages {
-        lines,
-        scanned: len - start,
-        cut,
-    })
-}
-
-/// Reads `reader` up to and including the first `needle`; whether it was there.
-fn skip_past(reader: &mut impl io::BufRead, needle: &[u8]) -> io::Result<bool> {
-    let mut matched = 0;
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(false);
-        }
-        for (i, &b) in buf.iter().enumerate() {
-            matched = if b == needle[matched] {
-                matched + 1
-            } else {
-                usize::from(b == needle[0])
-            };
-            if matched == needle.len() {
-                reader.consume(i + 1);
-                return Ok(true);
-            }
-        }
-        let n = buf.len();
-        reader.consume(n);
     }
-}
 
-#[derive(Deserialize)]
-struct Document {
-    messages: Lines,
-}
+    /// Bytes scanned so far.
+    pub(super) fn scanned(&self) -> u64 {
+        self.len - self.scanned_from
+    }
 
-/// The messages of a list, each turned into its [`Line`] as it is read: one that does not
-/// parse as a message is a bad line, and loses nothing else.
-struct Lines(Vec<Line>);
+    /// Whether the budget ended the read before the document's start.
+    pub(super) fn exhausted_budget(&self) -> bool {
+        self.floor > 0 && self.scanned_from <= self.floor && self.starts.is_empty()
+    }
 
-impl<'de> Deserialize<'de> for Lines {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Lines, D::Error> {
-        struct Each;
-        impl<'de> Visitor<'de> for Each {
-            type Value = Lines;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of messages")
+    /// The next older message, as a line; `None` at the first message or the budget's start.
+    pub(super) fn next(&mut self, file: &mut File) -> io::Result<Option<Line>> {
+        loop {
+            if let Some(start) = self.starts.pop() {
+                let end = std::mem::replace(&mut self.end, start);
+                file.seek(SeekFrom::Start(start))?;
+                let message = if end - start <= self.max_message_bytes {
+                    // Parsed from memory (faster), up to its end: what follows is not read.
+                    let mut bytes = Vec::with_capacity((end - start) as usize);
+                    (&*file).take(end - start).read_to_end(&mut bytes)?;
+                    Message::deserialize(&mut serde_json::Deserializer::from_slice(&bytes))
+                } else {
+                    let reader = BufReader::with_capacity(64 * 1024, (&*file).take(end - start));
+                    Message::deserialize(&mut serde_json::Deserializer::from_reader(reader))
+                };
+                return Ok(Some(message.map_or(Line::Bad, Message::line)));
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Lines, A::Error> {
-                let mut lines = Vec::new();
-                while let Some(message) = seq.next_element::<Value>()? {
-                    lines.push(Message::deserialize(message).map_or(Line::Bad, Message::line));
-                }
-                Ok(Lines(lines))
+            if self.scanned_from <= self.floor {
+                return Ok(None);
             }
+            // A start across the chunk's end is found in this chunk, by reading a little past it.
+            let from = self.scanned_from.saturating_sub(CHUNK).max(self.floor);
+            let to = (self.scanned_from + MESSAGE_START.len() as u64 - 1).min(self.len);
+            let mut chunk = Vec::with_capacity((to - from) as usize);
+            file.seek(SeekFrom::Start(from))?;
+            (&*file).take(to - from).read_to_end(&mut chunk)?;
+            self.starts = memchr::memmem::find_iter(&chunk, MESSAGE_START)
+                .map(|at| from + at as u64 + 1)
+                .filter(|&start| start <= self.scanned_from)
+                .collect();
+            self.scanned_from = from;
         }
-        deserializer.deserialize_seq(Each)
     }
 }
 

@@ -233,43 +233,61 @@ fn over_the_budget_only_the_last_whole_messages_are_read() {
     }));
 }
 
-#[test]
-fn a_document_being_rewritten_is_read_again_once_whole() {
-    let task = a_task();
-    let (_dir, path) = session(&task[..4]);
-    let mut transcript = Transcript::open(&path, Options::default()).unwrap();
-    let whole = document(&task);
-    // Cline writes the file in place: a read can meet it half written.
-    std::fs::write(&path, &whole[..whole.len() / 2]).unwrap();
-    assert!(
-        !transcript.refresh().unwrap(),
-        "a torn document keeps what was read"
-    );
-    let mut calls = 0;
+fn newest_first(transcript: &mut Transcript) -> Vec<String> {
+    let mut seen = Vec::new();
     transcript
         .visit_backwards(|e| {
-            calls += usize::from(matches!(e, Event::ToolCall { .. }));
+            seen.push(match e {
+                Event::ToolCall { id, .. } => format!("call {id}"),
+                Event::ToolResult { id, .. } => format!("result {id}"),
+                Event::UserTurn { .. } => "user".into(),
+                Event::AssistantText { .. } | Event::Compaction => "other".into(),
+            });
             true
         })
         .unwrap();
-    assert_eq!(calls, 2);
+    seen
+}
+
+#[test]
+fn a_document_being_rewritten_is_read_again_from_its_end() {
+    let task = a_task();
+    let (_dir, path) = session(&task[..4]);
+    let mut transcript = Transcript::open(&path, Options::default()).unwrap();
+    assert_eq!(
+        newest_first(&mut transcript),
+        ["call call_f", "result call_e", "call call_e", "user"]
+    );
+    // Cline writes the file in place: a read can meet it half written. The messages whole in
+    // it are read; the one cut off is a bad line.
+    let whole = document(&task);
+    let cut = whole.find("\"call_t\"").unwrap();
+    std::fs::write(&path, &whole[..cut]).unwrap();
+    assert!(transcript.refresh().unwrap());
+    assert_eq!(
+        newest_first(&mut transcript),
+        [
+            "result call_f",
+            "call call_f",
+            "result call_e",
+            "call call_e",
+            "user"
+        ]
+    );
+    assert_eq!(transcript.stats().bad_lines, 1);
     std::fs::write(&path, &whole).unwrap();
     assert!(transcript.refresh().unwrap());
-    let mut newest = None;
-    transcript
-        .visit_backwards(|e| {
-            newest = Some(e.clone());
-            false
-        })
-        .unwrap();
-    assert!(matches!(newest, Some(Event::ToolCall { id, .. }) if id == "call_p"));
+    assert_eq!(
+        newest_first(&mut transcript)[..2],
+        ["call call_p", "result call_t#1"]
+    );
     assert!(!transcript.refresh().unwrap(), "unchanged: not read again");
 }
 
 #[test]
 fn values_of_other_types_lose_nothing_else() {
     let mut task = a_task();
-    // `commands` as the hook's `preToolUse` spells it, a string; `success` as a string.
+    // `commands` a number, `result` a number, `success` a string.
     task.push(call("call_s", "run_commands", json!({"commands": 7})));
     task.push(results(
         "call_s",
@@ -281,10 +299,11 @@ fn values_of_other_types_lose_nothing_else() {
         1,
         json!({"id": "odd", "role": "user", "content": [{"type": "tool_result", "content": [7]}]}),
     );
+    // A value that is no object starts no message: not read at all.
     task.insert(1, json!(42));
     let (_dir, path) = session(&task);
     let (seen, bad_lines) = described_backwards(&path);
-    assert_eq!(bad_lines, 2);
+    assert_eq!(bad_lines, 1);
     assert_eq!(seen[..2], ["result true None", "call Bash "]);
     assert_eq!(seen.len(), 12);
 }

@@ -15,8 +15,9 @@
 //! or unparseable line is skipped. Each format lives in its own module (`claude`, `codex`,
 //! `gemini`, `droid`, `copilot`, `cline`); `session` keeps what was read, so that one hook call reads
 //! each line once, and a wait for a line being written reads only what was appended. Cline's
-//! file is one JSON document rewritten whole, not lines: it is read as a stream, each message
-//! taken as a line, and read again when it changed.
+//! file is one JSON document rewritten whole, not lines: it is read from its end a message at a
+//! time (each message a line, found by the line that starts it), and from its end again when
+//! it changed.
 
 mod claude;
 pub mod cline;

@@ -94,16 +94,16 @@ pub struct Transcript {
     /// The end of the range `back` reads.
     back_end: u64,
     stats: Stats,
-    /// A Cline messages file (a JSON document, read whole; see [`cline`]).
+    /// A Cline messages file (a JSON document, read message by message; see [`cline`]).
     document: Option<Document>,
 }
 
-/// A JSON document read as lines: where it is, when it was read, and whether the byte budget
-/// left its first messages out.
+/// A JSON document read as lines: where it is, when it was last changed, and its messages
+/// from the end. Cline rewrites it whole: a change reads it from its end again.
 struct Document {
     path: std::path::PathBuf,
     modified: Option<std::time::SystemTime>,
-    cut: bool,
+    back: cline::Backward,
 }
 
 impl Transcript {
@@ -127,49 +127,39 @@ impl Transcript {
             transcript.back = ReverseLines::new(0, 0, options);
             transcript.document = Some(Document {
                 path: path.to_path_buf(),
-                modified: None,
-                cut: false,
+                modified: transcript.file.metadata()?.modified().ok(),
+                back: cline::Backward::new(len, options),
             });
-            // A document being rewritten does not parse: it is read again on refresh.
-            transcript.reread_document()?;
         }
         Ok(transcript)
     }
 
-    /// Reads the document again when it changed since it was last read (Cline rewrites it
-    /// whole, in place). Whether it did and now parses; a document that does not parse (being
-    /// written) leaves what was read before.
+    /// Reads the document again from its end when it changed since it was last read (Cline
+    /// rewrites it whole, in place). Whether it did.
     fn reread_document(&mut self) -> io::Result<bool> {
-        let Some(document) = &self.document else {
+        let Some(document) = &mut self.document else {
             return Ok(false);
         };
-        let mut file = super::open_regular(&document.path)?;
+        let file = super::open_regular(&document.path)?;
         let meta = file.metadata()?;
         let (len, modified) = (meta.len(), meta.modified().ok());
         if len == self.len && modified.is_some() && modified == document.modified {
             return Ok(false);
         }
-        let Ok(read) = cline::read(&mut file, len, self.options) else {
-            self.stats.bad_lines += 1;
-            return Ok(false);
-        };
-        self.stats.scanned_bytes += read.scanned;
-        self.stats.parsed_lines += read.lines.len() as u64;
-        self.stats.bad_lines += read.lines.iter().filter(|l| matches!(l, Line::Bad)).count() as u32;
-        self.lines = read.lines.into_iter().rev().collect();
-        self.len = len;
+        self.stats.scanned_bytes += document.back.scanned();
+        document.back = cline::Backward::new(len, self.options);
+        document.modified = modified;
+        self.lines.clear();
         self.file = file;
-        self.document = Some(Document {
-            path: document.path.clone(),
-            modified,
-            cut: read.cut,
-        });
+        self.len = len;
         Ok(true)
     }
 
     pub fn stats(&self) -> Stats {
         Stats {
-            scanned_bytes: self.stats.scanned_bytes + self.back.scanned(),
+            scanned_bytes: self.stats.scanned_bytes
+                + self.back.scanned()
+                + self.document.as_ref().map_or(0, |d| d.back.scanned()),
             ..self.stats
         }
     }
@@ -178,7 +168,7 @@ impl Transcript {
     pub fn exhausted_budget(&self) -> bool {
         self.document
             .as_ref()
-            .map_or(self.back.exhausted_budget(), |d| d.cut)
+            .map_or(self.back.exhausted_budget(), |d| d.back.exhausted_budget())
     }
 
     /// Visits the events from the newest, until `visit` returns `false` or the history ends
@@ -254,6 +244,15 @@ impl Transcript {
     /// The `at`-th line from the newest, read when it was not yet.
     fn line(&mut self, at: usize) -> io::Result<Option<&Line>> {
         while self.lines.len() <= at {
+            if let Some(document) = &mut self.document {
+                let Some(line) = document.back.next(&mut self.file)? else {
+                    return Ok(None);
+                };
+                self.stats.parsed_lines += 1;
+                self.stats.bad_lines += u32::from(matches!(line, Line::Bad));
+                self.lines.push_back(line);
+                continue;
+            }
             let Some((start, end, raw)) = self.back.next(&mut self.file)? else {
                 return Ok(None);
             };
