@@ -1245,6 +1245,10 @@ def check_cline_push(r):
     assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
 
 
+CHECKS.update({"cline-push-gated": check_cline_push, "cline-ordinary": chat_ordinary_check("cline")})
+CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
+
+
 def check_cline_failed_tests(r):
     """Cline CLI 3: the push after a failing test run is refused at once on its session file,
     the reason quoting the run; the run stops there (see `check_cline_push`)."""
@@ -1267,10 +1271,9 @@ def check_cline_subagent_push(r):
     assert r["origin_head"] != r["local_head"], "the push did not reach origin"
 
 
-CHECKS.update({"cline-push-gated": check_cline_push, "cline-subagent-push": check_cline_subagent_push, "cline-ordinary": chat_ordinary_check("cline"),
+CHECKS.update({"cline-subagent-push": check_cline_subagent_push,
                "cline-tested-push": droid_push_check("test_run_after_change", None, "", client="cline"),
                "cline-failed-tests": check_cline_failed_tests})
-CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
                for client in ("claude", "codex", "gemini", "droid") for name, _, evidence in CLAIM_SCENARIOS})
 
