@@ -88,7 +88,7 @@ pub struct HookInput {
     pub cline_session_context: Option<Value>,
     /// Cline CLI 3: the agent that spawned this one (`null` for the lead).
     #[serde(rename = "parent_agent_id")]
-    pub cline_parent_agent_id: Option<String>,
+    pub cline_parent_agent_id: Option<Value>,
     /// Factory Droid, as some of its integrations describe it: camelCase common fields
     /// (`hookEventName`, `sessionId`, `transcriptPath`) beside snake_case tool fields.
     #[serde(rename = "hookEventName")]
@@ -269,8 +269,8 @@ impl HookInput {
     ) -> Option<PathBuf> {
         if self
             .cline_parent_agent_id
-            .as_deref()
-            .is_some_and(|p| !p.is_empty())
+            .as_ref()
+            .is_some_and(|p| !p.is_null() && p != "")
         {
             return None;
         }
