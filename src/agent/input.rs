@@ -82,6 +82,13 @@ pub struct HookInput {
     /// holds the same parameters with every value turned into a string).
     #[serde(rename = "tool_call")]
     pub cline_tool_call: Option<ClineToolCall>,
+    /// Cline CLI 3: `{rootSessionId}`, the session whose messages file holds the task's
+    /// calls and results (its `taskId` names a conversation, not a session).
+    #[serde(rename = "sessionContext")]
+    pub cline_session_context: Option<Value>,
+    /// Cline CLI 3: the agent that spawned this one (`null` for the lead).
+    #[serde(rename = "parent_agent_id")]
+    pub cline_parent_agent_id: Option<Value>,
     /// Factory Droid, as some of its integrations describe it: camelCase common fields
     /// (`hookEventName`, `sessionId`, `transcriptPath`) beside snake_case tool fields.
     #[serde(rename = "hookEventName")]
@@ -250,6 +257,25 @@ impl HookInput {
                 home,
             )
         })
+    }
+
+    /// Cline CLI 3's messages file: that of the session `sessionContext.rootSessionId` names,
+    /// in the sessions folder that `env` (the environment) and `home` give. None for a
+    /// subagent's call (`parent_agent_id` set): its own file is written only when it ends.
+    pub fn cline_session(
+        &self,
+        env: impl Fn(&str) -> Option<std::ffi::OsString>,
+        home: Option<&std::path::Path>,
+    ) -> Option<PathBuf> {
+        if self
+            .cline_parent_agent_id
+            .as_ref()
+            .is_some_and(|p| !p.is_null() && p != "")
+        {
+            return None;
+        }
+        let context = self.cline_session_context.as_ref()?;
+        crate::transcript::cline::session_file(context["rootSessionId"].as_str()?, env, home)
     }
 
     /// What identifies "one user prompt" for the loop breaker: the agent's prompt or turn id,

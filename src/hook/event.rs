@@ -291,6 +291,10 @@ impl Tool {
         let transcript = if agent == Agent::Copilot {
             // Copilot CLI's `preToolUse` names no file: it is found from the session id.
             copilot_session(&input)
+        } else if agent == Agent::Cline {
+            // Nor does Cline's: it is found from the root session's id.
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            input.cline_session(|var| std::env::var_os(var), home.as_deref())
         } else {
             input
                 .transcript_path
@@ -469,6 +473,50 @@ mod tests {
             "{:?}",
             tool.transcript
         );
+    }
+
+    #[test]
+    fn cline_pre_tool_use_finds_its_session_from_the_root_session_id() {
+        // As Cline CLI 3.0.65 sends it (cut): `taskId` names a conversation, not the session.
+        let input = br#"{"clineVersion":"","timestamp":"2026-12-03T14:41:01.096Z","taskId":"conv_1796308860818_sqjuazb","sessionContext":{"rootSessionId":"1796308860687_0s48g"},"workspaceRoots":["/p"],"agent_id":"agent_1","parent_agent_id":null,"hookName":"tool_call","iteration":2,"tool_call":{"id":"call_2c99f206a362","name":"run_commands","input":{"commands":["git push origin main"]}},"preToolUse":{"toolName":"run_commands","parameters":{"commands":"[\"git push origin main\"]"}}}"#;
+        let parsed = HookInput::parse(input).unwrap();
+        assert_eq!(
+            parsed.cline_session(|_| None, Some(Path::new("/home/u"))),
+            Some(PathBuf::from(
+                "/home/u/.cline/data/sessions/1796308860687_0s48g/1796308860687_0s48g.messages.json"
+            ))
+        );
+        let Kind::Tool(tool) = Event::parse(input, Some(Agent::Cline), false).unwrap().kind else {
+            panic!()
+        };
+        assert!(
+            tool.transcript.as_deref().is_some_and(
+                |p| p.ends_with("1796308860687_0s48g/1796308860687_0s48g.messages.json")
+            ),
+            "{:?}",
+            tool.transcript
+        );
+        assert_eq!(tool.input.tool_use_id.as_deref(), Some("call_2c99f206a362"));
+        // A subagent's call (`spawn_agent`): its own file is written only when it ends, and
+        // the root session's does not show what it did.
+        let sub = String::from_utf8_lossy(input).replace(
+            r#""parent_agent_id":null"#,
+            r#""parent_agent_id":"agent_1""#,
+        );
+        assert_eq!(
+            HookInput::parse(sub.as_bytes())
+                .unwrap()
+                .cline_session(|_| None, Some(Path::new("/h"))),
+            None
+        );
+        let without = br#"{"hookName":"tool_call","taskId":"t","tool_call":{"id":"c","name":"run_commands","input":{"commands":["ls"]}},"preToolUse":{"toolName":"run_commands"}}"#;
+        let Kind::Tool(tool) = Event::parse(without, Some(Agent::Cline), false)
+            .unwrap()
+            .kind
+        else {
+            panic!()
+        };
+        assert_eq!(tool.transcript, None);
     }
 
     #[test]

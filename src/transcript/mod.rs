@@ -1,5 +1,5 @@
 //! The agents' session files (Claude Code transcripts, Codex CLI rollouts, Gemini CLI, Factory
-//! Droid and Copilot CLI sessions), read from the end as typed events: assistant text, tool calls, tool results, real user turns
+//! Droid, Copilot CLI and Cline CLI sessions), read from the end as typed events: assistant text, tool calls, tool results, real user turns
 //! and compactions.
 //!
 //! One reader serves every consumer: the Stop hook's "what the assistant said since the last
@@ -13,10 +13,14 @@
 //! (line kinds, flags, ids, tool names, commands, paths), only the first bytes of a prompt and
 //! the ends of a tool's output, and none of the assistant text or tool input it carries. A torn
 //! or unparseable line is skipped. Each format lives in its own module (`claude`, `codex`,
-//! `gemini`, `droid`, `copilot`); `session` keeps what was read, so that one hook call reads each line
-//! once, and a wait for a line being written reads only what was appended.
+//! `gemini`, `droid`, `copilot`, `cline`); `session` keeps what was read, so that one hook call reads
+//! each line once, and a wait for a line being written reads only what was appended. Cline's
+//! file is one JSON document rewritten whole, not lines: it is read from its end a message at a
+//! time (each message a line, found by the line that starts it), and from its end again when
+//! it changed.
 
 mod claude;
+pub mod cline;
 mod codex;
 pub mod copilot;
 pub mod droid;

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use super::gemini::Keys;
 use super::reverse::{RawLine, ReverseLines};
-use super::{Event, Line, Options, claude, codex, copilot, droid, gemini};
+use super::{Event, Line, Options, claude, cline, codex, copilot, droid, gemini};
 
 /// Which agent wrote a session file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -94,6 +94,16 @@ pub struct Transcript {
     /// The end of the range `back` reads.
     back_end: u64,
     stats: Stats,
+    /// A Cline messages file (a JSON document, read message by message; see [`cline`]).
+    document: Option<Document>,
+}
+
+/// A JSON document read as lines: where it is, when it was last changed, and its messages
+/// from the end. Cline rewrites it whole: a change reads it from its end again.
+struct Document {
+    path: std::path::PathBuf,
+    modified: Option<std::time::SystemTime>,
+    back: cline::Backward,
 }
 
 impl Transcript {
@@ -101,7 +111,7 @@ impl Transcript {
     pub fn open(path: &Path, options: Options) -> io::Result<Transcript> {
         let file = super::open_regular(path)?;
         let len = file.metadata()?.len();
-        Ok(Transcript {
+        let mut transcript = Transcript {
             file,
             options,
             format: None,
@@ -111,19 +121,54 @@ impl Transcript {
             torn_front: None,
             back_end: len,
             stats: Stats::default(),
-        })
+            document: None,
+        };
+        if cline::is_messages_file(path) {
+            transcript.back = ReverseLines::new(0, 0, options);
+            transcript.document = Some(Document {
+                path: path.to_path_buf(),
+                modified: transcript.file.metadata()?.modified().ok(),
+                back: cline::Backward::new(len, options),
+            });
+        }
+        Ok(transcript)
+    }
+
+    /// Reads the document again from its end when it changed since it was last read (Cline
+    /// rewrites it whole, in place). Whether it did.
+    fn reread_document(&mut self) -> io::Result<bool> {
+        let Some(document) = &mut self.document else {
+            return Ok(false);
+        };
+        let file = super::open_regular(&document.path)?;
+        let meta = file.metadata()?;
+        let (len, modified) = (meta.len(), meta.modified().ok());
+        if len == self.len && modified.is_some() && modified == document.modified {
+            return Ok(false);
+        }
+        self.stats.scanned_bytes += document.back.scanned();
+        document.back = cline::Backward::new(len, self.options);
+        document.modified = modified;
+        self.lines.clear();
+        self.file = file;
+        self.len = len;
+        Ok(true)
     }
 
     pub fn stats(&self) -> Stats {
         Stats {
-            scanned_bytes: self.stats.scanned_bytes + self.back.scanned(),
+            scanned_bytes: self.stats.scanned_bytes
+                + self.back.scanned()
+                + self.document.as_ref().map_or(0, |d| d.back.scanned()),
             ..self.stats
         }
     }
 
     /// Whether the byte budget ended the backward read before the start of the file.
     pub fn exhausted_budget(&self) -> bool {
-        self.back.exhausted_budget()
+        self.document
+            .as_ref()
+            .map_or(self.back.exhausted_budget(), |d| d.back.exhausted_budget())
     }
 
     /// Visits the events from the newest, until `visit` returns `false` or the history ends
@@ -155,6 +200,9 @@ impl Transcript {
     /// Reads what was appended to the file since it was last read (and the line that was
     /// being written then, again). Whether anything was.
     pub fn refresh(&mut self) -> io::Result<bool> {
+        if self.document.is_some() {
+            return self.reread_document();
+        }
         // The newest line must be known first: it may be the one being written.
         self.line(0)?;
         let len = self.file.metadata()?.len();
@@ -196,6 +244,15 @@ impl Transcript {
     /// The `at`-th line from the newest, read when it was not yet.
     fn line(&mut self, at: usize) -> io::Result<Option<&Line>> {
         while self.lines.len() <= at {
+            if let Some(document) = &mut self.document {
+                let Some(line) = document.back.next(&mut self.file)? else {
+                    return Ok(None);
+                };
+                self.stats.parsed_lines += 1;
+                self.stats.bad_lines += u32::from(matches!(line, Line::Bad));
+                self.lines.push_back(line);
+                continue;
+            }
             let Some((start, end, raw)) = self.back.next(&mut self.file)? else {
                 return Ok(None);
             };

@@ -20,6 +20,7 @@ mod extras;
 mod fail_open;
 mod first_day;
 mod gate_agents;
+mod gate_cline;
 mod gate_computed;
 mod gate_copilot;
 mod gate_corpus;

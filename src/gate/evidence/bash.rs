@@ -47,14 +47,15 @@ const PROJECT_FLAGS: [&str; 7] = [
     "--project",
 ];
 
-/// Where the agents keep their session files: a command that writes there (or runs interpreter
-/// code that names them) may forge the lines the evidence reads.
-const SESSION_DIRS: [&str; 5] = [
-    ".claude/projects",
-    ".codex/sessions",
-    ".gemini/tmp",
-    ".factory/sessions",
-    ".copilot/session-state",
+/// Where the agents keep their session files, and what their names hold: a command that writes
+/// there (or runs interpreter code that names them) may forge the lines the evidence reads.
+const SESSION_FILES: [(&str, &str); 6] = [
+    (".claude/projects", "jsonl"),
+    (".codex/sessions", "jsonl"),
+    (".gemini/tmp", "jsonl"),
+    (".factory/sessions", "jsonl"),
+    (".copilot/session-state", "jsonl"),
+    (".cline/data/sessions", ".messages.json"),
 ];
 
 /// Programs that run code given on their command line (`python3 -c`, `node -e`, …), whose
@@ -159,8 +160,9 @@ pub(crate) fn read(
             call.check = true;
         }
     }
-    let names_session =
-        SESSION_DIRS.iter().any(|d| command.contains(d)) && command.contains("jsonl");
+    let names_session = SESSION_FILES
+        .iter()
+        .any(|(dir, name)| command.contains(dir) && command.contains(name));
     call.writes_session = names_session && (interpreted || !call.writes.is_empty());
     call.interpreted = interpreted;
     if interpreted {

@@ -1,5 +1,6 @@
 //! Test evidence in the agent's session file (a Claude Code transcript, a Codex rollout, a
-//! Gemini CLI or a Factory Droid session, read as events by [`crate::transcript`]): a successful run of a recognised
+//! Gemini CLI, Factory Droid, Copilot CLI or Cline CLI session, read as events by
+//! [`crate::transcript`]): a successful run of a recognised
 //! test command after the last change that touches what is verified; and, when that does not
 //! decide, a short account of the latest activity for the judge.
 //!
@@ -37,8 +38,10 @@ const PENDING_POLLS: u32 = 10;
 /// How long the session file may lag behind the tool call the gate is asked about. Claude Code
 /// writes its transcript through a queue, so a test run that finished just before this call
 /// can still be missing from the file when the hook reads it; the call itself is written after
-/// it, so once the call is in the file, so is everything before it. Waited for only when the
-/// file shows no passing test run (a ruling that would deny), at this interval, this often.
+/// it, so once the call is in the file, so is everything before it. Cline CLI 3 writes the call
+/// before its hook runs, but rewrites the whole file in place, so a read can meet it half
+/// written. Waited for only when the file shows no passing test run (a ruling that would
+/// deny), at this interval, this often.
 const CALL_POLL: Duration = Duration::from_millis(50);
 const CALL_POLLS: u32 = 20;
 
@@ -46,7 +49,7 @@ const CALL_POLLS: u32 = 20;
 pub struct Session {
     transcript: RefCell<Transcript>,
     /// The id of the tool call this hook is about, when the file is known to record it
-    /// before long (Claude Code's transcript).
+    /// before long (Claude Code's transcript, Cline's messages file).
     current_call: Option<String>,
 }
 

@@ -160,7 +160,8 @@ pub fn rule(call: &Call, found: &[Gated], config: &Config, reads: &Reads) -> Ans
     let transcript = call.transcript.as_ref().and_then(|(path, id)| {
         let session = Session::open(path, config.transcript)?;
         Some(match call.agent {
-            Agent::Claude => session.with_current_call(id.clone()),
+            // Their files hold the call before long: a ruling that would deny waits for it.
+            Agent::Claude | Agent::Cline => session.with_current_call(id.clone()),
             _ => session,
         })
     });

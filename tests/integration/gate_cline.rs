@@ -1,0 +1,206 @@
+//! The gate for the Cline CLI 3 (`PreToolUse`, event `tool_call`, on `run_commands`), in a real
+//! repository with a real bare remote, reading the messages file in the shape the real Cline
+//! CLI 3.0.65 writes it (tests/e2e). Its hook names no file: the gate finds
+//! `<id>/<id>.messages.json` from `sessionContext.rootSessionId`, under
+//! `~/.cline/data/sessions/` or the folder Cline's variables name. A push after a failing test
+//! run is cancelled with the run in the reason; a passing run after the last edit lets it
+//! through.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::gate_repo::GitFixture;
+use crate::harness::Home;
+
+const SESSION_ID: &str = "1796308898385_msq1t";
+
+/// One step of the session before the push.
+enum Step {
+    /// `editor` on a file of the repository.
+    Edit(&'static str),
+    /// `run_commands` with these commands, exiting with these statuses.
+    Run(&'static [(&'static str, i32)]),
+}
+
+fn message(id: &str, role: &str, content: Value) -> Value {
+    json!({"id": id, "role": role, "content": content, "ts": 1_796_308_958_189_i64})
+}
+
+fn call(id: &str, name: &str, input: Value) -> Value {
+    message(
+        &format!("msg_{id}"),
+        "assistant",
+        json!([{"type": "tool_use", "id": id, "name": name, "input": input}]),
+    )
+}
+
+fn result(id: &str, name: &str, content: Value) -> Value {
+    message(
+        &format!("res_{id}"),
+        "user",
+        json!([{"type": "tool_result", "tool_use_id": id, "name": name, "content": content}]),
+    )
+}
+
+/// The messages file as it stands when Cline runs the hook for the push: the push's call is
+/// written (`JSON.stringify(…, null, 2)`, as `to_string_pretty` writes it).
+fn session(sessions: &Path, repo: &GitFixture, steps: &[Step]) -> PathBuf {
+    let mut messages = vec![message(
+        "u1",
+        "user",
+        json!([{"type": "text", "text": "<user_input mode=\"act\">Fix the loader and push</user_input>"}]),
+    )];
+    for (i, step) in steps.iter().enumerate() {
+        let id = format!("call_{i}");
+        match step {
+            Step::Edit(f) => {
+                let path = repo.work.join(f).to_str().unwrap().to_owned();
+                messages.push(call(
+                    &id,
+                    "editor",
+                    json!({"path": path, "old_text": "one", "new_text": "two"}),
+                ));
+                let outcome = json!({"query": format!("edit:{path}"), "result": format!("Edited {path}"), "success": true});
+                messages.push(result(&id, "editor", json!(outcome.to_string())));
+            }
+            Step::Run(runs) => {
+                let commands: Vec<&str> = runs.iter().map(|(c, _)| *c).collect();
+                messages.push(call(&id, "run_commands", json!({ "commands": commands })));
+                let outcomes: Vec<Value> = runs
+                    .iter()
+                    .map(|(c, code)| match code {
+                        0 => json!({"query": c, "result": "3 passed, 0 failed\n", "success": true}),
+                        _ => json!({"query": c, "result": format!("[Command exited with code {code}]\n3 passed, 0 failed\n"),
+                                    "error": format!("Command exited with code {code}"), "success": false}),
+                    })
+                    .collect();
+                messages.push(result(&id, "run_commands", json!(outcomes)));
+            }
+        }
+    }
+    messages.push(call(
+        "call_push",
+        "run_commands",
+        json!({"commands": ["git push origin main"]}),
+    ));
+    let doc = json!({"version": 1, "updated_at": "2026-12-03T14:41:40.428Z", "agent": "lead", "sessionId": SESSION_ID,
+                     "origin": {"source": "cli", "mode": "user", "sessionId": SESSION_ID, "version": "3.0.65"},
+                     "messages": messages, "system_prompt": "You are Cline, an AI coding agent."});
+    let path = sessions.join(format!("{SESSION_ID}/{SESSION_ID}.messages.json"));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+    path
+}
+
+fn setup() -> (Home, GitFixture) {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    // The pushed commit holds the file the session edits.
+    repo.commit("loader.py", "two\n", "change a");
+    (home, repo)
+}
+
+/// The gate's answer on the push, as Cline CLI 3.0.65 asks it (cut to the fields it reads
+/// and a few beside them); `parent` is set for a subagent's call; `env` adds variables.
+fn gate(home: &Home, repo: &GitFixture, parent: Option<&str>, env: &[(&str, &Path)]) -> Value {
+    let input = json!({"clineVersion": "", "timestamp": "2026-12-03T14:41:01.096Z", "taskId": "conv_1796308860818_sqjuazb",
+        "sessionContext": {"rootSessionId": SESSION_ID}, "workspaceRoots": [repo.work], "userId": "unknown",
+        "agent_id": "agent_2", "parent_agent_id": parent, "hookName": "tool_call", "iteration": 2,
+        "tool_call": {"id": "call_push", "name": "run_commands", "input": {"commands": ["git push origin main"]}},
+        "preToolUse": {"toolName": "run_commands", "parameters": {"commands": "[\"git push origin main\"]"}}});
+    let mut run = home
+        .cmd(&["gate", "--agent", "cline"])
+        .stdin(input.to_string());
+    for (key, value) in env {
+        run = run.env(key, value);
+    }
+    let out = run.output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()
+}
+
+fn default_sessions(home: &Home) -> PathBuf {
+    home.path().join(".cline/data/sessions")
+}
+
+#[test]
+fn a_push_after_a_failing_test_run_is_cancelled_at_once() {
+    let (home, repo) = setup();
+    let steps = [Step::Edit("loader.py"), Step::Run(&[("make test", 2)])];
+    session(&default_sessions(&home), &repo, &steps);
+    let v = gate(&home, &repo, None, &[]);
+    assert_eq!(v["cancel"], true, "{v}");
+    let reason = v["errorMessage"].as_str().unwrap();
+    assert!(reason.contains("`make test` failed"), "{reason}");
+    let log = home.last_log();
+    assert_eq!(log["agent"], "cline");
+    assert_eq!(log["rulings"][0]["decided_by"], "evidence");
+    assert_eq!(log["rulings"][0]["evidence"]["kind"], "change_after_tests");
+}
+
+#[test]
+fn a_passing_run_after_the_last_edit_lets_the_push_through() {
+    let (home, repo) = setup();
+    let steps = [
+        Step::Edit("loader.py"),
+        Step::Run(&[("make test", 2)]),
+        Step::Edit("loader.py"),
+        // Each command of the list has its own status: the failing `false` is not the run's.
+        Step::Run(&[("make test", 0), ("false", 1)]),
+    ];
+    session(&default_sessions(&home), &repo, &steps);
+    assert_eq!(gate(&home, &repo, None, &[]), json!({"cancel": false}));
+    let log = home.last_log();
+    assert_eq!(
+        log["rulings"][0]["evidence"],
+        json!({"kind": "test_run_after_change", "command": "make test"})
+    );
+}
+
+#[test]
+fn the_session_is_found_where_clines_variables_put_it() {
+    let (home, repo) = setup();
+    let moved = home.path().join("cline-dir");
+    session(
+        &moved.join("data/sessions"),
+        &repo,
+        &[Step::Edit("loader.py"), Step::Run(&[("make test", 0)])],
+    );
+    // Not where `CLINE_DIR` points: no session read, and a person must decide.
+    assert_eq!(gate(&home, &repo, None, &[])["cancel"], true);
+    assert_eq!(
+        gate(&home, &repo, None, &[("CLINE_DIR", &moved)]),
+        json!({"cancel": false})
+    );
+}
+
+#[test]
+fn a_subagents_push_does_not_ride_on_the_leads_run() {
+    let (home, repo) = setup();
+    let steps = [Step::Edit("loader.py"), Step::Run(&[("make test", 0)])];
+    session(&default_sessions(&home), &repo, &steps);
+    let v = gate(&home, &repo, Some("agent_1"), &[]);
+    assert_eq!(v["cancel"], true, "{v}");
+    assert_eq!(home.last_log()["rulings"][0]["evidence"]["kind"], "none");
+}
+
+/// A command that writes a session's messages file.
+const FORGE: &str = "python3 -c \"open('/h/.cline/data/sessions/s/s.messages.json','w')\"";
+
+#[test]
+fn a_command_that_wrote_the_messages_file_voids_the_run_after_it() {
+    let (home, repo) = setup();
+    let steps = [
+        Step::Edit("loader.py"),
+        Step::Run(&[(FORGE, 0)]),
+        Step::Run(&[("make test", 0)]),
+    ];
+    session(&default_sessions(&home), &repo, &steps);
+    assert_eq!(gate(&home, &repo, None, &[])["cancel"], true);
+    assert_eq!(
+        home.last_log()["rulings"][0]["evidence"]["kind"],
+        "session_written"
+    );
+}
