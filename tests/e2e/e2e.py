@@ -1274,7 +1274,7 @@ SCENARIOS = [
     Scenario("cline-ordinary", "cline", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}],
              timeout=60, prompt="Please continue the task."),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
-      for client in ("claude", "codex", "gemini", "droid") for name, turns, _ in CLAIM_SCENARIOS]
+      for client in ("claude", "codex", "gemini", "droid", "copilot") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
@@ -1324,7 +1324,7 @@ CHECKS.update({"cline-push-gated": check_cline_push, "cline-ordinary": chat_ordi
 CHECKS.update({"codex-sandbox-self-disable": check_codex_sandbox})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
-               for client in ("claude", "codex", "gemini", "droid") for name, _, evidence in CLAIM_SCENARIOS})
+               for client in ("claude", "codex", "gemini", "droid", "copilot") for name, _, evidence in CLAIM_SCENARIOS})
 
 # ---------------------------------------------------------------- installing the clients
 
