@@ -279,6 +279,10 @@ def make_chat(script, recorder, client="qwen"):
                 delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
                                         "function": {"name": turn["call"]["name"], "arguments": json.dumps(turn["call"]["arguments"])}}]
                 finish = "tool_calls"
+            if turn.get("patch"):  # a freeform (custom) tool's call: Copilot CLI's `apply_patch`
+                delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "custom",
+                                        "custom": {"name": "apply_patch", "input": turn["patch"]}}]
+                finish = "tool_calls"
             base = {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion.chunk", "created": int(time.time()), "model": "fake"}
             chunks = [dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
                       dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}],
@@ -485,7 +489,7 @@ def text_of(messages):
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
                  sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=(), scope=None,
-                 xdg_config="home/.config", sandbox=False, codex_sandbox=False):
+                 xdg_config="home/.config", sandbox=False, codex_sandbox=False, client_env=None):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -561,7 +565,7 @@ def run_scenario(sc, args, clis):
         # `init --boundary agent` tries Codex's sandbox with the `codex` on PATH.
         path.insert(0, os.path.dirname(clis["codex"]))
     env = {"XDG_CONFIG_HOME": os.path.join(root, sc.xdg_config), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
-           "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path)}
+           "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path), **(sc.client_env or {})}
     hj_env = dict(os.environ, HOME=home, **env)
     agent = sc.client
     scope = sc.scope or ("project" if agent == "claude" else "user")
@@ -1155,6 +1159,11 @@ PUSH_GATED = [NOTE, {"bash": "git push origin main"}, {"text": "That needs your 
 DROID_EDIT = {"call": {"name": "Edit", "arguments": {"file_path": "$REPO/app.py", "old_str": "a + b", "new_str": "b + a"}}}
 # Copilot CLI's: the same edit.
 COPILOT_EDIT = {"call": {"name": "edit", "arguments": {"path": "$REPO/app.py", "old_str": "a + b", "new_str": "b + a"}}}
+# Copilot CLI's for GPT-5 models, `apply_patch` (a patch in Codex's format, freeform): the same edit.
+COPILOT_PATCH = {"patch": "*** Begin Patch\n*** Update File: $REPO/app.py\n@@ def add(a, b):\n-    return a + b\n+    return b + a\n*** End Patch\n"}
+# A model Copilot CLI knows as GPT-5 (the name sent to the fake server is still `fake`): it is
+# offered `apply_patch` in place of `create` and `edit`.
+COPILOT_GPT5 = {"COPILOT_PROVIDER_MODEL_ID": "gpt-5.4"}
 
 # A program that switches hookjudge off by writes the gate's text reading cannot see: every name
 # it touches is built at run time, one through a link. Each write says whether it worked.
@@ -1262,6 +1271,11 @@ SCENARIOS = [
     Scenario("copilot-tested-push", "copilot", [COPILOT_EDIT, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED], timeout=60),
     Scenario("copilot-failed-tests", "copilot", [COPILOT_EDIT, {"bash": "make test; exit 2"}, {"bash": "git push origin main"},
                                                  {"text": "The push was refused."}], timeout=60),
+    Scenario("copilot-patch-tested-push", "copilot", [COPILOT_PATCH, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED],
+             timeout=60, client_env=COPILOT_GPT5),
+    Scenario("copilot-patch-after-tests", "copilot", [{"bash": "make test"}, COPILOT_PATCH, {"bash": "git push origin main"},
+                                                      {"text": "The push was refused."}], timeout=60, client_env=COPILOT_GPT5),
+    Scenario("copilot-claim-after-later-patch", "copilot", [{"bash": "make test"}, COPILOT_PATCH, CLAIM], timeout=60, client_env=COPILOT_GPT5),
     Scenario("droid-push-gated", "droid", PUSH_GATED, timeout=60),
     Scenario("droid-ordinary", "droid", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}], timeout=60),
     Scenario("droid-stop-block", "droid", [PUSH_NOW, VERIFIED], timeout=60),
@@ -1291,10 +1305,26 @@ CHECKS.update({"droid-ordinary": chat_ordinary_check("droid"),
 CHECKS.update({"droid-push-gated": droid_push_check("none", "judge", "nothing shows the code was verified"),
                "droid-tested-push": droid_push_check("test_run_after_change", None, ""),
                "droid-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed")})
+def patched(check):
+    """A Copilot CLI scenario with a GPT-5 model: it was offered `apply_patch` (a freeform tool)
+    and no `edit`, and its patch was applied; then `check`."""
+    def run(r):
+        tools = [t.get("custom", t.get("function", {})).get("name") for t in chat_requests(r, "copilot")[0]["body"]["tools"]]
+        assert "apply_patch" in tools and "edit" not in tools, tools
+        with open(os.path.join(r["repo"], "app.py")) as f:
+            assert "return b + a" in f.read(), "the patch was applied"
+        check(r)
+    return run
+
+
 # Copilot CLI's agentStop is judged on the session file, and the push on its test runs there.
 CHECKS.update({"copilot-stop-block": chat_stop_check("copilot"), "copilot-loop-breaker": chat_stop_check("copilot", loop=True),
                "copilot-tested-push": droid_push_check("test_run_after_change", None, "", client="copilot"),
-               "copilot-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed", client="copilot")})
+               "copilot-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed", client="copilot"),
+               "copilot-patch-tested-push": patched(droid_push_check("test_run_after_change", None, "", client="copilot")),
+               "copilot-patch-after-tests": patched(droid_push_check("change_after_tests", "judge", "files changed (apply_patch) and no test run followed",
+                                                                     client="copilot")),
+               "copilot-claim-after-later-patch": patched(claim_check("copilot", "app.py was edited after it"))})
 CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode"),
                "copilot-project-scope": chat_push_check("copilot")})
 CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush", "copilot")

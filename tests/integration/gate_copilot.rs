@@ -3,7 +3,7 @@
 //! (tests/e2e). Its `preToolUse` names no file: the gate finds `events.jsonl` from the session
 //! id, under `~/.copilot/session-state/` or `$COPILOT_HOME/session-state/`. A push after a
 //! failing test run is denied with the run in the reason; a passing run after the last edit
-//! lets it through.
+//! (`edit`, or `apply_patch` for GPT-5 models) lets it through.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,8 @@ const SESSION_ID: &str = "fc05dfb1-044a-405d-9339-dc5612e484e7";
 enum Step {
     /// `edit` of a file of the repository.
     Edit(&'static str),
+    /// `apply_patch` (offered to GPT-5 models): its arguments the patch itself, a string.
+    Patch(&'static str),
     /// `make test`, exiting with this status.
     Test(i32),
 }
@@ -64,6 +66,19 @@ fn session(base: &Path, repo: &GitFixture, steps: &[Step]) -> PathBuf {
                     json!({"path": file(f), "old_str": "one", "new_str": "two"}),
                 ),
                 json!({"toolCallId": id, "success": true, "result": {"content": "File updated"}}),
+            ),
+            Step::Patch(f) => (
+                start(
+                    n,
+                    &id,
+                    "apply_patch",
+                    json!(format!(
+                        "*** Begin Patch\n*** Update File: {}\n@@\n-one\n+two\n*** End Patch\n",
+                        file(f)
+                    )),
+                ),
+                json!({"toolCallId": id, "success": true, "fileEdits": [{"path": file(f), "kind": "edit"}],
+                       "result": {"content": format!("Modified 1 file(s): {}", file(f))}}),
             ),
             Step::Test(code) => (
                 start(
@@ -163,6 +178,26 @@ fn a_passing_run_after_the_last_edit_lets_the_push_through() {
         log["rulings"][0]["evidence"],
         json!({"kind": "test_run_after_change", "command": "make test"})
     );
+}
+
+#[test]
+fn a_patch_after_the_passing_run_denies_the_push() {
+    let (home, repo) = setup();
+    let steps = [
+        Step::Patch("loader.py"),
+        Step::Test(0),
+        Step::Patch("loader.py"),
+    ];
+    session(&home.path().join(".copilot"), &repo, &steps);
+    let v = gate(&home, &repo, None).expect("a decision");
+    assert_eq!(v["permissionDecision"], "deny", "{v}");
+    let reason = v["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("files changed (apply_patch)"), "{reason}");
+    let log = home.last_log();
+    assert_eq!(log["rulings"][0]["evidence"]["kind"], "change_after_tests");
+    // Tested after the patch: through.
+    session(&home.path().join(".copilot"), &repo, &steps[..2]);
+    assert_eq!(gate(&home, &repo, None), None, "silent");
 }
 
 #[test]

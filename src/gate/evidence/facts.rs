@@ -1,6 +1,6 @@
 //! Reads what the session did in the current turn ([`TurnFacts`]) from the agent's session file
-//! (a Claude Code transcript, a Codex rollout, a Gemini CLI or a Factory Droid session), from
-//! its end back to the real user turn.
+//! (a Claude Code transcript, a Codex rollout, a Gemini CLI, a Factory Droid or a Copilot CLI
+//! session), from its end back to the real user turn.
 //!
 //! The same reading of each command as the gate's evidence (`bash`): a test run counts only
 //! when its status is the line's and it ran tests.

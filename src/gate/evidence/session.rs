@@ -1,7 +1,8 @@
 //! Test evidence in the agent's session file (a Claude Code transcript, a Codex rollout, a
-//! Gemini CLI or a Factory Droid session, read as events by [`crate::transcript`]): a successful run of a recognised
-//! test command after the last change that touches what is verified; and, when that does not
-//! decide, a short account of the latest activity for the judge.
+//! Gemini CLI, a Factory Droid or a Copilot CLI session, read as events by
+//! [`crate::transcript`]): a successful run of a recognised test command after the last change
+//! that touches what is verified; and, when that does not decide, a short account of the latest
+//! activity for the judge.
 //!
 //! One gate call opens the file once ([`Session`]) for every ruling it makes; waiting for the
 //! result of a test run that just finished reads only what the agent appended meanwhile.
