@@ -216,3 +216,79 @@ fn the_session_is_found_under_copilot_home() {
     );
     assert_eq!(gate(&home, &repo, Some(&moved)), None, "silent");
 }
+
+/// Copilot CLI's `preToolUse` comes for every tool: its file tools (`create`, `edit`,
+/// `str_replace_editor`, and `apply_patch`, whose arguments are the patch itself, a string, as
+/// Copilot CLI 1.0.102 sends it) may not take hookjudge out of its hook file, and write
+/// everything else silently; a `view` reads.
+#[test]
+fn copilots_file_tools_cannot_take_hookjudge_out_of_its_hook_file() {
+    let (home, repo) = setup();
+    let mut init = home.cmd(&["init", "--agent", "copilot", "--scope", "project"]);
+    init.command.current_dir(&repo.work);
+    let init = init.output();
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    let hooks = repo.work.join(".github/hooks/hookjudge.json");
+    let text = std::fs::read_to_string(&hooks).unwrap();
+    let hook_line = text
+        .lines()
+        .find(|l| l.contains("gate --agent copilot"))
+        .unwrap()
+        .trim();
+    let call = |tool: &str, args: Value| {
+        let input = json!({"sessionId": SESSION_ID, "timestamp": 1_796_303_580_388_i64,
+            "cwd": repo.work, "toolName": tool, "toolArgs": args});
+        let out = home
+            .cmd(&["gate", "--agent", "copilot"])
+            .stdin(input.to_string())
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        (!out.stdout.trim().is_empty()).then(|| out.json())
+    };
+    let path = hooks.to_str().unwrap();
+    let patch =
+        format!("*** Begin Patch\n*** Update File: {path}\n@@\n-{hook_line}\n+\n*** End Patch\n");
+    for (tool, args) in [
+        ("create", json!({"path": path, "file_text": "{}"})),
+        (
+            "edit",
+            json!({"path": path, "old_str": hook_line, "new_str": ""}),
+        ),
+        (
+            "str_replace_editor",
+            json!({"command": "str_replace", "path": path, "old_str": hook_line, "new_str": ""}),
+        ),
+        ("apply_patch", json!(patch)),
+    ] {
+        let v = call(tool, args).unwrap_or_else(|| panic!("{tool}: silent"));
+        assert_eq!(v["permissionDecision"], "deny", "{tool}: {v}");
+        let reason = v["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.contains("hook settings"), "{tool}: {reason}");
+    }
+    let loader = repo.work.join("loader.py");
+    let loader = loader.to_str().unwrap();
+    for (tool, args) in [
+        (
+            "create",
+            json!({"path": repo.work.join("notes.md"), "file_text": "# Notes\n"}),
+        ),
+        (
+            "edit",
+            json!({"path": loader, "old_str": "two", "new_str": "three"}),
+        ),
+        (
+            "str_replace_editor",
+            json!({"command": "view", "path": path}),
+        ),
+        ("view", json!({"path": path})),
+        (
+            "apply_patch",
+            json!(format!(
+                "*** Begin Patch\n*** Update File: {loader}\n@@\n-two\n+three\n*** End Patch\n"
+            )),
+        ),
+    ] {
+        assert_eq!(call(tool, args), None, "{tool} was gated");
+    }
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), text);
+}
