@@ -184,49 +184,6 @@ fn str_replace_editor_edits_but_for_view_and_runs_no_command() {
 }
 
 #[test]
-fn a_patch_after_the_passing_run_is_an_edit_after_it() {
-    use crate::gate::evidence::{DEFAULT_TEST_COMMANDS, facts};
-    let mut lines = a_turn();
-    let end = lines.len() - 2;
-    let mut patch = line(
-        "tool.execution_start",
-        json!({"toolCallId": "call_2", "toolName": "apply_patch", "arguments": PATCH, "turnId": "1"}),
-    );
-    // (An id names one line: of two lines with one id, the reader keeps only the newer.)
-    patch["id"] = json!("e-patch");
-    lines.insert(end, patch);
-    let (_dir, path) = session(&lines, "");
-    let read = |path: &Path| {
-        facts::of_file(
-            path,
-            Default::default(),
-            DEFAULT_TEST_COMMANDS,
-            Path::new("/p"),
-        )
-        .unwrap()
-    };
-    let found = read(&path);
-    assert_eq!(
-        found.steps.last(),
-        Some(&facts::Step::Edit {
-            tool: "apply_patch".into(),
-            files: vec!["app.py".into(), "new.py".into()]
-        }),
-        "{found:?}"
-    );
-    let facts::Settled::Contradicted(why) = found.check(facts::ClaimKind::Tests) else {
-        panic!("{found:?}")
-    };
-    assert!(why.contains("was edited after it"), "{why}");
-    // The same turn without the patch: the passing run backs the claim.
-    let (_dir, path) = session(&a_turn(), "");
-    assert!(matches!(
-        read(&path).check(facts::ClaimKind::Tests),
-        facts::Settled::Supported(_)
-    ));
-}
-
-#[test]
 fn a_commands_status_is_its_exit_code() {
     let found = events(ran("call_1", 0, "3 passed, 0 failed"));
     assert!(
