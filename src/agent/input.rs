@@ -156,10 +156,12 @@ impl HookInput {
         }
         if let Some(name) = self.copilot_tool_name.clone() {
             // Copilot CLI sends the arguments as an object or a JSON string.
-            self.tool_input = match self.copilot_tool_args.take() {
+            let args = match self.copilot_tool_args.take() {
                 Some(Value::String(s)) => serde_json::from_str(&s).ok().or(Some(Value::String(s))),
                 args => args,
             };
+            let (name, args) = copilot_file_tool(name, args);
+            self.tool_input = args;
             self.tool_name = Some(name);
         } else if let Some(call) = self.cline_pre_tool_use.take() {
             // Cline CLI 3 sends the call's own input beside `preToolUse`, whose values are
@@ -363,6 +365,40 @@ pub enum ParseError {
     Empty,
     /// What arrived is not the JSON object an agent sends.
     NotJson(serde_json::Error),
+}
+
+/// Copilot CLI's file tools, read as the shared ones the gate knows (its `preToolUse` comes for
+/// every tool): `create` (`path`, `file_text`) as `Create` (`content`), `edit` and
+/// `str_replace` (`path`, `old_str`, `new_str`) as `Edit`, `str_replace_editor` by its `command`
+/// (`create`, `str_replace`, `insert`; `view` stays a read), and `apply_patch`, whose arguments
+/// are the patch itself (a string, as Copilot CLI 1.0.102 sends it; tests/e2e), with the patch as
+/// `input`. Any other tool as it came.
+fn copilot_file_tool(name: String, args: Option<Value>) -> (String, Option<Value>) {
+    let does = match name.as_str() {
+        "str_replace_editor" => args
+            .as_ref()
+            .and_then(|a| a["command"].as_str())
+            .unwrap_or("")
+            .to_owned(),
+        "create" | "edit" | "str_replace" | "apply_patch" => name.clone(),
+        _ => return (name, args),
+    };
+    match (does.as_str(), args) {
+        ("apply_patch", Some(Value::String(patch))) => {
+            ("apply_patch".to_owned(), Some(json!({ "input": patch })))
+        }
+        ("apply_patch", args) => (name, args),
+        ("create", Some(mut args)) => {
+            if let Some(fields) = args.as_object_mut()
+                && let Some(text) = fields.get("file_text").cloned()
+            {
+                fields.insert("content".to_owned(), text);
+            }
+            ("Create".to_owned(), Some(args))
+        }
+        ("edit" | "str_replace" | "insert", args) => ("Edit".to_owned(), args),
+        (_, args) => (name, args),
+    }
 }
 
 /// The agents' file-writing tools (Factory Droid's are `Create`, an `Edit` with `old_str` and

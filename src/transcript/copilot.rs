@@ -7,11 +7,13 @@
 //!   as one;
 //! - `assistant.message`: `data.content` is the text (empty beside tool calls), `messageId`
 //!   names it, and `toolRequests` the calls it makes;
-//! - `tool.execution_start`: one call, `toolCallId`, `toolName` (`bash`, `create`, `edit`, …)
-//!   and `arguments` (`command`; `path` for the file tools);
+//! - `tool.execution_start`: one call, `toolCallId`, `toolName` (`bash`, `create`, `edit`,
+//!   `apply_patch`, …) and `arguments` (`command`; `path` for the file tools; for
+//!   `apply_patch`, a freeform tool, the patch itself, a string in Codex's patch format);
 //! - `tool.execution_complete`: its result, `success` (true for a command that ran, whatever
 //!   its exit code), `shellExecution.exitCode` for a command that ran, `result.content` (a command's output, ending with `<shellId: N completed with
-//!   exit code C>`) or `error.message` (a hook's refusal);
+//!   exit code C>`) or `error.message` (a hook's refusal); `fileEdits` lists what a file tool
+//!   changed (the call's own arguments name the same files, and are what is read);
 //! - `session.compaction_complete` marks a compaction; `session.*`, `hook.*`,
 //!   `assistant.turn_*`, `system.message` and the rest say nothing the readers need.
 //!
@@ -19,21 +21,28 @@
 //! [`final_text`] reads the last assistant text from the file's end; its `preToolUse` input
 //! names no file, which [`session_file`] finds from the session id.
 
+use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::text::{Head, LooseStr, Output, Text};
 use super::{Event, Line, RESULT_TAIL_BYTES, is_human_prompt, tail};
 
-/// Copilot's tool names, as the names the events use (Claude Code's).
-const TOOL_NAMES: [(&str, &str); 4] = [
+/// Copilot's tool names, as the names the events use (Claude Code's; `apply_patch` as Codex's).
+/// Copilot CLI 1.0.102 offers `create` and `edit` to most models, and `apply_patch` in their
+/// place to GPT-5 ones (tests/e2e); it also knows `str_replace` (as `edit`) and
+/// `str_replace_editor` (its `command` says which: `view` reads, the others write).
+const TOOL_NAMES: [(&str, &str); 6] = [
     ("bash", "Bash"),
     ("create", "Write"),
     ("edit", "Edit"),
+    ("str_replace", "Edit"),
     ("str_replace_editor", "Edit"),
+    ("apply_patch", "apply_patch"),
 ];
 
 /// Whether a line's `type` is one Copilot CLI writes: dotted, with a known first part.
@@ -89,12 +98,72 @@ struct Data<T> {
     error: Option<ErrorContent>,
 }
 
-/// A tool call's arguments: its command and the file it names (the rest is skipped unread).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
+/// A tool call's arguments: an object, of which its command and the file it names are kept (the
+/// rest is skipped unread); or a string, the patch of `apply_patch` (a freeform tool), of which
+/// only the files it changes are kept. Any other value is skipped.
+#[derive(Debug, Default)]
 struct Arguments {
     command: LooseStr,
     path: LooseStr,
+    patched: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Fields {
+    command: LooseStr,
+    path: LooseStr,
+    /// `apply_patch`'s patch, should it come as an object (Copilot CLI's own display of the
+    /// call reads `input`, then `patch`).
+    input: LooseStr,
+    patch: LooseStr,
+}
+
+impl<'de> Deserialize<'de> for Arguments {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Arguments, D::Error> {
+        struct ArgumentsVisitor;
+        impl<'de> Visitor<'de> for ArgumentsVisitor {
+            type Value = Arguments;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a tool call's arguments")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Arguments, E> {
+                Ok(Arguments {
+                    patched: super::codex::patch_files(v),
+                    ..Arguments::default()
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Arguments, A::Error> {
+                let fields = Fields::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                let patch = fields.input.get().or(fields.patch.get());
+                Ok(Arguments {
+                    patched: patch.map(super::codex::patch_files).unwrap_or_default(),
+                    command: fields.command,
+                    path: fields.path,
+                })
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Arguments, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Arguments::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Arguments, E> {
+                Ok(Arguments::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Arguments, E> {
+                Ok(Arguments::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Arguments, E> {
+                Ok(Arguments::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Arguments, E> {
+                Ok(Arguments::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Arguments, E> {
+                Ok(Arguments::default())
+            }
+        }
+        deserializer.deserialize_any(ArgumentsVisitor)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -155,23 +224,24 @@ impl<T: Text> Data<T> {
 
     fn call(&self) -> Event {
         let name = self.tool_name.as_deref().unwrap_or("");
-        let tool = TOOL_NAMES
-            .iter()
-            .find(|(copilot, _)| *copilot == name)
-            .map_or(name, |(_, ours)| ours);
-        let writes = tool == "Write" || tool == "Edit";
+        let args = &self.arguments;
+        // `str_replace_editor`'s `command` is what it does to the file, not a shell command.
+        let editor = name == "str_replace_editor";
+        let tool = match TOOL_NAMES.iter().find(|(copilot, _)| *copilot == name) {
+            _ if editor && args.command.get() == Some("view") => "view",
+            Some((_, ours)) => ours,
+            None => name,
+        };
+        let files = match tool {
+            "apply_patch" => args.patched.clone(),
+            "Write" | "Edit" => args.path.get().map(str::to_owned).into_iter().collect(),
+            _ => Vec::new(),
+        };
         Event::ToolCall {
             id: self.tool_call_id.clone().unwrap_or_default(),
             tool: tool.to_owned(),
-            command: self.arguments.command.get().map(str::to_owned),
-            files: self
-                .arguments
-                .path
-                .get()
-                .filter(|_| writes)
-                .map(str::to_owned)
-                .into_iter()
-                .collect(),
+            command: args.command.get().filter(|_| !editor).map(str::to_owned),
+            files,
         }
     }
 

@@ -97,6 +97,92 @@ fn tool_calls_are_named_as_claude_codes() {
     );
 }
 
+/// A patch as Copilot CLI 1.0.102 writes its `apply_patch` call (offered to GPT-5 models in
+/// place of `create` and `edit`): a freeform tool, its `arguments` the patch itself, a string.
+const PATCH: &str = "*** Begin Patch\n*** Update File: /p/app.py\n@@ def add(a, b):\n-    return a + b\n+    return b + a\n*** Add File: /p/new.py\n+x = 1\n*** End Patch\n";
+
+#[test]
+fn an_apply_patch_call_is_an_edit_of_the_files_its_patch_names() {
+    let patch = line(
+        "tool.execution_start",
+        json!({"toolCallId": "call_eca6d9cc3247", "toolName": "apply_patch", "arguments": PATCH,
+               "turnId": "0", "model": "fake", "toolTitle": "Applying patch"}),
+    );
+    assert_eq!(
+        events(patch),
+        [Event::ToolCall {
+            id: "call_eca6d9cc3247".into(),
+            tool: "apply_patch".into(),
+            command: None,
+            files: vec!["/p/app.py".into(), "/p/new.py".into()]
+        }]
+    );
+    // The patch in an object, as Copilot CLI's own display of a call also reads it.
+    for key in ["input", "patch"] {
+        let wrapped = start("c5", "apply_patch", json!({ key: PATCH }));
+        assert!(
+            matches!(&events(wrapped)[..], [Event::ToolCall { tool, files, command: None, .. }]
+                if tool == "apply_patch" && files == &["/p/app.py", "/p/new.py"]),
+            "{key}"
+        );
+    }
+    // Its result, with the files Copilot CLI says it changed.
+    let done = line(
+        "tool.execution_complete",
+        json!({"toolCallId": "call_eca6d9cc3247", "model": "fake", "turnId": "0", "rte": false,
+               "fileEdits": [{"path": "/p/app.py", "kind": "edit"}], "success": true,
+               "result": {"content": "Modified 1 file(s): /p/app.py", "detailedContent": "diff"}}),
+    );
+    assert!(
+        matches!(
+            &events(done)[..],
+            [Event::ToolResult {
+                failed: false,
+                exit: None,
+                ..
+            }]
+        ),
+        "a patch applied"
+    );
+}
+
+#[test]
+fn str_replace_editor_edits_but_for_view_and_runs_no_command() {
+    let call = |id: &str, arguments: Value| events(start(id, "str_replace_editor", arguments));
+    for command in ["create", "str_replace", "insert"] {
+        assert_eq!(
+            call(
+                "s1",
+                json!({"command": command, "path": "/p/a.py", "old_str": "a", "new_str": "b"})
+            ),
+            [Event::ToolCall {
+                id: "s1".into(),
+                tool: "Edit".into(),
+                command: None,
+                files: vec!["/p/a.py".into()]
+            }],
+            "{command}"
+        );
+    }
+    assert_eq!(
+        call("s2", json!({"command": "view", "path": "/p/a.py"})),
+        [Event::ToolCall {
+            id: "s2".into(),
+            tool: "view".into(),
+            command: None,
+            files: vec![]
+        }]
+    );
+    let replace = start(
+        "s3",
+        "str_replace",
+        json!({"path": "/p/b.py", "old_str": "a", "new_str": "b"}),
+    );
+    assert!(
+        matches!(&events(replace)[..], [Event::ToolCall { tool, files, .. }] if tool == "Edit" && files == &["/p/b.py"])
+    );
+}
+
 #[test]
 fn a_commands_status_is_its_exit_code() {
     let found = events(ran("call_1", 0, "3 passed, 0 failed"));

@@ -279,6 +279,10 @@ def make_chat(script, recorder, client="qwen"):
                 delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "function",
                                         "function": {"name": turn["call"]["name"], "arguments": json.dumps(turn["call"]["arguments"])}}]
                 finish = "tool_calls"
+            if turn.get("patch"):  # a freeform (custom) tool's call: Copilot CLI's `apply_patch`
+                delta["tool_calls"] = [{"index": 0, "id": "call_" + uuid.uuid4().hex[:12], "type": "custom",
+                                        "custom": {"name": "apply_patch", "input": turn["patch"]}}]
+                finish = "tool_calls"
             base = {"id": "chatcmpl-" + uuid.uuid4().hex[:12], "object": "chat.completion.chunk", "created": int(time.time()), "model": "fake"}
             chunks = [dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]),
                       dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}],
@@ -485,7 +489,7 @@ def text_of(messages):
 class Scenario:
     def __init__(self, name, client, turns, default=None, judge_mode="ok", prompt="continue", repo_unpushed=True,
                  sub_repo=False, uninstall=False, hookjudge_config=None, timeout=90, hookjudge_on_path=True, init_args=(), scope=None,
-                 xdg_config="home/.config", sandbox=False, codex_sandbox=False):
+                 xdg_config="home/.config", sandbox=False, codex_sandbox=False, client_env=None):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -561,7 +565,7 @@ def run_scenario(sc, args, clis):
         # `init --boundary agent` tries Codex's sandbox with the `codex` on PATH.
         path.insert(0, os.path.dirname(clis["codex"]))
     env = {"XDG_CONFIG_HOME": os.path.join(root, sc.xdg_config), "XDG_DATA_HOME": os.path.join(home, ".local/share"),
-           "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path)}
+           "XDG_STATE_HOME": os.path.join(home, ".local/state"), "PATH": os.pathsep.join(path), **(sc.client_env or {})}
     hj_env = dict(os.environ, HOME=home, **env)
     agent = sc.client
     scope = sc.scope or ("project" if agent == "claude" else "user")
@@ -649,8 +653,9 @@ exporter = "none"
         un = subprocess.run(["script", "-qec", line, "/dev/null"], cwd=repo, env=hj_env, input="y\n", capture_output=True, text=True)
         if un.returncode != 0:
             return False, f"hookjudge uninstall failed: {un.stdout}{un.stderr}", 0
-    # Turns name files in the repository as `$REPO` (the Write tool takes absolute paths).
-    turns = json.loads(json.dumps(sc.turns).replace("$REPO", repo))
+    # Turns name files in the repository as `$REPO`, in the home as `$HOME` (the Write tool
+    # takes absolute paths).
+    turns = json.loads(json.dumps(sc.turns).replace("$REPO", repo).replace("$HOME", home))
     if sc.sandbox:
         # The user's own identity, as on any machine that commits.
         with open(os.path.join(home, ".gitconfig"), "w") as f:
@@ -1182,6 +1187,15 @@ DROID_EDIT = {"call": {"name": "Edit", "arguments": {"file_path": "$REPO/app.py"
 COPILOT_EDIT = {"call": {"name": "edit", "arguments": {"path": "$REPO/app.py", "old_str": "a + b", "new_str": "b + a"}}}
 # Cline CLI 3's.
 CLINE_EDIT = {"call": {"name": "editor", "arguments": {"path": "$REPO/app.py", "old_text": "a + b", "new_text": "b + a"}}}
+# Copilot CLI's for GPT-5 models, `apply_patch` (a patch in Codex's format, freeform): the same edit.
+COPILOT_PATCH = {"patch": "*** Begin Patch\n*** Update File: $REPO/app.py\n@@ def add(a, b):\n-    return a + b\n+    return b + a\n*** End Patch\n"}
+# A model Copilot CLI knows as GPT-5 (the name sent to the fake server is still `fake`): it is
+# offered `apply_patch` in place of `create` and `edit`.
+COPILOT_GPT5 = {"COPILOT_PROVIDER_MODEL_ID": "gpt-5.4"}
+# Its file tools on hookjudge's own hook file (user scope), each switching the gate off.
+COPILOT_HOOKS = "$HOME/.copilot/hooks/hookjudge.json"
+COPILOT_UNHOOK = {"call": {"name": "edit", "arguments": {"path": COPILOT_HOOKS, "old_str": '"preToolUse": [', "new_str": '"preToolUse_off": ['}}}
+COPILOT_UNHOOK_PATCH = {"patch": f'*** Begin Patch\n*** Update File: {COPILOT_HOOKS}\n@@\n-    "preToolUse": [\n+    "preToolUse_off": [\n*** End Patch\n'}
 
 # A program that switches hookjudge off by writes the gate's text reading cannot see: every name
 # it touches is built at run time, one through a link. Each write says whether it worked.
@@ -1301,6 +1315,14 @@ SCENARIOS = [
     Scenario("copilot-tested-push", "copilot", [COPILOT_EDIT, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED], timeout=60),
     Scenario("copilot-failed-tests", "copilot", [COPILOT_EDIT, {"bash": "make test; exit 2"}, {"bash": "git push origin main"},
                                                  {"text": "The push was refused."}], timeout=60),
+    Scenario("copilot-patch-tested-push", "copilot", [COPILOT_PATCH, {"bash": "make test"}, {"bash": "git push origin main"}, VERIFIED],
+             timeout=60, client_env=COPILOT_GPT5),
+    Scenario("copilot-patch-after-tests", "copilot", [{"bash": "make test"}, COPILOT_PATCH, {"bash": "git push origin main"},
+                                                      {"text": "The push was refused."}], timeout=60, client_env=COPILOT_GPT5),
+    Scenario("copilot-claim-after-later-patch", "copilot", [{"bash": "make test"}, COPILOT_PATCH, CLAIM], timeout=60, client_env=COPILOT_GPT5),
+    Scenario("copilot-edit-own-hooks", "copilot", [COPILOT_UNHOOK, {"text": "The edit was refused."}], timeout=60),
+    Scenario("copilot-patch-own-hooks", "copilot", [COPILOT_UNHOOK_PATCH, {"text": "The edit was refused."}], timeout=60,
+             client_env=COPILOT_GPT5),
     Scenario("droid-push-gated", "droid", PUSH_GATED, timeout=60),
     Scenario("droid-ordinary", "droid", [{"bash": MARKED_LS}, {"text": "The folder holds the app, its Makefile and the readme."}], timeout=60),
     Scenario("droid-stop-block", "droid", [PUSH_NOW, VERIFIED], timeout=60),
@@ -1324,7 +1346,7 @@ SCENARIOS = [
                                               {"bash": "make test; exit 2"}, {"bash": "git push origin main"}, {"text": "Done."}],
              timeout=60, prompt="Please continue the task."),
 ] + [Scenario(f"{client}-claim-{name}", client, turns, timeout=60)
-      for client in ("claude", "codex", "gemini", "droid") for name, turns, _ in CLAIM_SCENARIOS]
+      for client in ("claude", "codex", "gemini", "droid", "copilot") for name, turns, _ in CLAIM_SCENARIOS]
 CHECKS = {
     "claude-stop-block": check_block_then_verified, "claude-ordinary": check_ordinary, "claude-push-gated": check_push_gated_then_allowed,
     "claude-wrapped-pushes": check_wrapped_pushes, "claude-loop-breaker": check_loop_breaker, "claude-provider-500": check_provider_failure,
@@ -1341,10 +1363,42 @@ CHECKS.update({"droid-ordinary": chat_ordinary_check("droid"),
 CHECKS.update({"droid-push-gated": droid_push_check("none", "judge", "nothing shows the code was verified"),
                "droid-tested-push": droid_push_check("test_run_after_change", None, ""),
                "droid-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed")})
+def patched(check):
+    """A Copilot CLI scenario with a GPT-5 model: it was offered `apply_patch` (a freeform tool)
+    and no `edit`, and its patch was applied; then `check`."""
+    def run(r):
+        tools = [t.get("custom", t.get("function", {})).get("name") for t in chat_requests(r, "copilot")[0]["body"]["tools"]]
+        assert "apply_patch" in tools and "edit" not in tools, tools
+        with open(os.path.join(r["repo"], "app.py")) as f:
+            assert "return b + a" in f.read(), "the patch was applied"
+        check(r)
+    return run
+
+
+def check_copilot_own_hooks(tool):
+    """Copilot CLI's file tool `tool` on hookjudge's hook file is refused, the model reads why,
+    and the file is as `init` wrote it."""
+    def check(r):
+        g = gates(r)
+        assert [(x["agent"], x["command"], x["action"]) for x in g] == [("copilot", tool, "deny")], g
+        assert "hook settings" in g[0]["protect"] and g[0]["protect"].endswith("/.copilot/hooks/hookjudge.json`)"), g[0]
+        with open(os.path.join(r["home"], ".copilot", "hooks", "hookjudge.json")) as f:
+            assert '"preToolUse": [' in f.read(), "the hook file is unchanged"
+        refused = tool_messages(chat_requests(r, "copilot")[-1])
+        assert "hookjudge gate [self-protection]" in refused, refused
+        assert r["rc"] == 0, (r["rc"], r["stderr"][-800:])
+    return check
+
+
 # Copilot CLI's agentStop is judged on the session file, and the push on its test runs there.
 CHECKS.update({"copilot-stop-block": chat_stop_check("copilot"), "copilot-loop-breaker": chat_stop_check("copilot", loop=True),
                "copilot-tested-push": droid_push_check("test_run_after_change", None, "", client="copilot"),
-               "copilot-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed", client="copilot")})
+               "copilot-failed-tests": droid_push_check("change_after_tests", "evidence", "`make test; exit 2` failed", client="copilot"),
+               "copilot-patch-tested-push": patched(droid_push_check("test_run_after_change", None, "", client="copilot")),
+               "copilot-patch-after-tests": patched(droid_push_check("change_after_tests", "judge", "files changed (apply_patch) and no test run followed",
+                                                                     client="copilot")),
+               "copilot-claim-after-later-patch": patched(claim_check("copilot", "app.py was edited after it")),
+               "copilot-edit-own-hooks": check_copilot_own_hooks("Edit"), "copilot-patch-own-hooks": check_copilot_own_hooks("apply_patch")})
 CHECKS.update({"opencode-project-scope": chat_push_check("opencode"), "opencode-xdg-config-home": chat_push_check("opencode"),
                "copilot-project-scope": chat_push_check("copilot")})
 CHECKS.update({f"{client}-{name}": check(client) for client in ("opencode", "crush", "copilot")
@@ -1404,7 +1458,7 @@ CHECKS.update({"cline-subagent-push": check_cline_subagent_push,
                "cline-tested-push": droid_push_check("test_run_after_change", None, "", client="cline"),
                "cline-failed-tests": check_cline_failed_tests})
 CHECKS.update({f"{client}-claim-{name}": claim_check(client, evidence)
-               for client in ("claude", "codex", "gemini", "droid") for name, _, evidence in CLAIM_SCENARIOS})
+               for client in ("claude", "codex", "gemini", "droid", "copilot") for name, _, evidence in CLAIM_SCENARIOS})
 
 # ---------------------------------------------------------------- installing the clients
 

@@ -3,7 +3,7 @@
 //! (tests/e2e). Its `preToolUse` names no file: the gate finds `events.jsonl` from the session
 //! id, under `~/.copilot/session-state/` or `$COPILOT_HOME/session-state/`. A push after a
 //! failing test run is denied with the run in the reason; a passing run after the last edit
-//! lets it through.
+//! (`edit`, or `apply_patch` for GPT-5 models) lets it through.
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,8 @@ const SESSION_ID: &str = "fc05dfb1-044a-405d-9339-dc5612e484e7";
 enum Step {
     /// `edit` of a file of the repository.
     Edit(&'static str),
+    /// `apply_patch` (offered to GPT-5 models): its arguments the patch itself, a string.
+    Patch(&'static str),
     /// `make test`, exiting with this status.
     Test(i32),
 }
@@ -64,6 +66,19 @@ fn session(base: &Path, repo: &GitFixture, steps: &[Step]) -> PathBuf {
                     json!({"path": file(f), "old_str": "one", "new_str": "two"}),
                 ),
                 json!({"toolCallId": id, "success": true, "result": {"content": "File updated"}}),
+            ),
+            Step::Patch(f) => (
+                start(
+                    n,
+                    &id,
+                    "apply_patch",
+                    json!(format!(
+                        "*** Begin Patch\n*** Update File: {}\n@@\n-one\n+two\n*** End Patch\n",
+                        file(f)
+                    )),
+                ),
+                json!({"toolCallId": id, "success": true, "fileEdits": [{"path": file(f), "kind": "edit"}],
+                       "result": {"content": format!("Modified 1 file(s): {}", file(f))}}),
             ),
             Step::Test(code) => (
                 start(
@@ -166,6 +181,26 @@ fn a_passing_run_after_the_last_edit_lets_the_push_through() {
 }
 
 #[test]
+fn a_patch_after_the_passing_run_denies_the_push() {
+    let (home, repo) = setup();
+    let steps = [
+        Step::Patch("loader.py"),
+        Step::Test(0),
+        Step::Patch("loader.py"),
+    ];
+    session(&home.path().join(".copilot"), &repo, &steps);
+    let v = gate(&home, &repo, None).expect("a decision");
+    assert_eq!(v["permissionDecision"], "deny", "{v}");
+    let reason = v["permissionDecisionReason"].as_str().unwrap();
+    assert!(reason.contains("files changed (apply_patch)"), "{reason}");
+    let log = home.last_log();
+    assert_eq!(log["rulings"][0]["evidence"]["kind"], "change_after_tests");
+    // Tested after the patch: through.
+    session(&home.path().join(".copilot"), &repo, &steps[..2]);
+    assert_eq!(gate(&home, &repo, None), None, "silent");
+}
+
+#[test]
 fn the_session_is_found_under_copilot_home() {
     let (home, repo) = setup();
     let moved = home.path().join("copilot-home");
@@ -180,4 +215,80 @@ fn the_session_is_found_under_copilot_home() {
         "{v}"
     );
     assert_eq!(gate(&home, &repo, Some(&moved)), None, "silent");
+}
+
+/// Copilot CLI's `preToolUse` comes for every tool: its file tools (`create`, `edit`,
+/// `str_replace_editor`, and `apply_patch`, whose arguments are the patch itself, a string, as
+/// Copilot CLI 1.0.102 sends it) may not take hookjudge out of its hook file, and write
+/// everything else silently; a `view` reads.
+#[test]
+fn copilots_file_tools_cannot_take_hookjudge_out_of_its_hook_file() {
+    let (home, repo) = setup();
+    let mut init = home.cmd(&["init", "--agent", "copilot", "--scope", "project"]);
+    init.command.current_dir(&repo.work);
+    let init = init.output();
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    let hooks = repo.work.join(".github/hooks/hookjudge.json");
+    let text = std::fs::read_to_string(&hooks).unwrap();
+    let hook_line = text
+        .lines()
+        .find(|l| l.contains("gate --agent copilot"))
+        .unwrap()
+        .trim();
+    let call = |tool: &str, args: Value| {
+        let input = json!({"sessionId": SESSION_ID, "timestamp": 1_796_303_580_388_i64,
+            "cwd": repo.work, "toolName": tool, "toolArgs": args});
+        let out = home
+            .cmd(&["gate", "--agent", "copilot"])
+            .stdin(input.to_string())
+            .output();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        (!out.stdout.trim().is_empty()).then(|| out.json())
+    };
+    let path = hooks.to_str().unwrap();
+    let patch =
+        format!("*** Begin Patch\n*** Update File: {path}\n@@\n-{hook_line}\n+\n*** End Patch\n");
+    for (tool, args) in [
+        ("create", json!({"path": path, "file_text": "{}"})),
+        (
+            "edit",
+            json!({"path": path, "old_str": hook_line, "new_str": ""}),
+        ),
+        (
+            "str_replace_editor",
+            json!({"command": "str_replace", "path": path, "old_str": hook_line, "new_str": ""}),
+        ),
+        ("apply_patch", json!(patch)),
+    ] {
+        let v = call(tool, args).unwrap_or_else(|| panic!("{tool}: silent"));
+        assert_eq!(v["permissionDecision"], "deny", "{tool}: {v}");
+        let reason = v["permissionDecisionReason"].as_str().unwrap();
+        assert!(reason.contains("hook settings"), "{tool}: {reason}");
+    }
+    let loader = repo.work.join("loader.py");
+    let loader = loader.to_str().unwrap();
+    for (tool, args) in [
+        (
+            "create",
+            json!({"path": repo.work.join("notes.md"), "file_text": "# Notes\n"}),
+        ),
+        (
+            "edit",
+            json!({"path": loader, "old_str": "two", "new_str": "three"}),
+        ),
+        (
+            "str_replace_editor",
+            json!({"command": "view", "path": path}),
+        ),
+        ("view", json!({"path": path})),
+        (
+            "apply_patch",
+            json!(format!(
+                "*** Begin Patch\n*** Update File: {loader}\n@@\n-two\n+three\n*** End Patch\n"
+            )),
+        ),
+    ] {
+        assert_eq!(call(tool, args), None, "{tool} was gated");
+    }
+    assert_eq!(std::fs::read_to_string(&hooks).unwrap(), text);
 }

@@ -1,6 +1,6 @@
 //! Reads what the session did in the current turn ([`TurnFacts`]) from the agent's session file
-//! (a Claude Code transcript, a Codex rollout, a Gemini CLI or a Factory Droid session), from
-//! its end back to the real user turn.
+//! (a Claude Code transcript, a Codex rollout, a Gemini CLI, a Factory Droid or a Copilot CLI
+//! session), from its end back to the real user turn.
 //!
 //! The same reading of each command as the gate's evidence (`bash`): a test run counts only
 //! when its status is the line's and it ran tests.
@@ -291,6 +291,78 @@ mod tests {
             run("cargo test", 0),
         ]);
         assert_eq!(forged.check(ClaimKind::Tests), Settled::Open);
+    }
+
+    /// A Copilot CLI session, its lines cut down from what the real Copilot CLI 1.0.102 writes
+    /// (tests/e2e): `apply_patch`, which it offers GPT-5 models in place of `create` and
+    /// `edit`, its arguments the patch itself, is an edit of the files the patch names.
+    #[test]
+    fn a_copilot_patch_after_the_passing_run_is_an_edit_after_it() {
+        let line = |n: usize, kind: &str, data: Value| {
+            json!({"type": kind, "data": data, "id": format!("e{n}"),
+                   "timestamp": "2026-12-03T13:13:00.265Z", "parentId": "p"})
+        };
+        let read = |lines: &[Value]| {
+            let f = tempfile::NamedTempFile::new().unwrap();
+            let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+            std::fs::write(f.path(), text).unwrap();
+            let tests = TestCommands::new(super::super::DEFAULT_TEST_COMMANDS);
+            read_file(f.path(), Options::default(), &tests, Path::new("/w")).unwrap()
+        };
+        let mut lines = vec![
+            line(
+                0,
+                "session.start",
+                json!({"sessionId": "s1", "copilotVersion": "1.0.102"}),
+            ),
+            line(
+                1,
+                "user.message",
+                json!({"content": "Fix the adder", "messageId": "u1"}),
+            ),
+            line(
+                2,
+                "tool.execution_start",
+                json!({"toolCallId": "c1", "toolName": "bash",
+                       "arguments": {"command": "make test", "description": "run"}}),
+            ),
+            line(
+                3,
+                "tool.execution_complete",
+                json!({"toolCallId": "c1", "success": true, "shellExecution": {"exitCode": 0},
+                       "result": {"content": "3 passed\n<shellId: 0 completed with exit code 0>"}}),
+            ),
+        ];
+        assert!(
+            matches!(read(&lines).check(ClaimKind::Tests), Settled::Supported(_)),
+            "the passing run backs the claim"
+        );
+        let patch = "*** Begin Patch\n*** Update File: /w/app.py\n@@ def add(a, b):\n-    return a + b\n+    return b + a\n*** End Patch\n";
+        lines.push(line(
+            4,
+            "tool.execution_start",
+            json!({"toolCallId": "c2", "toolName": "apply_patch", "arguments": patch,
+                   "toolTitle": "Applying patch"}),
+        ));
+        lines.push(line(
+            5,
+            "tool.execution_complete",
+            json!({"toolCallId": "c2", "success": true, "fileEdits": [{"path": "/w/app.py", "kind": "edit"}],
+                   "result": {"content": "Modified 1 file(s): /w/app.py"}}),
+        ));
+        let facts = read(&lines);
+        assert_eq!(
+            facts.steps.last(),
+            Some(&Step::Edit {
+                tool: "apply_patch".into(),
+                files: vec!["app.py".into()]
+            }),
+            "{facts:?}"
+        );
+        let Settled::Contradicted(why) = facts.check(ClaimKind::Tests) else {
+            panic!("{facts:?}")
+        };
+        assert!(why.ends_with("and app.py was edited after it"), "{why}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The agents' file-writing tools (Claude Code `Write`/`Edit`/`MultiEdit`, Codex
-//! `apply_patch`, Gemini CLI `write_file`/`replace`, Factory Droid `Create`/`Edit`) and `apply_patch` run through the shell:
+//! `apply_patch`, Gemini CLI `write_file`/`replace`, Factory Droid `Create`/`Edit`, Copilot CLI's
+//! read as these, see `agent::input`) and `apply_patch` run through the shell:
 //! the file each call writes, and for a settings file whether its hook entries change (judged
 //! on the file's text after the call, not on the call's lines).
 
