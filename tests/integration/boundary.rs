@@ -678,9 +678,18 @@ fn credentials_are_hidden_from_commands_the_gate_did_not_let_through_to_publish(
         line.contains("run-confined --with-credentials -- bash -c"),
         "{line}"
     );
+    // The approved line sent again is read through to its push, which the approval no longer
+    // covers: refused, not run.
+    let again = gate_answer(&s, Agent::Codex, &line, "default");
+    assert_eq!(
+        again["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{again}"
+    );
     // An agent that writes the flag itself is confined again, and the inner boundary, which
     // cannot be set up inside another, runs nothing.
-    let line = rewritten(&gate_answer(&s, Agent::Codex, &line, "default")).unwrap();
+    let forged = line.replace("git push origin main", "cat ~/.git-credentials");
+    let again = gate_answer(&s, Agent::Codex, &forged, "default");
+    let line = rewritten(&again).unwrap_or_else(|| panic!("{again}"));
     let mut run = s.home.cmd_of(std::path::Path::new("bash"), &["-c", &line]);
     run.command.current_dir(&s.repo.work);
     assert_eq!(run.output().code, 126, "{line}");
