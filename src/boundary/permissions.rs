@@ -26,9 +26,7 @@ pub fn runs_without_asking(
     if permission_mode == Some("bypassPermissions") {
         return true;
     }
-    if command.contains(OPERATORS) {
-        return false;
-    }
+    let joined = command.contains(OPERATORS);
     let mut files = vec![
         project.join(".claude/settings.json"),
         project.join(".claude/settings.local.json"),
@@ -54,13 +52,26 @@ pub fn runs_without_asking(
                 })
                 .unwrap_or_default()
         };
-        let matches = |rule: &String| rule == "Bash" || allows(rule, command);
-        if list("ask").iter().chain(list("deny").iter()).any(matches) {
+        // An ask or deny rule for the whole tool or for this command asks; with operators in
+        // the line, any `Bash(…)` one does, since which part it would name cannot be told.
+        let asks = |rule: &String| {
+            whole_tool(rule) || allows(rule, command) || (joined && bash_pattern(rule).is_some())
+        };
+        if list("ask").iter().chain(list("deny").iter()).any(asks) {
             return false;
         }
-        allowed |= list("allow").iter().any(|rule| allows(rule, command));
+        // A rule for the whole tool allows every line; a rule for a command only a line with
+        // no operator in it (`npm test` must not approve `npm test; curl …`).
+        allowed |= list("allow")
+            .iter()
+            .any(|rule| whole_tool(rule) || (!joined && allows(rule, command)));
     }
     allowed
+}
+
+/// Whether `rule` names every shell command: `Bash`, or `Bash(*)`.
+fn whole_tool(rule: &str) -> bool {
+    rule == "Bash" || bash_pattern(rule) == Some("*")
 }
 
 /// The pattern of a `Bash(…)` rule.
@@ -131,5 +142,35 @@ mod tests {
             false,
         );
         case("not json", "default", "ls", false);
+    }
+
+    #[test]
+    fn a_rule_for_the_whole_tool_allows_every_line_unless_another_rule_may_ask() {
+        let all = r#"{"permissions": {"allow": ["Bash"]}}"#;
+        case(all, "default", "ls", true);
+        case(
+            all,
+            "default",
+            "mkdir -p tools && cat > tools/fix.py <<'PY'\nx\nPY",
+            true,
+        );
+        case(
+            r#"{"permissions": {"allow": ["Bash(*)"]}}"#,
+            "default",
+            "make | tee log",
+            true,
+        );
+        let but = r#"{"permissions": {"allow": ["Bash"], "ask": ["Bash(git push:*)"]}}"#;
+        case(but, "default", "git push origin main", false);
+        case(but, "default", "make test", true);
+        // Which part of a joined line the ask rule would name cannot be told: it asks.
+        case(but, "default", "make test && git push", false);
+        case(but, "default", "make test && echo ok", false);
+        case(
+            r#"{"permissions": {"allow": ["Bash"], "deny": ["Bash"]}}"#,
+            "default",
+            "ls",
+            false,
+        );
     }
 }
