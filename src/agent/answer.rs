@@ -165,15 +165,17 @@ pub fn confined_output(agent: Agent, input: &Value, ask: Option<&str>) -> Option
                 "permissionDecisionReason": reason, "updatedInput": input}})
         }
         (_, Some(reason)) => gate_output(agent, false, reason),
-        (Agent::Codex, None) => {
+        // An agent that does not run a rewritten command (Qwen Code's runs its own, checked with
+        // the real client): the command is not rewritten, and the gate's reading (silent) stands.
+        (_, None) if !agent.takes_rewrite() => return None,
+        (Agent::Codex | Agent::Droid, None) => {
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": input}})
         }
+        (Agent::Copilot, None) => json!({"permissionDecision": "allow", "modifiedArgs": input}),
         // No decision: Gemini CLI merges the input and its own confirmation rules still apply.
         (Agent::Gemini, None) => {
             json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input}})
         }
-        // The other agents' rewrites are not known to be honoured: the command is not
-        // rewritten, and the gate's own reading of it (silent) stands.
         (_, None) => return None,
     })
 }
@@ -181,6 +183,19 @@ pub fn confined_output(agent: Agent, input: &Value, ask: Option<&str>) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rewrite_is_answered_exactly_to_the_agents_that_run_it() {
+        let input = json!({"command": "hookjudge run-confined -- bash -c ls"});
+        for agent in Agent::ALL {
+            assert_eq!(
+                confined_output(agent, &input, None).is_some(),
+                agent.takes_rewrite(),
+                "{}",
+                agent.name()
+            );
+        }
+    }
 
     #[test]
     fn notices_add_up_beside_any_outcome() {

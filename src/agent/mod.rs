@@ -50,6 +50,10 @@ pub struct Contract {
     /// Whether a pre-tool hook can hand the decision to a person (`ask`) in every run;
     /// otherwise an ask is a deny telling the agent to stop and ask the user.
     pub can_ask: bool,
+    /// Whether the agent runs the command a pre-tool hook hands back in place of its own, as
+    /// checked with the real client (`boundary.mode` `landlock` needs it): otherwise its
+    /// commands run outside hookjudge's boundary, and `doctor` says so.
+    pub takes_rewrite: bool,
     /// What hookjudge does at the end of a turn for this agent.
     pub turn_end: TurnEnd,
     /// Where `init` writes this agent's hooks.
@@ -100,6 +104,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Claude Code",
         config_dir: ".claude",
         can_ask: true,
+        takes_rewrite: true,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".claude/settings.json",
@@ -113,6 +118,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Codex CLI",
         config_dir: ".codex",
         can_ask: false,
+        takes_rewrite: true,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".codex/hooks.json",
@@ -127,6 +133,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Gemini CLI",
         config_dir: ".gemini",
         can_ask: false,
+        takes_rewrite: true,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".gemini/settings.json",
@@ -143,6 +150,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Qwen Code",
         config_dir: ".qwen",
         can_ask: false,
+        takes_rewrite: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".qwen/settings.json",
@@ -160,6 +168,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Factory Droid",
         config_dir: ".factory",
         can_ask: false,
+        takes_rewrite: true,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".factory/settings.json",
@@ -183,6 +192,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Copilot CLI",
         config_dir: ".copilot",
         can_ask: false,
+        takes_rewrite: true,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".github/hooks/hookjudge.json",
@@ -199,6 +209,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Cursor",
         config_dir: ".cursor",
         can_ask: true,
+        takes_rewrite: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".cursor/hooks.json",
@@ -216,6 +227,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Crush",
         config_dir: ".crush",
         can_ask: false,
+        takes_rewrite: false,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: "crush.json",
@@ -233,6 +245,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "Cline",
         config_dir: ".clinerules",
         can_ask: false,
+        takes_rewrite: false,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: ".clinerules/hooks/PreToolUse",
@@ -249,6 +262,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "OpenCode",
         config_dir: ".opencode",
         can_ask: false,
+        takes_rewrite: false,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: ".opencode/plugin/hookjudge.js",
@@ -335,6 +349,11 @@ impl Agent {
     /// CLI's `timeoutSec`, Cursor's and Crush's `timeout`).
     pub fn timeouts_in_ms(self) -> bool {
         matches!(self, Agent::Gemini | Agent::Qwen)
+    }
+
+    /// Whether this agent runs a command its pre-tool hook rewrote (see [`Contract`]).
+    pub fn takes_rewrite(self) -> bool {
+        self.contract().takes_rewrite
     }
 
     /// Whether the gate's `ask` reaches a person in every run of this agent.

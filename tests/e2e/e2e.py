@@ -950,7 +950,12 @@ def landlock_check(client):
     writes no anchor, a push from a makefile the gate could not read finds the local origin
     read-only, and the tests and the push the gate lets through work."""
     def check(r):
-        out = dict(bash_results(r) if client == "claude" else codex_results(r))
+        if client in ("claude", "codex"):
+            out = dict(bash_results(r) if client == "claude" else codex_results(r))
+        else:
+            # Chat clients: every tool message of the last request, each command's under its own key.
+            told = tool_messages(chat_requests(r, client)[-1])
+            out = {cmd: told for cmd in ("python3 tools/fix.py", "make test", SNEAKY_PUSH)}
         run = out["python3 tools/fix.py"]
         assert run and "WRITTEN" not in run, run
         for what in ("trust", "user-config", "git-config", "git-hook", "claude-local", "claude-user", "codex-project", "codex-user"):
@@ -1334,6 +1339,8 @@ SCENARIOS = [
     Scenario("claude-landlock-self-disable", "claude", LANDLOCK_TURNS + [VERIFIED], **LANDLOCK,
              claude_user_settings={"permissions": {"allow": ["Bash"]}}),
     Scenario("codex-landlock-self-disable", "codex", LANDLOCK_TURNS + [VERIFIED], **LANDLOCK),
+    Scenario("droid-landlock-self-disable", "droid", LANDLOCK_TURNS + [VERIFIED], timeout=60, **LANDLOCK),
+    Scenario("copilot-landlock-self-disable", "copilot", LANDLOCK_TURNS + [VERIFIED], timeout=60, **LANDLOCK),
     Scenario("codex-provider-500", "codex", [NOTE, {"bash": "git push origin main"}, {"text": "The push needs your approval."}], judge_mode="500"),
     Scenario("gemini-stop-block", "gemini", [PUSH_NOW, VERIFIED]),
     Scenario("gemini-project-scope", "gemini", [PUSH_NOW, VERIFIED], scope="project"),
@@ -1478,7 +1485,8 @@ def check_cline_push(r):
 
 CHECKS.update({"cline-push-gated": check_cline_push, "cline-ordinary": chat_ordinary_check("cline")})
 CHECKS.update({"codex-sandbox-self-disable": check_codex_sandbox, "gemini-landlock-self-disable": check_gemini_landlock,
-               "claude-landlock-self-disable": landlock_check("claude"), "codex-landlock-self-disable": landlock_check("codex")})
+               "claude-landlock-self-disable": landlock_check("claude"), "codex-landlock-self-disable": landlock_check("codex"),
+               "droid-landlock-self-disable": landlock_check("droid"), "copilot-landlock-self-disable": landlock_check("copilot")})
 CHECKS.update({"claude-sandbox-self-disable": check_sandbox_self_disable, "claude-sandbox-everyday": check_sandbox_everyday})
 
 

@@ -619,6 +619,57 @@ fn doctor_names_the_boundary_of_each_agent() {
     }
 }
 
+/// An agent that runs its own command line, not the one its hook hands back (Qwen Code, checked
+/// with the real client), has no boundary under `landlock`, and `doctor` says so.
+#[test]
+fn doctor_says_landlock_does_not_hold_for_an_agent_that_runs_its_own_command() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let mut init = s.home.cmd_of(&s.binary, &["init", "--agent", "qwen"]);
+    init.command.current_dir(&s.repo.work);
+    assert_eq!(init.output().code, 0);
+    s.home
+        .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
+    let mut run = s.home.cmd_of(&s.binary, &["doctor", "--json"]);
+    run.command.current_dir(&s.repo.work);
+    let report = run.output().json();
+    let check = |agent: &str| {
+        report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == format!("boundary ({agent})"))
+            .cloned()
+            .unwrap_or_else(|| panic!("{agent}: {report}"))
+    };
+    let qwen = check("Qwen Code");
+    assert!(
+        qwen["warning"] == true
+            && qwen["detail"]
+                .as_str()
+                .unwrap()
+                .starts_with("none: `boundary.mode` is `landlock`, but Qwen Code runs its own"),
+        "{qwen}"
+    );
+    assert!(
+        qwen["fix"]
+            .as_str()
+            .unwrap()
+            .contains("Factory Droid, Copilot CLI"),
+        "{qwen}"
+    );
+    let codex = check("Codex CLI");
+    assert!(
+        codex["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("hookjudge's own"),
+        "{codex}"
+    );
+}
+
 /// Publishing needs a person: a confined command sees no credentials (files, the SSH agent's
 /// socket, token variables) unless the gate let it through as a push, publish or deploy or a
 /// person approved it.

@@ -42,6 +42,24 @@ pub(super) fn boundary_checks(
         .iter()
         .map(|&agent| {
             let name = format!("boundary ({})", agent.display_name());
+            if landlock_works && !agent.takes_rewrite() {
+                return warning(
+                    name,
+                    format!(
+                        "none: `boundary.mode` is `landlock`, but {} runs its own command line, not the one its hook hands back, so its commands run outside hookjudge's boundary and only the gate's reading of command lines protects hookjudge's files",
+                        agent.display_name()
+                    ),
+                    format!(
+                        "run it with an agent whose hook can hand back a command ({}), or under a user of its own that cannot write hookjudge's files",
+                        Agent::ALL
+                            .iter()
+                            .filter(|a| a.takes_rewrite())
+                            .map(|a| a.display_name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
             if landlock_works {
                 return check(
                     name,
