@@ -1,6 +1,7 @@
 // hookjudge for OpenCode: before each `bash` tool call, asks `hookjudge gate` about the
 // command (in the shape Claude Code's PreToolUse uses) and throws with its reason when it
 // denies or wants a person to decide; OpenCode then fails the call and the model reads why.
+// A command the gate hands back (hookjudge's boundary) runs in place of the original.
 // OpenCode's turn end (`session.idle`) cannot continue the session, so no Stop judge runs.
 import { spawnSync } from "node:child_process";
 
@@ -36,7 +37,9 @@ export const HookjudgePlugin = async ({ directory }) => ({
     }
     const answer = ran.stdout.trim();
     if (!answer) return;
-    const { decision, reason } = JSON.parse(answer);
+    const { decision, reason, tool_input } = JSON.parse(answer);
     if (decision === "deny" || decision === "ask") throw new Error(reason);
+    // With `boundary.mode` `landlock` the gate hands back the command to run in its place.
+    if (typeof tool_input?.command === "string") output.args.command = tool_input.command;
   },
 });

@@ -172,6 +172,8 @@ pub fn confined_output(agent: Agent, input: &Value, ask: Option<&str>) -> Option
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": input}})
         }
         (Agent::Copilot, None) => json!({"permissionDecision": "allow", "modifiedArgs": input}),
+        // hookjudge's own plugin puts the command into the call's arguments.
+        (Agent::OpenCode, None) => json!({"decision": "allow", "tool_input": input}),
         // No decision: Gemini CLI merges the input and its own confirmation rules still apply.
         (Agent::Gemini, None) => {
             json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": input}})

@@ -262,7 +262,7 @@ const CONTRACTS: [Contract; 10] = [
         display_name: "OpenCode",
         config_dir: ".opencode",
         can_ask: false,
-        takes_rewrite: false,
+        takes_rewrite: true,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: ".opencode/plugin/hookjudge.js",

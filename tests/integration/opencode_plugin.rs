@@ -45,8 +45,9 @@ pub fn run_plugin_text(
 const hooks = await HookjudgePlugin({{ directory: {cwd} }});
 for (const [tool, command] of {calls}) {{
   try {{
-    await hooks["tool.execute.before"]({{ tool, sessionID: "o1", callID: "c1" }}, {{ args: {{ command }} }});
-    console.log(JSON.stringify({{ threw: false }}));
+    const output = {{ args: {{ command }} }};
+    await hooks["tool.execute.before"]({{ tool, sessionID: "o1", callID: "c1" }}, output);
+    console.log(JSON.stringify({{ threw: false, command: output.args.command }}));
   }} catch (e) {{
     console.log(JSON.stringify({{ threw: true, message: e.message }}));
   }}
@@ -101,12 +102,37 @@ fn the_plugin_stops_an_unverified_push_with_the_gates_reason() {
         "{message}"
     );
     assert!(message.ends_with(ASK_THE_USER), "{message}");
-    assert_eq!(ran[1], json!({"threw": false}));
-    assert_eq!(ran[2], json!({"threw": false}));
+    assert_eq!(ran[1], json!({"threw": false, "command": "ls -la"}));
+    assert_eq!(
+        ran[2],
+        json!({"threw": false, "command": "git push origin main"})
+    );
     let log = home.last_log();
     assert_eq!(
         (log["agent"].as_str(), log["command"].as_str()),
         (Some("opencode"), Some("git push origin main"))
+    );
+}
+
+/// With `boundary.mode` `landlock` the command the gate hands back runs in place of the
+/// original.
+#[test]
+fn the_plugin_runs_the_command_the_gate_hands_back() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    let binary = std::fs::canonicalize(BIN).unwrap();
+    let ran = run_plugin(
+        &home,
+        binary.to_str().unwrap(),
+        &repo.work,
+        &[("bash", "ls -la")],
+    );
+    assert_eq!(ran[0]["threw"], false, "{ran:?}");
+    let command = ran[0]["command"].as_str().unwrap();
+    assert!(
+        command.contains("run-confined -- bash -c 'ls -la'"),
+        "{command}"
     );
 }
 
@@ -136,5 +162,5 @@ fn without_the_binary_a_person_decides_only_when_required() {
         &repo.work,
         &[("bash", "ls")],
     );
-    assert_eq!(ran[0], json!({"threw": false}));
+    assert_eq!(ran[0], json!({"threw": false, "command": "ls"}));
 }
