@@ -663,6 +663,50 @@ mod tests {
     }
 
     #[test]
+    fn a_block_the_sessions_facts_settled_is_not_read_again() {
+        /// Answers `commit` as the session's facts do (no LLM), and would withdraw on a reread.
+        struct Settled(Rereading);
+        impl Layer2 for Settled {
+            fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
+                unreachable!("asked all at once")
+            }
+            fn ask_all(&self, question: &Question) -> Answers {
+                let answers = question
+                    .judges
+                    .iter()
+                    .map(|j| match j.name.as_str() {
+                        "commit" => Answer::Fields {
+                            fields: serde_json::from_value(json!({"new_proposal": true})).unwrap(),
+                            reason: Some("the last `cargo test` exited 1".into()),
+                            meta: Layer2Call {
+                                provider: Some(super::super::claims::FACTS_PROVIDER.into()),
+                                ..Layer2Call::default()
+                            },
+                        },
+                        _ => Answer::Unjudged,
+                    })
+                    .collect();
+                Answers { answers, calls: 0 }
+            }
+            fn reread(&self, recheck: &Recheck) -> Option<Rereads> {
+                self.0.reread(recheck)
+            }
+        }
+        let layer2 = Settled(Rereading {
+            first: Combined::new(json!({})),
+            reread: Some(Reread::Withdrawn {
+                reason: "no".into(),
+            }),
+            reread_judges: Default::default(),
+        });
+        let mut panel = judges();
+        panel.second_reading = SecondReading::Blocks;
+        let eval = evaluate("Shall I commit and push to main?", &panel, &layer2);
+        assert_eq!((eval.decision(), eval.llm_calls), (Decision::Block, 0));
+        assert!(layer2.0.reread_judges.into_inner().unwrap().is_empty());
+    }
+
+    #[test]
     fn no_second_reading_when_it_is_off_or_nothing_blocks() {
         let withdrawn = Reread::Withdrawn {
             reason: "no".into(),
