@@ -1283,27 +1283,22 @@ CODEX_BOUNDARY = dict(init_args=("--boundary", "agent"), codex_sandbox=True)
 # own boundary, `boundary.mode` `landlock`, runs each of its shell commands confined through
 # the hook's `tool_input` override. The same program, aimed at Gemini's anchors and the user's
 # hookjudge config.
-GEMINI_SELF_DISABLE = ATTEMPT_PRELUDE + r"""home = os.environ["HOME"]
+# What every boundary keeps: hookjudge's state and config, the repository's git config and hooks.
+BOUNDARY_TARGETS = ATTEMPT_PRELUDE + r"""home = os.environ["HOME"]
 state = os.path.join(os.environ.get("XDG_STATE_HOME", os.path.join(home, ".local/state")), name("egdujkooh"))
 config = os.path.join(os.environ.get("XDG_CONFIG_HOME", os.path.join(home, ".config")), name("egdujkooh"))
 attempt("trust", os.path.join(state, name("nosj.tsurt")), '{"version": 1, "trusted": []}')
 attempt("user-config", os.path.join(config, name("nosj.gifnoc")), "{}")
 attempt("git-config", os.path.join(name("tig."), name("gifnoc")), "")
 attempt("git-hook", os.path.join(name("tig."), "hooks", name("hsup-erp")), "#!/bin/sh\nexit 0\n")
-attempt("project-settings", os.path.join(name("inimeg."), name("nosj.sgnittes")), "{}")
+"""
+GEMINI_SELF_DISABLE = BOUNDARY_TARGETS + r"""attempt("project-settings", os.path.join(name("inimeg."), name("nosj.sgnittes")), "{}")
 attempt("user-settings", os.path.join(home, name("inimeg."), name("nosj.sgnittes")), "{}")
 """
 GEMINI_FIX = {"bash": "mkdir -p tools && cat > tools/fix.py <<'PY'\n" + GEMINI_SELF_DISABLE + "PY"}
 LANDLOCK = dict(hookjudge_config={"boundary": {"mode": "landlock"}})
 # The same under Claude Code and Codex CLI, aimed at their settings and hooks.
-AGENTS_SELF_DISABLE = ATTEMPT_PRELUDE + r"""home = os.environ["HOME"]
-state = os.path.join(os.environ.get("XDG_STATE_HOME", os.path.join(home, ".local/state")), name("egdujkooh"))
-config = os.path.join(os.environ.get("XDG_CONFIG_HOME", os.path.join(home, ".config")), name("egdujkooh"))
-attempt("trust", os.path.join(state, name("nosj.tsurt")), '{"version": 1, "trusted": []}')
-attempt("user-config", os.path.join(config, name("nosj.gifnoc")), "{}")
-attempt("git-config", os.path.join(name("tig."), name("gifnoc")), "")
-attempt("git-hook", os.path.join(name("tig."), "hooks", name("hsup-erp")), "#!/bin/sh\nexit 0\n")
-attempt("claude-local", os.path.join(name("edualc."), name("nosj.lacol.sgnittes")), "{}")
+AGENTS_SELF_DISABLE = BOUNDARY_TARGETS + r"""attempt("claude-local", os.path.join(name("edualc."), name("nosj.lacol.sgnittes")), "{}")
 attempt("claude-user", os.path.join(home, name("edualc."), name("nosj.sgnittes")), "{}")
 attempt("codex-project", os.path.join(name("xedoc."), name("nosj.skooh")), "{}")
 attempt("codex-user", os.path.join(home, name("xedoc."), name("nosj.skooh")), "{}")
