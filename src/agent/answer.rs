@@ -63,6 +63,13 @@ pub enum GateOutcome {
         input: serde_json::Value,
         ask: Option<String>,
     },
+    /// Refused, for an agent whose own refusal ends the whole run ([`Agent::refuses_in_place`]):
+    /// `input` is the tool input with the command replaced by [`refusal_command`], so the model
+    /// reads `reason` as the command's output.
+    RefusedInPlace {
+        input: serde_json::Value,
+        reason: String,
+    },
 }
 
 /// The JSON that blocks a Stop in `agent`'s shape.
@@ -113,8 +120,32 @@ impl Agent {
                     None => self.gate_answer(&GateOutcome::Silent),
                 }
             }
+            GateOutcome::RefusedInPlace { input, .. } if self.refuses_in_place() => {
+                Some(json!({"cancel": false, "overrideInput": input}))
+            }
+            GateOutcome::RefusedInPlace { reason, .. } => Some(gate_output(self, true, reason)),
         }
     }
+}
+
+/// What the agent is told of a refusal (`deny`) or of a command a person must decide on: for
+/// an agent that cannot ask in every run ([`Agent::can_ask`]), the reason and [`ASK_THE_USER`].
+pub fn told_reason(agent: Agent, deny: bool, reason: &str) -> String {
+    if deny || agent.can_ask() {
+        reason.to_owned()
+    } else {
+        format!("{reason} {ASK_THE_USER}")
+    }
+}
+
+/// The command run in place of a refused one ([`GateOutcome::RefusedInPlace`]): it prints why
+/// on standard error and fails, and touches nothing.
+pub fn refusal_command(reason: &str) -> String {
+    let message = format!("hookjudge did not run this command. {reason}");
+    format!(
+        "printf '%s\\n' {} >&2; exit 1",
+        shell_words::quote(&message)
+    )
 }
 
 /// The gate's answer in `agent`'s shape. `ask` becomes, for an agent that cannot ask in every
@@ -124,11 +155,7 @@ impl Agent {
 /// their UI and do not give it to the model.
 pub fn gate_output(agent: Agent, deny: bool, reason: &str) -> Value {
     let asks = !deny && agent.can_ask();
-    let reason = if deny || asks {
-        reason.to_owned()
-    } else {
-        format!("{reason} {}", ASK_THE_USER)
-    };
+    let reason = told_reason(agent, deny, reason);
     let decision = if asks { "ask" } else { "deny" };
     let mut answer = match agent {
         Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Droid => {
@@ -172,6 +199,7 @@ pub fn confined_output(agent: Agent, input: &Value, ask: Option<&str>) -> Option
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": input}})
         }
         (Agent::Copilot, None) => json!({"permissionDecision": "allow", "modifiedArgs": input}),
+        (Agent::Cline, None) => json!({"cancel": false, "overrideInput": input}),
         // hookjudge's own plugin puts the command into the call's arguments.
         (Agent::OpenCode, None) => json!({"decision": "allow", "tool_input": input}),
         // No decision: Gemini CLI merges the input and its own confirmation rules still apply.
@@ -197,6 +225,75 @@ mod tests {
                 agent.name()
             );
         }
+    }
+
+    #[test]
+    fn a_refusal_in_place_prints_the_reason_exactly_and_fails() {
+        let reason = "it's `$(rm -rf ~)` and \"quoted\";\nsecond line";
+        let line = refusal_command(reason);
+        let ran = std::process::Command::new("sh")
+            .args(["-c", &line])
+            .output()
+            .unwrap();
+        assert_eq!(ran.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8(ran.stderr).unwrap(),
+            format!("hookjudge did not run this command. {reason}\n")
+        );
+        let input = json!({"commands": ["git push"], "timeout": 30});
+        let refused = GateOutcome::RefusedInPlace {
+            input: crate::agent::replaced_commands(Some(&input), &line).unwrap(),
+            reason: reason.to_owned(),
+        };
+        assert_eq!(
+            Agent::Cline.gate_answer(&refused),
+            Some(json!({"cancel": false, "overrideInput": {"commands": [line], "timeout": 30}}))
+        );
+        // An agent that refuses in its own way is refused so, should one be handed this.
+        assert_eq!(
+            Agent::Claude.gate_answer(&refused),
+            Some(gate_output(Agent::Claude, true, reason))
+        );
+        // Only Cline CLI 3's list of commands is replaced; the extension's `command` is not.
+        assert_eq!(
+            crate::agent::replaced_commands(Some(&json!({"command": "git push"})), &line),
+            None
+        );
+    }
+
+    #[test]
+    fn a_rewrite_keeps_the_shape_each_agent_runs() {
+        let confined = |c: &str| format!("confined {c}");
+        let cli = json!({"commands": ["make test", "git push"], "requires_approval": false});
+        assert_eq!(
+            crate::agent::rewritten_input(
+                Agent::Cline,
+                Some(&cli),
+                "make test\ngit push",
+                confined
+            ),
+            Some(
+                json!({"commands": ["confined make test", "confined git push"], "requires_approval": false})
+            )
+        );
+        let extension = json!({"command": "git push", "requires_approval": "false"});
+        assert_eq!(
+            crate::agent::rewritten_input(Agent::Cline, Some(&extension), "git push", confined),
+            None
+        );
+        assert_eq!(
+            crate::agent::rewritten_input(
+                Agent::Codex,
+                Some(&json!({"command": "ls", "workdir": "/w"})),
+                "ls",
+                confined
+            ),
+            Some(json!({"command": "confined ls", "workdir": "/w"}))
+        );
+        assert_eq!(
+            crate::agent::rewritten_input(Agent::Copilot, None, "ls", confined),
+            Some(json!({"command": "confined ls"}))
+        );
     }
 
     #[test]

@@ -346,6 +346,46 @@ pub fn shell_command(input: &HookInput) -> Option<String> {
     }
 }
 
+/// A shell call's tool input with its command replaced by `line(command)`, in the shape the
+/// agent runs it: each of Cline CLI 3's `commands` on its own, or `command`. `None` for an
+/// input the agent would not take back rewritten (Cline's `execute_command`: the VS Code
+/// extension reads no `overrideInput`).
+pub fn rewritten_input(
+    agent: Agent,
+    tool_input: Option<&Value>,
+    command: &str,
+    line: impl Fn(&str) -> String,
+) -> Option<Value> {
+    let mut input = tool_input
+        .filter(|i| i.is_object())
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    if let Some(Value::Array(commands)) = input.get_mut("commands") {
+        for each in commands.iter_mut() {
+            if let Value::String(command) = each {
+                *each = Value::String(line(command));
+            }
+        }
+        return Some(input);
+    }
+    if agent == Agent::Cline {
+        return None;
+    }
+    input["command"] = Value::String(line(command));
+    Some(input)
+}
+
+/// A shell call's tool input whose one command is `line` (for a refusal in place): Cline CLI
+/// 3's `commands` only (see [`rewritten_input`]).
+pub fn replaced_commands(tool_input: Option<&Value>, line: &str) -> Option<Value> {
+    let mut input = tool_input?.clone();
+    if !input["commands"].is_array() {
+        return None;
+    }
+    input["commands"] = json!([line]);
+    Some(input)
+}
+
 fn shell_quote(word: &str) -> String {
     if !word.is_empty()
         && word

@@ -15,11 +15,11 @@ mod input;
 
 pub use answer::{
     ASK_THE_USER, GateOutcome, StopOutcome, TELL_THE_PERSON, confined_output, gate_output,
-    stop_block, stop_notice,
+    refusal_command, stop_block, stop_notice, told_reason,
 };
 pub use input::{
     CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS, is_file_tool,
-    is_shell_tool, shell_command,
+    is_shell_tool, replaced_commands, rewritten_input, shell_command,
 };
 
 use std::fmt;
@@ -54,6 +54,11 @@ pub struct Contract {
     /// checked with the real client (`boundary.mode` `landlock` needs it): otherwise its
     /// commands run outside hookjudge's boundary, and `doctor` says so.
     pub takes_rewrite: bool,
+    /// Whether the gate refuses a shell command by handing back, in its place, one that prints
+    /// the reason and fails: the agent's own refusal ends the whole run, and neither the model
+    /// nor the person learns why. Only for a call whose input can be rewritten
+    /// ([`replaced_commands`]); any other is refused in the agent's own way.
+    pub refuses_in_place: bool,
     /// What hookjudge does at the end of a turn for this agent.
     pub turn_end: TurnEnd,
     /// Where `init` writes this agent's hooks.
@@ -105,6 +110,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".claude",
         can_ask: true,
         takes_rewrite: true,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".claude/settings.json",
@@ -119,6 +125,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".codex",
         can_ask: false,
         takes_rewrite: true,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".codex/hooks.json",
@@ -134,6 +141,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".gemini",
         can_ask: false,
         takes_rewrite: true,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".gemini/settings.json",
@@ -151,6 +159,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".qwen",
         can_ask: false,
         takes_rewrite: false,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".qwen/settings.json",
@@ -169,6 +178,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".factory",
         can_ask: false,
         takes_rewrite: true,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".factory/settings.json",
@@ -193,6 +203,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".copilot",
         can_ask: false,
         takes_rewrite: true,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".github/hooks/hookjudge.json",
@@ -210,6 +221,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".cursor",
         can_ask: true,
         takes_rewrite: false,
+        refuses_in_place: false,
         turn_end: TurnEnd::Judged,
         hook_files: HookFiles {
             project: ".cursor/hooks.json",
@@ -228,6 +240,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".crush",
         can_ask: false,
         takes_rewrite: false,
+        refuses_in_place: false,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: "crush.json",
@@ -239,13 +252,18 @@ const CONTRACTS: [Contract; 10] = [
     },
     // `TaskComplete` has no text and cannot continue the task. Hooks: an executable file named
     // for its event in `.clinerules/hooks/` or `~/Documents/Cline/Hooks/` (docs.cline.bot
-    // customization/hooks), which `init` writes whole.
+    // customization/hooks), which `init` writes whole. Cline CLI 3 (`@cline/core`) turns a
+    // `cancel` into a stop of the whole run and replaces a call's input with `overrideInput`
+    // (tests/e2e): its `run_commands` are rewritten, to run confined or to be refused in place.
+    // The VS Code extension's `execute_command` reads no `overrideInput`: it is refused with
+    // `cancel` and never rewritten.
     Contract {
         name: "cline",
         display_name: "Cline",
         config_dir: ".clinerules",
         can_ask: false,
-        takes_rewrite: false,
+        takes_rewrite: true,
+        refuses_in_place: true,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: ".clinerules/hooks/PreToolUse",
@@ -263,6 +281,7 @@ const CONTRACTS: [Contract; 10] = [
         config_dir: ".opencode",
         can_ask: false,
         takes_rewrite: true,
+        refuses_in_place: false,
         turn_end: TurnEnd::NotJudged,
         hook_files: HookFiles {
             project: ".opencode/plugin/hookjudge.js",
@@ -354,6 +373,11 @@ impl Agent {
     /// Whether this agent runs a command its pre-tool hook rewrote (see [`Contract`]).
     pub fn takes_rewrite(self) -> bool {
         self.contract().takes_rewrite
+    }
+
+    /// Whether the gate refuses this agent's shell commands in place (see [`Contract`]).
+    pub fn refuses_in_place(self) -> bool {
+        self.contract().refuses_in_place
     }
 
     /// Whether the gate's `ask` reaches a person in every run of this agent.

@@ -42,21 +42,28 @@ impl hook::Entry for GateHook<'_> {
         let Kind::Tool(tool) = &event.kind else {
             return Ok(silent(event.agent));
         };
-        let ran = run(event, tool, self, started)?;
-        let (Some(command), Some(&how)) = (tool.command(), CONFINEMENT.get()) else {
-            return Ok(ran);
-        };
-        let (agent, project, ruled) = (event.agent, event.origin.project_dir(), ran.log.is_some());
-        let outcome = outcome::confine(
-            ran.outcome,
-            how,
+        let Ran {
             agent,
-            &tool.input,
-            command,
-            &project,
-            ruled,
-        );
-        Ok(Ran { outcome, ..ran })
+            mut outcome,
+            log,
+        } = run(event, tool, self, started)?;
+        let Some(command) = tool.command() else {
+            return Ok(Ran {
+                agent,
+                outcome,
+                log,
+            });
+        };
+        if let Some(&how) = CONFINEMENT.get() {
+            let (project, ruled) = (event.origin.project_dir(), log.is_some());
+            outcome = outcome::confine(outcome, how, agent, &tool.input, command, &project, ruled);
+        }
+        let outcome = outcome::refuse_in_place(outcome, agent, &tool.input);
+        Ok(Ran {
+            agent,
+            outcome,
+            log,
+        })
     }
 
     fn fail(&self, event: Option<&Event>, failed: Failed) -> GateRan {

@@ -620,16 +620,19 @@ fn doctor_names_the_boundary_of_each_agent() {
 }
 
 /// An agent that runs its own command line, not the one its hook hands back (Qwen Code, checked
-/// with the real client), has no boundary under `landlock`, and `doctor` says so.
+/// with the real client), has no boundary under `landlock`, and `doctor` says so; for Cline it
+/// holds for the CLI only, and `doctor` says that.
 #[test]
 fn doctor_says_landlock_does_not_hold_for_an_agent_that_runs_its_own_command() {
     let s = Scenario::new();
     if !boundary_available(&s) {
         return;
     }
-    let mut init = s.home.cmd_of(&s.binary, &["init", "--agent", "qwen"]);
-    init.command.current_dir(&s.repo.work);
-    assert_eq!(init.output().code, 0);
+    for agent in ["qwen", "cline"] {
+        let mut init = s.home.cmd_of(&s.binary, &["init", "--agent", agent]);
+        init.command.current_dir(&s.repo.work);
+        assert_eq!(init.output().code, 0);
+    }
     s.home
         .user_config(r#"{"llm": {"provider": "none"}, "boundary": {"mode": "landlock"}}"#);
     let mut run = s.home.cmd_of(&s.binary, &["doctor", "--json"]);
@@ -667,6 +670,14 @@ fn doctor_says_landlock_does_not_hold_for_an_agent_that_runs_its_own_command() {
             .unwrap()
             .starts_with("hookjudge's own"),
         "{codex}"
+    );
+    let cline = check("Cline");
+    let detail = cline["detail"].as_str().unwrap();
+    assert!(
+        cline["ok"] == true
+            && detail.starts_with("hookjudge's own")
+            && detail.contains("the VS Code extension's hooks cannot hand back a command"),
+        "{cline}"
     );
 }
 

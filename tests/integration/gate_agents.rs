@@ -2,7 +2,9 @@
 //! the shapes their documentation and schemas give, in a real repository one commit ahead of a
 //! real bare remote: a `git push` with no test evidence is stopped, in each agent's own answer
 //! (byte for byte), detected from the payload as well as named by `--agent`; a plain command
-//! costs nothing (Cline, which blocks on no output, is told `{"cancel":false}`).
+//! costs nothing (Cline, which blocks on no output, is told `{"cancel":false}`). Cline CLI 3,
+//! whose `cancel` ends the whole run unexplained, is refused in place: its command is replaced
+//! by one that prints the reason and fails.
 
 use std::path::Path;
 
@@ -126,6 +128,37 @@ pub(crate) fn expected(agent: &str, reason: &str) -> Value {
     }
 }
 
+/// What Cline CLI 3 is told when `answer` (the gate's answer) refuses its call in place: the
+/// run goes on, and the one command run instead touches nothing, prints the reason and fails.
+pub(crate) fn refused_in_place(answer: &Value) -> String {
+    assert_eq!(answer["cancel"], false, "{answer}");
+    let commands = answer["overrideInput"]["commands"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no commands: {answer}"));
+    assert_eq!(commands.len(), 1, "{answer}");
+    let scratch = tempfile::tempdir().unwrap();
+    let ran = std::process::Command::new("sh")
+        .args(["-c", commands[0].as_str().unwrap()])
+        .current_dir(scratch.path())
+        .output()
+        .unwrap();
+    assert_eq!(ran.status.code(), Some(1), "{answer}");
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "");
+    assert_eq!(std::fs::read_dir(scratch.path()).unwrap().count(), 0);
+    let said = String::from_utf8(ran.stderr).unwrap();
+    said.strip_prefix("hookjudge did not run this command. ")
+        .and_then(|s| s.strip_suffix('\n'))
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_owned()
+}
+
+/// Asserts that `answer` (the gate's stdout) refuses Cline CLI 3's call in place, telling it
+/// `told`.
+fn assert_refused_in_place(answer: &str, told: &str) {
+    let v: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert_eq!(refused_in_place(&v), told);
+}
+
 const AGENTS: [&str; 7] = [
     "qwen", "droid", "copilot", "cursor", "crush", "cline", "opencode",
 ];
@@ -151,13 +184,20 @@ fn a_push_without_test_evidence_is_stopped_in_each_agents_own_answer() {
         for shape in shapes {
             let stdin = payload(shape, &repo.work, "git push origin main");
             let want = format!("{}\n", expected(agent, &reason));
+            let check = |out: &str, how: &str| {
+                if *shape == "cline-cli" {
+                    assert_refused_in_place(out, &format!("{reason} {ASK_THE_USER}"));
+                } else {
+                    assert_eq!(out, want, "{agent} {how}");
+                }
+            };
             let (named, logged) = gate(&home, Some(agent), &stdin);
-            assert_eq!(named, want, "{agent} with --agent");
+            check(&named, "with --agent");
             assert_eq!(logged, agent);
             // Every payload but the plugin's (Claude-shaped by design) names its agent.
             if agent != "opencode" {
                 let (detected, logged) = gate(&home, None, &stdin);
-                assert_eq!(detected, want, "{agent} detected");
+                check(&detected, "detected");
                 assert_eq!(logged, agent);
             }
             let log = home.last_log();

@@ -3,13 +3,14 @@
 //! CLI 3.0.65 writes it (tests/e2e). Its hook names no file: the gate finds
 //! `<id>/<id>.messages.json` from `sessionContext.rootSessionId`, under
 //! `~/.cline/data/sessions/` or the folder Cline's variables name. A push after a failing test
-//! run is cancelled with the run in the reason; a passing run after the last edit lets it
-//! through.
+//! run is refused with the run in the reason (in place: see `gate_agents`); a passing run after
+//! the last edit lets it through.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::gate_agents::refused_in_place;
 use crate::gate_repo::GitFixture;
 use crate::harness::Home;
 
@@ -126,13 +127,11 @@ fn default_sessions(home: &Home) -> PathBuf {
 }
 
 #[test]
-fn a_push_after_a_failing_test_run_is_cancelled_at_once() {
+fn a_push_after_a_failing_test_run_is_refused_at_once() {
     let (home, repo) = setup();
     let steps = [Step::Edit("loader.py"), Step::Run(&[("make test", 2)])];
     session(&default_sessions(&home), &repo, &steps);
-    let v = gate(&home, &repo, None, &[]);
-    assert_eq!(v["cancel"], true, "{v}");
-    let reason = v["errorMessage"].as_str().unwrap();
+    let reason = refused_in_place(&gate(&home, &repo, None, &[]));
     assert!(reason.contains("`make test` failed"), "{reason}");
     let log = home.last_log();
     assert_eq!(log["agent"], "cline");
@@ -169,7 +168,7 @@ fn the_session_is_found_where_clines_variables_put_it() {
         &[Step::Edit("loader.py"), Step::Run(&[("make test", 0)])],
     );
     // Not where `CLINE_DIR` points: no session read, and a person must decide.
-    assert_eq!(gate(&home, &repo, None, &[])["cancel"], true);
+    assert!(refused_in_place(&gate(&home, &repo, None, &[])).contains("ask the user"));
     assert_eq!(
         gate(&home, &repo, None, &[("CLINE_DIR", &moved)]),
         json!({"cancel": false})
@@ -181,8 +180,7 @@ fn a_subagents_push_does_not_ride_on_the_leads_run() {
     let (home, repo) = setup();
     let steps = [Step::Edit("loader.py"), Step::Run(&[("make test", 0)])];
     session(&default_sessions(&home), &repo, &steps);
-    let v = gate(&home, &repo, Some("agent_1"), &[]);
-    assert_eq!(v["cancel"], true, "{v}");
+    refused_in_place(&gate(&home, &repo, Some("agent_1"), &[]));
     assert_eq!(home.last_log()["rulings"][0]["evidence"]["kind"], "none");
 }
 
@@ -198,7 +196,7 @@ fn a_command_that_wrote_the_messages_file_voids_the_run_after_it() {
         Step::Run(&[("make test", 0)]),
     ];
     session(&default_sessions(&home), &repo, &steps);
-    assert_eq!(gate(&home, &repo, None, &[])["cancel"], true);
+    refused_in_place(&gate(&home, &repo, None, &[]));
     assert_eq!(
         home.last_log()["rulings"][0]["evidence"]["kind"],
         "session_written"

@@ -61,12 +61,12 @@ pub(super) fn boundary_checks(
                 );
             }
             if landlock_works {
-                return check(
-                    name,
-                    true,
-                    "hookjudge's own: each shell command runs under `hookjudge run-confined`, where hookjudge's files are read-only",
-                    None,
-                );
+                let mut how = "hookjudge's own: each shell command runs under `hookjudge run-confined`, where hookjudge's files are read-only".to_owned();
+                if agent == Agent::Cline {
+                    // Its hooks are one file for both clients; only the CLI takes a command back.
+                    how.push_str(" (Cline CLI 3; the VS Code extension's hooks cannot hand back a command, so its commands run outside the boundary)");
+                }
+                return check(name, true, &how, None);
             }
             if landlock {
                 return check(

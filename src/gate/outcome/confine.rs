@@ -1,10 +1,13 @@
-//! With `boundary.mode` `landlock`, a shell command the gate lets run (or asks about) runs
-//! inside the boundary: the answer carries the rewritten command. A rewrite never approves
-//! what the person would have been asked about (see [`crate::boundary::permissions`]).
+//! The answers that hand the agent another command than its own:
+//! - with `boundary.mode` `landlock`, a shell command the gate lets run (or asks about) runs
+//!   inside the boundary: the answer carries the rewritten command. A rewrite never approves
+//!   what the person would have been asked about (see [`crate::boundary::permissions`]);
+//! - for an agent whose own refusal ends the whole run, a refused command is replaced by one
+//!   that prints the reason and fails ([`refuse_in_place`]).
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::{Agent, GateOutcome, HookInput};
+use crate::agent::{self, Agent, GateOutcome, HookInput};
 use crate::boundary::{self, Mode};
 
 /// The boundary settings of the project (`boundary.mode`, `boundary.hide_credentials`).
@@ -47,14 +50,14 @@ pub fn confine(
         return outcome;
     }
     let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("hookjudge"));
-    let mut tool_input = input
-        .tool_input
-        .clone()
-        .filter(serde_json::Value::is_object)
-        .unwrap_or_else(|| serde_json::json!({}));
     let with_credentials = ruled || !confinement.hide_credentials;
-    tool_input["command"] =
-        serde_json::json!(boundary::confined_command(&exe, command, with_credentials));
+    let Some(tool_input) =
+        agent::rewritten_input(agent, input.tool_input.as_ref(), command, |line| {
+            boundary::confined_command(&exe, line, with_credentials)
+        })
+    else {
+        return outcome;
+    };
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let ask = ask.or_else(|| {
         let asked = agent == Agent::Claude
@@ -71,5 +74,31 @@ pub fn confine(
     GateOutcome::Confined {
         input: tool_input,
         ask,
+    }
+}
+
+/// `outcome` as an agent whose own refusal ends the whole run learns of it
+/// ([`Agent::refuses_in_place`]): a refused shell command, or one a person must decide on,
+/// is replaced by one that prints the reason and fails, so the model reads why and the run goes
+/// on. An input that cannot be rewritten keeps the agent's own refusal.
+pub fn refuse_in_place(outcome: GateOutcome, agent: Agent, input: &HookInput) -> GateOutcome {
+    if !agent.refuses_in_place() {
+        return outcome;
+    }
+    let told = match &outcome {
+        GateOutcome::Deny(reason) => agent::told_reason(agent, true, reason),
+        GateOutcome::Ask(reason)
+        | GateOutcome::Confined {
+            ask: Some(reason), ..
+        } => agent::told_reason(agent, false, reason),
+        _ => return outcome,
+    };
+    let line = agent::refusal_command(&told);
+    match agent::replaced_commands(input.tool_input.as_ref(), &line) {
+        Some(input) => GateOutcome::RefusedInPlace {
+            input,
+            reason: told,
+        },
+        None => outcome,
     }
 }

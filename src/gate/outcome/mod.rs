@@ -29,7 +29,7 @@ mod tests;
 use std::path::Path;
 
 pub use combine::{combine, worst};
-pub use confine::{Confinement, confine};
+pub use confine::{Confinement, confine, refuse_in_place};
 
 use super::classify::{self, Gated};
 use super::decide::{DecidedBy, Decision, Read, Ruling, RulingFacts};

@@ -71,3 +71,53 @@ fn an_answer_tells_the_agent_its_decision_and_reason() {
         GateOutcome::Ask("why".into())
     );
 }
+
+#[test]
+fn only_an_agent_whose_refusal_ends_the_run_is_refused_in_place() {
+    use crate::agent::{Agent, HookInput};
+    use crate::gate::outcome::refuse_in_place;
+    let call = |input: serde_json::Value| {
+        HookInput::parse(
+            serde_json::json!({"tool_name": "run_commands", "tool_input": input})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap()
+    };
+    let cli = call(serde_json::json!({"commands": ["git push"]}));
+    let told = |outcome: GateOutcome| match outcome {
+        GateOutcome::RefusedInPlace { reason, .. } => reason,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        told(refuse_in_place(
+            GateOutcome::Deny("no".into()),
+            Agent::Cline,
+            &cli
+        )),
+        "no"
+    );
+    let asked = told(refuse_in_place(
+        GateOutcome::Ask("why".into()),
+        Agent::Cline,
+        &cli,
+    ));
+    assert_eq!(asked, format!("why {}", crate::agent::ASK_THE_USER));
+    for kept in [GateOutcome::Silent, GateOutcome::Deny("no".into())] {
+        assert_eq!(
+            refuse_in_place(kept.clone(), Agent::Claude, &cli),
+            kept,
+            "others answer as before"
+        );
+    }
+    let extension = call(serde_json::json!({"command": "git push"}));
+    assert_eq!(
+        refuse_in_place(GateOutcome::Deny("no".into()), Agent::Cline, &extension),
+        GateOutcome::Deny("no".into()),
+        "the extension reads no rewritten input: it is cancelled"
+    );
+    assert_eq!(
+        refuse_in_place(GateOutcome::Silent, Agent::Cline, &cli),
+        GateOutcome::Silent
+    );
+}
