@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::git_credentials::Cleaned;
 use crate::agent::Agent;
 use crate::support::dirs;
 
@@ -42,6 +43,9 @@ pub struct Plan {
     pub hidden: Vec<PathBuf>,
     /// Anchors that do not exist, so cannot be bound: created later, they are not protected.
     pub missing: Vec<Anchor>,
+    /// Git configuration files read in place through a copy without their credentials, with
+    /// [`Plan::clean_git_credentials`].
+    pub cleaned: Vec<Cleaned>,
 }
 
 /// Anchors under the home directory, relative to it, and what each is.
@@ -114,12 +118,19 @@ impl Plan {
         hidden.extend(more.into_iter().filter_map(|p| p.canonicalize().ok()));
         let mut plan = arrange(anchors, hidden);
         plan.missing = self.missing;
+        plan.cleaned = self.cleaned;
         plan
     }
 }
 
 /// The anchors for a command run in `cwd` by the hookjudge binary at `exe`.
 pub fn plan(cwd: &Path, exe: &Path) -> Plan {
+    plan_in(gix::discover(cwd).ok().as_ref(), exe)
+}
+
+/// The anchors for a command run in `repo` (or outside any repository) by the hookjudge binary
+/// at `exe`: [`plan`] for a caller that has the repository open already.
+pub fn plan_in(repo: Option<&gix::Repository>, exe: &Path) -> Plan {
     let mut candidates: Vec<Anchor> = Vec::new();
     let mut add = |path: PathBuf, what: &'static str, create: Create| {
         candidates.push(Anchor { path, what, create })
@@ -165,7 +176,7 @@ pub fn plan(cwd: &Path, exe: &Path) -> Plan {
         "the system's git configuration",
         Create::Nothing,
     );
-    if let Ok(repo) = gix::discover(cwd) {
+    if let Some(repo) = repo {
         let common = repo.common_dir().to_path_buf();
         add(
             common.join("config"),
@@ -246,7 +257,14 @@ impl Plan {
             };
             candidates.push(anchor);
         }
-        arrange(candidates, self.hidden)
+        for cleaned in &self.cleaned {
+            // One that cannot be written is bound all the same: the bind fails, and the command
+            // is not run (fail closed).
+            let _ = cleaned.write();
+        }
+        let mut plan = arrange(candidates, self.hidden);
+        plan.cleaned = self.cleaned;
+        plan
     }
 }
 

@@ -88,6 +88,14 @@ pub fn confine(plan: &Plan) -> Result<(), Error> {
             )?;
         }
     }
+    for cleaned in &plan.cleaned {
+        bind(&cleaned.copy(), &cleaned.path, libc::MS_BIND)?;
+        bind(
+            Path::new(""),
+            &cleaned.path,
+            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
+        )?;
+    }
     // The working directory still points into the mounts as they were: relative paths would
     // pass under the new binds. Entering it again resolves it through them.
     if let Ok(cwd) = std::env::current_dir() {

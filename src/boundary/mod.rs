@@ -23,21 +23,26 @@
 //! would create `~/.gitconfig` with `core.hooksPath` in it.
 //!
 //! A command the gate did not let through as a push also sees the repository's local-path
-//! remotes read-only ([`remotes`]): no credential guards a push to a directory.
+//! remotes read-only ([`remotes`]): no credential guards a push to a directory. It sees no
+//! credential files ([`Plan::hidden`]), and git's configuration without the credentials written
+//! into it ([`git_credentials`]).
 //!
-//! Not for: publishing ([`Plan::hidden`] can cover credential files, but the network stays
-//! open), platforms without Linux namespaces (macOS: use the agent's own sandbox).
+//! Not for: the network (it stays open: what publishes without a credential, to a public host
+//! that takes anonymous writes, is not stopped), platforms without Linux namespaces (macOS: use
+//! the agent's own sandbox).
 
 mod anchors;
 #[cfg(target_os = "linux")]
 mod confine;
+mod git_credentials;
 pub mod permissions;
 mod remotes;
 mod rewrite;
 
-pub use anchors::{Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan};
+pub use anchors::{Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan, plan_in};
 #[cfg(target_os = "linux")]
 pub use confine::{Error, confine, landlock_abi};
+pub use git_credentials::{Cleaned, without_credentials};
 pub use rewrite::{confined_command, is_confined_command};
 
 /// How hookjudge keeps the agent's commands off its own files (`boundary.mode`).

@@ -3,17 +3,18 @@
 //! credential stops, so a confined command that the gate did not let through as a push sees
 //! them read-only ([`Plan::protect_local_remotes`]); fetching from them still works.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::anchors::{Anchor, Create, Plan, arrange};
 
 impl Plan {
-    /// Adds the directories of the local-path remotes of the repository around `cwd` to what
-    /// is read-only (for a remote with a work tree, its `.git`). A remote that holds the
+    /// Adds the directories of the local-path remotes of `repo` to what is read-only (for a remote with a work tree, its `.git`). A remote that holds the
     /// repository itself (`.`, a parent folder) is left alone: binding it would make the work
     /// tree read-only too.
-    pub fn protect_local_remotes(mut self, cwd: &Path) -> Plan {
-        let remotes = local_remotes(cwd);
+    pub fn protect_local_remotes(mut self, repo: Option<&gix::Repository>) -> Plan {
+        let Some(remotes) = repo.map(local_remotes) else {
+            return self;
+        };
         if remotes.is_empty() {
             return self;
         }
@@ -26,16 +27,14 @@ impl Plan {
         let hidden = std::mem::take(&mut self.hidden);
         let mut plan = arrange(candidates, hidden);
         plan.missing = self.missing;
+        plan.cleaned = self.cleaned;
         plan
     }
 }
 
 /// The existing directories the repository's remotes (`url` and `pushurl`) name as local
 /// paths, canonical.
-fn local_remotes(cwd: &Path) -> Vec<PathBuf> {
-    let Ok(repo) = gix::discover(cwd) else {
-        return Vec::new();
-    };
+fn local_remotes(repo: &gix::Repository) -> Vec<PathBuf> {
     // Git reads a relative remote path from the top of the work tree.
     let base = repo
         .workdir()

@@ -17,11 +17,16 @@ const NOT_RUN: i32 = 126;
 pub(super) fn run_confined(args: &RunConfinedArgs) -> Result<ExitStatus, UserError> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let exe = std::env::current_exe().unwrap_or_else(|_| "hookjudge".into());
-    let mut plan = crate::boundary::plan(&cwd, &exe);
+    // Opened once for the whole plan.
+    let repo = gix::discover(&cwd).ok();
+    let mut plan = crate::boundary::plan_in(repo.as_ref(), &exe);
     // What the gate let through as a push, publish or deploy (or a person approved) keeps
     // the credentials and may write to a local-path remote; nothing else may.
     if !args.with_credentials {
-        plan = plan.hide_credentials().protect_local_remotes(&cwd);
+        plan = plan
+            .hide_credentials()
+            .protect_local_remotes(repo.as_ref())
+            .clean_git_credentials(repo.as_ref());
     }
     if args.explain {
         for anchor in &plan.read_only {
@@ -29,6 +34,12 @@ pub(super) fn run_confined(args: &RunConfinedArgs) -> Result<ExitStatus, UserErr
         }
         for dir in &plan.hidden {
             println!("hidden     {}", dir.display());
+        }
+        for cleaned in &plan.cleaned {
+            println!(
+                "cleaned    {}  (git configuration, read without its credentials)",
+                cleaned.path.display()
+            );
         }
         for anchor in &plan.missing {
             println!(

@@ -757,6 +757,100 @@ fn credentials_are_hidden_from_commands_the_gate_did_not_let_through_to_publish(
     assert_eq!(run.output().code, 126, "{line}");
 }
 
+/// Publishing needs a person: credentials written into git's configuration (a token in a
+/// remote's URL, an extra header, a helper in a file the user's configuration includes) are not
+/// in what a confined command reads unless the gate let it publish. Git reads the rest as
+/// before, and nothing changes on disk.
+#[test]
+fn git_configuration_is_read_without_its_credentials() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let home = s.home.path();
+    let append = |path: &std::path::Path, text: &str| {
+        let before = std::fs::read_to_string(path).unwrap_or_default();
+        std::fs::write(path, before + text).unwrap();
+    };
+    let repo_config = s.repo.work.join(".git/config");
+    append(
+        &repo_config,
+        "[remote \"pub\"]\n\turl = https://TOKEN1@example.org/o/r.git\n[http]\n\textraHeader = AUTHORIZATION: bearer TOKEN2\n",
+    );
+    std::fs::write(
+        home.join(".gitconfig-work"),
+        "[credential]\n\thelper = \"!echo password=TOKEN3\"\n",
+    )
+    .unwrap();
+    append(
+        &home.join(".gitconfig"),
+        "[include]\n\tpath = ~/.gitconfig-work\n",
+    );
+    let on_disk = std::fs::read(&repo_config).unwrap();
+    let read = "cat .git/config ~/.gitconfig-work; git config --get-all remote.pub.url; git config --get-all http.extraheader; git config --get-all credential.helper; git config --get remote.origin.url";
+    let hidden = s.confined(read);
+    assert_eq!(hidden.code, 0, "{}", hidden.stderr);
+    for secret in ["TOKEN1", "TOKEN2", "TOKEN3"] {
+        assert!(
+            !hidden.stdout.contains(secret),
+            "{secret} visible: {}",
+            hidden.stdout
+        );
+    }
+    assert!(
+        hidden.stdout.contains("https://example.org/o/r.git\n"),
+        "{}",
+        hidden.stdout
+    );
+    let origin = std::process::Command::new("git")
+        .args(["config", "--get", "remote.origin.url"])
+        .current_dir(&s.repo.work)
+        .output()
+        .unwrap();
+    assert!(
+        hidden
+            .stdout
+            .ends_with(&*String::from_utf8_lossy(&origin.stdout)),
+        "the rest reads as before: {}",
+        hidden.stdout
+    );
+    // The copies are in the state folder, which no confined command can write: the
+    // repository's, the included file's, and the system's where it holds a helper.
+    let copies = home.join("state/hookjudge/boundary");
+    let count = std::fs::read_dir(&copies).unwrap().count();
+    assert!(count >= 2, "{copies:?}");
+    let write = s.confined(
+        "for f in ~/state/hookjudge/boundary/*; do echo x >> \"$f\" || echo REFUSED; done",
+    );
+    assert!(
+        write.stdout.matches("REFUSED").count() == count,
+        "{}{}",
+        write.stdout,
+        write.stderr
+    );
+    let mut run = s.home.cmd_of(
+        &s.binary,
+        &[
+            "run-confined",
+            "--with-credentials",
+            "--",
+            "bash",
+            "-c",
+            read,
+        ],
+    );
+    run.command.current_dir(&s.repo.work);
+    let visible = run.output();
+    for secret in ["TOKEN1", "TOKEN2", "TOKEN3"] {
+        assert!(
+            visible.stdout.contains(secret),
+            "{secret} hidden: {}",
+            visible.stdout
+        );
+    }
+    assert_eq!(std::fs::read(&repo_config).unwrap(), on_disk);
+}
+
 /// A hooks folder set by `core.hooksPath` (a committed `.husky`) is an anchor too.
 #[test]
 fn a_configured_hooks_folder_is_read_only_inside() {

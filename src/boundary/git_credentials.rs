@@ -1,0 +1,278 @@
+//! Publishing credentials written into git's configuration: a token in a remote's URL
+//! (`https://TOKEN@github.com/o/r`), an `http.extraHeader` (what `actions/checkout` leaves
+//! behind), a credential helper (`!f() { echo password=…; }; f`, a keyring's), a
+//! `core.sshCommand` with a key of its own, a `url.<base>.insteadOf` whose base holds a token.
+//!
+//! Git must still read its configuration, so such a file cannot be hidden as the credential
+//! files are: a confined command that may not publish reads in its place a copy without them,
+//! bound read-only over it ([`Plan::clean_git_credentials`]). The copy is written to hookjudge's
+//! state folder, which the confined command cannot write. Everything else in the file stays as
+//! it was, comments included.
+//!
+//! Not covered: other repositories' configuration on the same disk (a command can `cd` there),
+//! and credentials the agent's own file tools read outside the boundary.
+
+use std::path::PathBuf;
+
+use gix::bstr::{BString, ByteSlice};
+
+use super::anchors::Plan;
+use crate::support::hash::fnv1a;
+
+/// A git configuration file that holds credentials, and the text without them that a confined
+/// command reads in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cleaned {
+    /// The file, canonical.
+    pub path: PathBuf,
+    /// Its text without credentials.
+    pub text: Vec<u8>,
+}
+
+impl Cleaned {
+    /// Where the copy is written (and bound from): one file per configuration file, in the
+    /// state folder.
+    pub fn copy(&self) -> PathBuf {
+        crate::support::dirs::state_dir()
+            .join("boundary")
+            .join(format!(
+                "{:016x}.gitconfig",
+                fnv1a(self.path.as_os_str().as_encoded_bytes())
+            ))
+    }
+
+    /// Writes the copy (through a temporary file, so that a command starting beside this one
+    /// never reads half of it).
+    pub fn write(&self) -> std::io::Result<()> {
+        let copy = self.copy();
+        let dir = copy.parent().expect("the copy is in a folder");
+        std::fs::create_dir_all(dir)?;
+        let temporary = dir.join(format!(".{}.tmp", std::process::id()));
+        std::fs::write(&temporary, &self.text)?;
+        std::fs::rename(&temporary, &copy)
+    }
+}
+
+impl Plan {
+    /// Adds the git configuration files that a command reads in `repo` (its own, the user's,
+    /// the system's, and those they include; outside a repository the user's and the system's)
+    /// and that hold credentials, each with its text without them.
+    pub fn clean_git_credentials(mut self, repo: Option<&gix::Repository>) -> Plan {
+        for path in config_files(repo) {
+            if self.cleaned.iter().any(|c| c.path == path) {
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            if let Some(text) = without_credentials(&bytes) {
+                self.cleaned.push(Cleaned { path, text });
+            }
+        }
+        self
+    }
+}
+
+/// The git configuration files a command reads, canonical: the user's and the system's wherever
+/// it runs, and in `repo` its own and every file its configuration was read from (includes
+/// among them).
+fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = vec![PathBuf::from("/etc/gitconfig")];
+    if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
+        files.push(home.join(".gitconfig"));
+        let xdg = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| home.join(".config"));
+        files.push(xdg.join("git/config"));
+    }
+    if let Some(repo) = repo {
+        let config = repo.config_snapshot();
+        files.extend(
+            config
+                .plumbing()
+                .sections()
+                .filter_map(|s| s.meta().path.clone()),
+        );
+        files.push(repo.common_dir().join("config"));
+    }
+    let mut found: Vec<PathBuf> = Vec::new();
+    for file in files {
+        if let Ok(file) = file.canonicalize()
+            && file.is_file()
+            && !found.contains(&file)
+        {
+            found.push(file);
+        }
+    }
+    found
+}
+
+/// `bytes` (one git configuration file) without what can publish, or `None` when it holds
+/// nothing of it (or cannot be read as git configuration).
+pub fn without_credentials(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut file = gix::config::File::from_bytes_no_includes(
+        bytes,
+        gix::config::file::Metadata::api(),
+        Default::default(),
+    )
+    .ok()?;
+    let sections: Vec<_> = file
+        .sections_and_ids()
+        .map(|(s, id)| {
+            let header = s.header();
+            (
+                id,
+                header.name().to_ascii_lowercase(),
+                header.subsection_name().map(|s| s.to_owned()),
+            )
+        })
+        .collect();
+    let mut changed = false;
+    for (id, name, subsection) in sections {
+        match name.as_slice() {
+            // Helpers, and the user names and URLs they are for.
+            b"credential" => changed |= file.remove_section_by_id(id).is_some(),
+            b"http" => changed |= remove_all(&mut file, id, "extraheader"),
+            b"core" => changed |= remove_all(&mut file, id, "sshcommand"),
+            b"remote" => {
+                for key in ["url", "pushurl"] {
+                    changed |= clean_urls(&mut file, id, key);
+                }
+            }
+            b"url" => {
+                let clean = subsection
+                    .as_deref()
+                    .and_then(|s| without_userinfo(s.to_str().ok()?));
+                if let (Some(clean), Some(mut section)) = (clean, file.section_mut_by_id(id)) {
+                    changed |= section.rename("url", Some(BString::from(clean))).is_ok();
+                }
+            }
+            _ => {}
+        }
+    }
+    changed.then(|| file.to_bstring().into())
+}
+
+/// Removes every value of `key` from the section `id`; whether there was one.
+fn remove_all(file: &mut gix::config::File, id: gix::config::file::SectionId, key: &str) -> bool {
+    let Some(mut section) = file.section_mut_by_id(id) else {
+        return false;
+    };
+    let mut removed = false;
+    while section.remove(key).is_some() {
+        removed = true;
+    }
+    removed
+}
+
+/// Takes the user information out of the section's URLs under `key` (kept in their order, at
+/// the end of the section); whether one had any.
+fn clean_urls(file: &mut gix::config::File, id: gix::config::file::SectionId, key: &str) -> bool {
+    let Some(mut section) = file.section_mut_by_id(id) else {
+        return false;
+    };
+    let urls = section.values(key);
+    let cleaned: Vec<Option<String>> = urls
+        .iter()
+        .map(|u| u.to_str().ok().and_then(without_userinfo))
+        .collect();
+    if cleaned.iter().all(Option::is_none) {
+        return false;
+    }
+    while section.remove(key).is_some() {}
+    for (url, clean) in urls.iter().zip(cleaned) {
+        let value = clean.map_or_else(|| url.clone(), BString::from);
+        let _ = section.push(key, Some(value.as_bstr()));
+    }
+    true
+}
+
+/// An HTTP(S) URL without the user information before its host (`https://TOKEN@host/…`,
+/// `https://user:password@host/…`), or `None` when it has none. An SSH user (`git@host`) names
+/// no secret and is left.
+fn without_userinfo(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
+        return None;
+    }
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let at = rest[..authority_end].rfind('@')?;
+    Some(format!("{scheme}://{}", &rest[at + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn userinfo_leaves_http_urls_only() {
+        for (url, clean) in [
+            (
+                "https://TOKEN@github.com/o/r.git",
+                Some("https://github.com/o/r.git"),
+            ),
+            ("HTTPS://u:p%40ss@host:8443/r", Some("HTTPS://host:8443/r")),
+            (
+                "http://x-access-token:ghs_1@github.com/",
+                Some("http://github.com/"),
+            ),
+            ("https://github.com/o/r@v1", None),
+            ("ssh://git@github.com/o/r.git", None),
+            ("git@github.com:o/r.git", None),
+            ("/srv/origin.git", None),
+        ] {
+            assert_eq!(without_userinfo(url).as_deref(), clean, "{url}");
+        }
+    }
+
+    #[test]
+    fn what_can_publish_leaves_and_everything_else_stays() {
+        let config = "# my settings\n[core]\n\tbare = false\n\tsshCommand = ssh -i ~/keys/deploy\n\
+                      [remote \"origin\"]\n\turl = https://TOKEN@github.com/o/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\
+                      [http \"https://github.com/\"]\n\textraHeader = AUTHORIZATION: basic SECRET\n\
+                      [credential]\n\thelper = \"!f() { echo password=SECRET2; }; f\"\n\
+                      [url \"https://TOKEN3@github.com/\"]\n\tinsteadOf = gh:\n\
+                      [user]\n\tname = Me # me\n";
+        let clean = String::from_utf8(without_credentials(config.as_bytes()).unwrap()).unwrap();
+        for secret in ["TOKEN", "SECRET", "keys/deploy", "helper", "extraHeader"] {
+            assert!(!clean.contains(secret), "{secret} in:\n{clean}");
+        }
+        for kept in [
+            "# my settings",
+            "bare = false",
+            "url = https://github.com/o/r.git",
+            "fetch = +refs/heads/*:refs/remotes/origin/*",
+            "[url \"https://github.com/\"]",
+            "insteadOf = gh:",
+            "name = Me # me",
+        ] {
+            assert!(clean.contains(kept), "{kept} not in:\n{clean}");
+        }
+        // Git reads the copy as it read the original, but for the credentials.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config"), &clean).unwrap();
+        let get = |key: &str| {
+            let out = std::process::Command::new("git")
+                .args(["config", "--file", "config", "--get-all", key])
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        assert_eq!(get("remote.origin.url"), "https://github.com/o/r.git\n");
+        assert_eq!(get("user.name"), "Me\n");
+        assert_eq!(get("url.https://github.com/.insteadof"), "gh:\n");
+        assert_eq!(get("credential.helper"), "");
+    }
+
+    #[test]
+    fn a_file_with_no_credentials_is_left_alone() {
+        for config in [
+            "[core]\n\tbare = false\n[remote \"origin\"]\n\turl = git@github.com:o/r.git\n",
+            "[remote \"o\"]\n\turl = https://github.com/o/r.git\n\tpushurl = /srv/r.git\n",
+            "",
+        ] {
+            assert_eq!(without_credentials(config.as_bytes()), None, "{config}");
+        }
+    }
+}
