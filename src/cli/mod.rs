@@ -425,7 +425,8 @@ pub struct RunConfinedArgs {
     #[arg(long)]
     pub explain: bool,
     /// Leave publishing credentials (SSH keys and agent, git credential stores, `gh`, npm,
-    /// cargo, PyPI, docker, kube and cloud credentials) visible; by default they are hidden
+    /// cargo, PyPI, docker, kube and cloud credentials, and those written into git's
+    /// configuration) visible; by default they are hidden
     #[arg(long)]
     pub with_credentials: bool,
     /// The command and its arguments

@@ -144,7 +144,8 @@ config_keys! {
         mode: Mode [boundary_mode] => set(boundary) = Mode::default();
         /// with `landlock`: confined commands that the gate did not let through as a push,
         /// publish or deploy (or a person approved) see no publishing credentials (SSH keys
-        /// and agent, git credential stores, gh, npm, cargo, PyPI, docker, kube, cloud)
+        /// and agent, git credential stores, gh, npm, cargo, PyPI, docker, kube, cloud, and
+        /// those written into git's configuration)
         hide_credentials: bool [boolean] => set(boundary_hide_credentials) = true;
     }
 }
