@@ -264,6 +264,7 @@ mod tests {
     #[test]
     fn a_rewrite_keeps_the_shape_each_agent_runs() {
         let confined = |c: &str| format!("confined {c}");
+        // Cline CLI 3's whole list, as the gate read it (one script), runs as one command.
         let cli = json!({"commands": ["make test", "git push"], "requires_approval": false});
         assert_eq!(
             crate::agent::rewritten_input(
@@ -272,9 +273,17 @@ mod tests {
                 "make test\ngit push",
                 confined
             ),
-            Some(
-                json!({"commands": ["confined make test", "confined git push"], "requires_approval": false})
-            )
+            Some(json!({"commands": ["confined make test\ngit push"], "requires_approval": false}))
+        );
+        // Only Cline's list is a list: another agent's `commands` is not what runs.
+        assert_eq!(
+            crate::agent::rewritten_input(
+                Agent::Gemini,
+                Some(&json!({"command": "git push", "commands": ["ls"]})),
+                "git push",
+                confined
+            ),
+            Some(json!({"command": "confined git push", "commands": ["ls"]}))
         );
         let extension = json!({"command": "git push", "requires_approval": "false"});
         assert_eq!(

@@ -170,13 +170,8 @@ impl HookInput {
             fill(&mut self.tool_use_id, typed.id);
             self.tool_name = typed.name.or(call.tool_name);
             self.tool_input = typed.input.or(call.parameters);
-            if let Some(Value::String(commands)) = self
-                .tool_input
-                .as_ref()
-                .map(|input| input["commands"].clone())
-                && let Ok(list @ Value::Array(_)) = serde_json::from_str::<Value>(&commands)
-            {
-                self.tool_input.as_mut().unwrap()["commands"] = list;
+            if self.tool_name.as_deref() == Some(CLINE_SHELL) {
+                self.tool_input = self.tool_input.take().map(cline_commands);
             }
             // Kept to tell the agent apart.
             self.cline_pre_tool_use = Some(ClinePreToolUse::default());
@@ -311,7 +306,7 @@ pub const SHELL_TOOLS: [&str; 10] = [
     "bash",
     "Execute",
     "execute_command",
-    "run_commands",
+    CLINE_SHELL,
     CURSOR_SHELL,
 ];
 
@@ -323,13 +318,79 @@ pub fn is_shell_tool(input: &HookInput) -> bool {
         .is_some_and(|name| SHELL_TOOLS.contains(&name))
 }
 
+/// Cline CLI 3's shell tool: a list of whole commands.
+pub const CLINE_SHELL: &str = "run_commands";
+
+/// Cline CLI 3's `run_commands` input in the one shape the gate reads and hands back:
+/// `{"commands": [line, …]}` (other keys kept). `@cline/core` 3.0.65 takes a list of commands,
+/// one command as a string (`commands`, `command`, `cmd`, or the whole input), and commands as
+/// `{command, args}` run without a shell, which are read as the quoted line. An input in none of
+/// these shapes is left as it came: its command cannot be read, and the gate asks (fail safe).
+fn cline_commands(input: Value) -> Value {
+    fn line(item: &Value) -> Option<String> {
+        match item {
+            Value::String(s) => Some(s.clone()),
+            Value::Object(o) => {
+                let program = o.get("command").or_else(|| o.get("cmd"))?.as_str()?;
+                match o.get("args") {
+                    None | Some(Value::Null) => Some(program.to_owned()),
+                    Some(Value::Array(args)) => {
+                        let mut words = vec![shell_quote(program)];
+                        for arg in args {
+                            words.push(shell_quote(arg.as_str()?));
+                        }
+                        Some(words.join(" "))
+                    }
+                    Some(_) => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    let (items, mut rest) = match &input {
+        Value::Object(o) if o.contains_key("commands") => {
+            let items = match &o["commands"] {
+                // The hook's `preToolUse.parameters` holds the list as a JSON string.
+                Value::String(s) => match serde_json::from_str::<Value>(s) {
+                    Ok(Value::Array(list)) => list,
+                    _ => vec![Value::String(s.clone())],
+                },
+                Value::Array(list) => list.clone(),
+                _ => return input,
+            };
+            let mut rest = o.clone();
+            rest.remove("commands");
+            (items, rest)
+        }
+        Value::Array(list) => (list.clone(), serde_json::Map::new()),
+        other => (vec![other.clone()], serde_json::Map::new()),
+    };
+    let Some(lines) = items.iter().map(line).collect::<Option<Vec<String>>>() else {
+        return input;
+    };
+    if lines.is_empty() {
+        return input;
+    }
+    for key in ["command", "cmd", "args"] {
+        rest.remove(key);
+    }
+    rest.insert("commands".to_owned(), json!(lines));
+    Value::Object(rest)
+}
+
 /// The command of a shell tool call. Cline CLI 3's `run_commands` takes a list of whole
-/// commands, each run on its own: they are read as the lines of one script.
+/// commands: they are read as the lines of one script (so a heredoc split over several, as
+/// Cline joins it, is read whole).
 pub fn shell_command(input: &HookInput) -> Option<String> {
     let tool_input = input.tool_input.as_ref()?;
-    if let Value::Array(commands) = &tool_input["commands"] {
-        let lines: Vec<&str> = commands.iter().filter_map(Value::as_str).collect();
-        return (!lines.is_empty()).then(|| lines.join("\n"));
+    if input.tool_name.as_deref() == Some(CLINE_SHELL) {
+        let Value::Array(commands) = &tool_input["commands"] else {
+            return None;
+        };
+        let lines: Option<Vec<&str>> = commands.iter().map(Value::as_str).collect();
+        return lines
+            .filter(|l| !l.is_empty())
+            .map(|lines| lines.join("\n"));
     }
     match &tool_input["command"] {
         Value::String(s) => Some(s.clone()),
@@ -346,8 +407,9 @@ pub fn shell_command(input: &HookInput) -> Option<String> {
     }
 }
 
-/// A shell call's tool input with its command replaced by `line(command)`, in the shape the
-/// agent runs it: each of Cline CLI 3's `commands` on its own, or `command`. `None` for an
+/// A shell call's tool input with its command replaced by `line(command)`, where `command` is
+/// what the gate read of it, in the shape the agent runs it: `command`, or for Cline CLI 3 a
+/// list of that one line (the whole list, read as one script, runs as one). `None` for an
 /// input the agent would not take back rewritten (Cline's `execute_command`: the VS Code
 /// extension reads no `overrideInput`).
 pub fn rewritten_input(
@@ -356,30 +418,22 @@ pub fn rewritten_input(
     command: &str,
     line: impl Fn(&str) -> String,
 ) -> Option<Value> {
+    if agent == Agent::Cline {
+        return replaced_commands(tool_input, &line(command));
+    }
     let mut input = tool_input
         .filter(|i| i.is_object())
         .cloned()
         .unwrap_or_else(|| json!({}));
-    if let Some(Value::Array(commands)) = input.get_mut("commands") {
-        for each in commands.iter_mut() {
-            if let Value::String(command) = each {
-                *each = Value::String(line(command));
-            }
-        }
-        return Some(input);
-    }
-    if agent == Agent::Cline {
-        return None;
-    }
     input["command"] = Value::String(line(command));
     Some(input)
 }
 
-/// A shell call's tool input whose one command is `line` (for a refusal in place): Cline CLI
-/// 3's `commands` only (see [`rewritten_input`]).
+/// Cline CLI 3's `run_commands` input (read into one shape when parsed) whose one command is
+/// `line`; `None` for any other input.
 pub fn replaced_commands(tool_input: Option<&Value>, line: &str) -> Option<Value> {
     let mut input = tool_input?.clone();
-    if !input["commands"].is_array() {
+    if !input.get("commands").is_some_and(Value::is_array) {
         return None;
     }
     input["commands"] = json!([line]);

@@ -18,8 +18,8 @@ pub use answer::{
     refusal_command, stop_block, stop_notice, told_reason,
 };
 pub use input::{
-    CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS, is_file_tool,
-    is_shell_tool, replaced_commands, rewritten_input, shell_command,
+    CLINE_SHELL, CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS,
+    is_file_tool, is_shell_tool, replaced_commands, rewritten_input, shell_command,
 };
 
 use std::fmt;

@@ -88,8 +88,12 @@ pub const CREDENTIALS: [&str; 17] = [
 
 /// Environment variables that carry publishing credentials (or reach an agent that holds
 /// them): removed from a confined command's environment along with the files.
-pub const CREDENTIAL_VARIABLES: [&str; 14] = [
+pub const CREDENTIAL_VARIABLES: [&str; 17] = [
     "SSH_AUTH_SOCK",
+    // Programs that hand out passwords, and `git -c` settings passed down (an extra header).
+    "GIT_ASKPASS",
+    "SSH_ASKPASS",
+    "GIT_CONFIG_PARAMETERS",
     "GH_TOKEN",
     "GITHUB_TOKEN",
     "GITLAB_TOKEN",

@@ -78,8 +78,8 @@ impl Plan {
 }
 
 /// The git configuration files a command reads, canonical: the user's and the system's wherever
-/// it runs, and in `repo` its own and every file its configuration was read from (includes
-/// among them).
+/// it runs (with what they include), and in `repo` its own, every file its configuration was
+/// read from, its other work trees' and its submodules'.
 fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = vec![PathBuf::from("/etc/gitconfig")];
     if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
@@ -89,15 +89,22 @@ fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
             .unwrap_or_else(|| home.join(".config"));
         files.push(xdg.join("git/config"));
     }
+    let from = |config: &gix::config::File| -> Vec<PathBuf> {
+        config
+            .sections()
+            .filter_map(|s| s.meta().path.clone())
+            .collect()
+    };
+    // `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` included, and the files they include.
+    if let Ok(globals) = gix::config::File::from_globals() {
+        files.extend(from(&globals));
+    }
     if let Some(repo) = repo {
-        let config = repo.config_snapshot();
-        files.extend(
-            config
-                .plumbing()
-                .sections()
-                .filter_map(|s| s.meta().path.clone()),
-        );
-        files.push(repo.common_dir().join("config"));
+        files.extend(from(repo.config_snapshot().plumbing()));
+        let common = repo.common_dir();
+        files.push(common.join("config"));
+        files.extend(named_below(&common.join("worktrees"), "config.worktree", 1));
+        files.extend(named_below(&common.join("modules"), "config", 8));
     }
     let mut found: Vec<PathBuf> = Vec::new();
     for file in files {
@@ -111,47 +118,83 @@ fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
     found
 }
 
+/// The files named `name` in the folders below `dir`, down to `depth` levels (submodules'
+/// git folders nest under each other's `modules/`).
+fn named_below(dir: &std::path::Path, name: &str, depth: usize) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        found.push(path.join(name));
+        if depth > 1 {
+            found.extend(named_below(&path.join("modules"), name, depth - 1));
+        }
+    }
+    found
+}
+
+/// Keys whose values are credentials, or run a program that hands them out, by section: taken
+/// out whole. (Every `credential` section goes, and user information out of every URL.)
+const REMOVED: [(&str, &str); 4] = [
+    ("http", "extraheader"),
+    ("core", "sshcommand"),
+    ("core", "askpass"),
+    ("sendemail", "smtppass"),
+];
+
+/// What a file that cannot be read as git configuration reads as inside the boundary: it may
+/// hold credentials, and what it holds cannot be told (fail closed).
+const UNREADABLE: &str = "# hookjudge: this file could not be read as git configuration, so inside the boundary it reads as empty\n";
+
 /// `bytes` (one git configuration file) without what can publish, or `None` when it holds
-/// nothing of it (or cannot be read as git configuration).
+/// nothing of it. A file that cannot be read as git configuration reads as empty.
 pub fn without_credentials(bytes: &[u8]) -> Option<Vec<u8>> {
-    let mut file = gix::config::File::from_bytes_no_includes(
+    let Ok(mut file) = gix::config::File::from_bytes_no_includes(
         bytes,
         gix::config::file::Metadata::api(),
         Default::default(),
-    )
-    .ok()?;
+    ) else {
+        return Some(UNREADABLE.as_bytes().to_vec());
+    };
     let sections: Vec<_> = file
         .sections_and_ids()
         .map(|(s, id)| {
             let header = s.header();
+            let names: Vec<String> = s.value_names().collect();
             (
                 id,
-                header.name().to_ascii_lowercase(),
+                header.name().to_str_lossy().to_ascii_lowercase(),
                 header.subsection_name().map(|s| s.to_owned()),
+                names,
             )
         })
         .collect();
     let mut changed = false;
-    for (id, name, subsection) in sections {
-        match name.as_slice() {
-            // Helpers, and the user names and URLs they are for.
-            b"credential" => changed |= file.remove_section_by_id(id).is_some(),
-            b"http" => changed |= remove_all(&mut file, id, "extraheader"),
-            b"core" => changed |= remove_all(&mut file, id, "sshcommand"),
-            b"remote" => {
-                for key in ["url", "pushurl"] {
-                    changed |= clean_urls(&mut file, id, key);
-                }
-            }
-            b"url" => {
-                let clean = subsection
-                    .as_deref()
-                    .and_then(|s| without_userinfo(s.to_str().ok()?));
-                if let (Some(clean), Some(mut section)) = (clean, file.section_mut_by_id(id)) {
-                    changed |= section.rename("url", Some(BString::from(clean))).is_ok();
-                }
-            }
-            _ => {}
+    for (id, name, subsection, mut keys) in sections {
+        if name == "credential" {
+            changed |= file.remove_section_by_id(id).is_some();
+            continue;
+        }
+        keys.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+        for key in keys {
+            let lower = key.to_ascii_lowercase();
+            changed |= if REMOVED.contains(&(name.as_str(), lower.as_str())) {
+                remove_all(&mut file, id, &key)
+            } else {
+                clean_urls(&mut file, id, &key)
+            };
+        }
+        // `[url "https://TOKEN@host/"]`, `[http "https://TOKEN@host/"]`.
+        let clean = subsection
+            .as_deref()
+            .and_then(|s| without_userinfo(s.to_str().ok()?));
+        if let (Some(clean), Some(mut section)) = (clean, file.section_mut_by_id(id)) {
+            changed |= section.rename(&name, Some(BString::from(clean))).is_ok();
         }
     }
     changed.then(|| file.to_bstring().into())
@@ -169,14 +212,14 @@ fn remove_all(file: &mut gix::config::File, id: gix::config::file::SectionId, ke
     removed
 }
 
-/// Takes the user information out of the section's URLs under `key` (kept in their order, at
-/// the end of the section); whether one had any.
+/// Takes the user information out of the URLs among the section's values of `key` (all its
+/// values then kept in their order, at the end of the section); whether one had any.
 fn clean_urls(file: &mut gix::config::File, id: gix::config::file::SectionId, key: &str) -> bool {
     let Some(mut section) = file.section_mut_by_id(id) else {
         return false;
     };
-    let urls = section.values(key);
-    let cleaned: Vec<Option<String>> = urls
+    let values = section.values(key);
+    let cleaned: Vec<Option<String>> = values
         .iter()
         .map(|u| u.to_str().ok().and_then(without_userinfo))
         .collect();
@@ -184,24 +227,32 @@ fn clean_urls(file: &mut gix::config::File, id: gix::config::file::SectionId, ke
         return false;
     }
     while section.remove(key).is_some() {}
-    for (url, clean) in urls.iter().zip(cleaned) {
-        let value = clean.map_or_else(|| url.clone(), BString::from);
+    for (value, clean) in values.iter().zip(cleaned) {
+        let value = clean.map_or_else(|| value.clone(), BString::from);
         let _ = section.push(key, Some(value.as_bstr()));
     }
     true
 }
 
-/// An HTTP(S) URL without the user information before its host (`https://TOKEN@host/…`,
-/// `https://user:password@host/…`), or `None` when it has none. An SSH user (`git@host`) names
-/// no secret and is left.
+/// A URL without its secret, or `None` when it has none: for HTTP(S) and FTP(S) all the user
+/// information before the host (`https://TOKEN@host/…` is a token), for any other scheme its
+/// password (`socks5://u:pass@proxy`); an SSH user (`git@host`) names no secret. A transport
+/// prefix (`http::https://…`, as remote helpers take) is kept.
 fn without_userinfo(url: &str) -> Option<String> {
     let (scheme, rest) = url.split_once("://")?;
-    if !matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") {
-        return None;
-    }
+    let bare = scheme
+        .rsplit("::")
+        .next()
+        .unwrap_or(scheme)
+        .to_ascii_lowercase();
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let at = rest[..authority_end].rfind('@')?;
-    Some(format!("{scheme}://{}", &rest[at + 1..]))
+    let host = &rest[at + 1..];
+    if matches!(bare.as_str(), "http" | "https" | "ftp" | "ftps") {
+        return Some(format!("{scheme}://{host}"));
+    }
+    let user = rest[..at].split_once(':')?.0;
+    Some(format!("{scheme}://{user}@{host}"))
 }
 
 #[cfg(test)]
@@ -221,6 +272,12 @@ mod tests {
                 Some("http://github.com/"),
             ),
             ("https://github.com/o/r@v1", None),
+            ("http::https://T@h/r", Some("http::https://h/r")),
+            (
+                "socks5://u:SECRET@proxy:1080",
+                Some("socks5://u@proxy:1080"),
+            ),
+            ("ssh://git:SECRET@h/r", Some("ssh://git@h/r")),
             ("ssh://git@github.com/o/r.git", None),
             ("git@github.com:o/r.git", None),
             ("/srv/origin.git", None),
@@ -236,13 +293,20 @@ mod tests {
                       [http \"https://github.com/\"]\n\textraHeader = AUTHORIZATION: basic SECRET\n\
                       [credential]\n\thelper = \"!f() { echo password=SECRET2; }; f\"\n\
                       [url \"https://TOKEN3@github.com/\"]\n\tinsteadOf = gh:\n\
-                      [user]\n\tname = Me # me\n";
+                      [user]\n\tname = Me # me\n\
+                      [HTTP]\n\tProxy = http://u:SECRET4@proxy:3128\n[lfs]\n\turl = https://SECRET5@lfs.example/r\n\
+                      [http \"https://SECRET6@h/\"]\n\tsslVerify = true\n[core]\n\taskPass = /home/me/bin/give-SECRET7\n\
+                      [sendemail]\n\tsmtpPass = SECRET8\n\tsmtpUser = me\n";
         let clean = String::from_utf8(without_credentials(config.as_bytes()).unwrap()).unwrap();
         for secret in ["TOKEN", "SECRET", "keys/deploy", "helper", "extraHeader"] {
             assert!(!clean.contains(secret), "{secret} in:\n{clean}");
         }
         for kept in [
             "# my settings",
+            "Proxy = http://proxy:3128",
+            "url = https://lfs.example/r",
+            "[http \"https://h/\"]",
+            "smtpUser = me",
             "bare = false",
             "url = https://github.com/o/r.git",
             "fetch = +refs/heads/*:refs/remotes/origin/*",
@@ -267,6 +331,12 @@ mod tests {
         assert_eq!(get("user.name"), "Me\n");
         assert_eq!(get("url.https://github.com/.insteadof"), "gh:\n");
         assert_eq!(get("credential.helper"), "");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_reads_as_empty() {
+        let text = without_credentials(b"[remote \"o\"\n\turl = https://T@h/r\n").unwrap();
+        assert_eq!(text, UNREADABLE.as_bytes());
     }
 
     #[test]

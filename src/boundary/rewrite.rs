@@ -25,16 +25,21 @@ pub fn confined_command(exe: &Path, command: &str, with_credentials: bool) -> St
 }
 
 /// Whether `command` already runs inside the boundary, credentials hidden (a rewrite the
-/// agent sent back). One that asks for the credentials is not: the agent could write that
-/// itself, so it is confined again (and the inner boundary, which cannot be set up inside
-/// another, fails closed).
+/// agent sent back): exactly the line [`confined_command`] writes, and nothing beside it (`…
+/// -- true; cat ~/.git-credentials` would run its second part outside). One that asks for the
+/// credentials is not: the agent could write that itself, so it is confined again (and the
+/// inner boundary, which cannot be set up inside another, fails closed).
 pub fn is_confined_command(command: &str) -> bool {
-    let mut words = command.split_ascii_whitespace();
-    let program = words.next().unwrap_or("");
-    let program = program.trim_matches('\'');
-    program.rsplit('/').next() == Some("hookjudge")
-        && words.next() == Some(SUBCOMMAND)
-        && !command.contains(WITH_CREDENTIALS)
+    let Ok(words) = shell_words::split(command) else {
+        return false;
+    };
+    let [program, subcommand, dashes, bash, c, script] = words.as_slice() else {
+        return false;
+    };
+    Path::new(program).file_name() == Some("hookjudge".as_ref())
+        && subcommand == SUBCOMMAND
+        && (dashes, bash, c) == (&"--".to_owned(), &"bash".to_owned(), &"-c".to_owned())
+        && confined_command(Path::new(program), script, false) == command
 }
 
 #[cfg(test)]
@@ -63,5 +68,17 @@ mod tests {
         )));
         assert!(!is_confined_command("hookjudge gate"));
         assert!(!is_confined_command("echo hookjudge run-confined"));
+        // Anything beside the rewrite runs outside it.
+        let line = confined_command(Path::new("/usr/bin/hookjudge"), "true", false);
+        assert!(is_confined_command(&line));
+        for beside in [
+            format!("{line}; cat ~/.git-credentials"),
+            format!("{line} && git push"),
+            format!("{line}\ncat x"),
+            "/usr/bin/hookjudge run-confined -- true; cat ~/.git-credentials".to_owned(),
+            "/usr/bin/hookjudge run-confined -- bash -c 'true' ; cat x".to_owned(),
+        ] {
+            assert!(!is_confined_command(&beside), "{beside}");
+        }
     }
 }

@@ -127,6 +127,11 @@ fn run(event: &Event, tool: &Tool, gate: &GateHook, started: Instant) -> Result<
     let (command, cwd) = match tool.command() {
         _ if file_tool => ("", project.clone()),
         Some(command) => (command, tool.call.shell_dir(&project)),
+        // A list of commands in a shape hookjudge does not read: a person decides.
+        None if tool.input.tool_name.as_deref() == Some(crate::agent::CLINE_SHELL) => {
+            let why = "its list of commands is in no shape hookjudge reads";
+            return Ok(fail_safe(Some(agent), Some(event), why.to_owned()));
+        }
         None => return Ok(silent(agent)),
     };
     let protected = if file_tool {

@@ -828,6 +828,22 @@ fn git_configuration_is_read_without_its_credentials() {
         write.stdout,
         write.stderr
     );
+    // Outside any repository too, with what the user's configuration includes; and the
+    // `git -c` settings passed down in the environment.
+    let show = "cat ~/.gitconfig-work; echo \"p=$GIT_CONFIG_PARAMETERS\"";
+    let mut run = s
+        .home
+        .cmd_of(&s.binary, &["run-confined", "--", "bash", "-c", show]);
+    run.command
+        .current_dir(home)
+        .env("GIT_CONFIG_PARAMETERS", "'http.extraheader'='X: TOKEN4'");
+    let outside = run.output();
+    assert_eq!(outside.code, 0, "{}", outside.stderr);
+    assert!(
+        !outside.stdout.contains("TOKEN") && outside.stdout.ends_with("p=\n"),
+        "{}",
+        outside.stdout
+    );
     let mut run = s.home.cmd_of(
         &s.binary,
         &[

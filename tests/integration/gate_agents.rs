@@ -285,3 +285,19 @@ fn opencode_crush_and_copilot_shells_cannot_approve_what_the_gate_held_back() {
         assert!(out.stderr.contains(&want), "{}", out.stderr);
     }
 }
+
+/// Only Cline's shell tool takes a list of commands: another agent's `commands` beside its
+/// `command` is not what runs, and the command is what the gate reads.
+#[test]
+fn a_list_beside_another_agents_command_is_not_read_in_its_place() {
+    let home = Home::new();
+    home.user_config(r#"{"llm": {"provider": "none"}}"#);
+    let repo = GitFixture::new(home.path(), "repo");
+    repo.commit("a.txt", "two\n", "change a");
+    let stdin = json!({"session_id": "s", "cwd": repo.work, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "git push origin main", "commands": ["ls"]}});
+    let (out, _) = gate(&home, Some("claude"), &stdin);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "ask", "{v}");
+    assert_eq!(home.last_log()["command"], "git push origin main");
+}

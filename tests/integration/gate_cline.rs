@@ -202,3 +202,53 @@ fn a_command_that_wrote_the_messages_file_voids_the_run_after_it() {
         "session_written"
     );
 }
+
+/// The gate's answer on a `run_commands` call whose input is `input`, with no session file.
+fn gate_on(home: &Home, repo: &GitFixture, input: Value) -> Value {
+    let stdin = json!({"clineVersion": "", "taskId": "conv_1", "sessionContext": {"rootSessionId": "none"},
+        "workspaceRoots": [repo.work], "agent_id": "agent_1", "parent_agent_id": null, "hookName": "tool_call",
+        "tool_call": {"id": "call_1", "name": "run_commands", "input": input},
+        "preToolUse": {"toolName": "run_commands", "parameters": {}}});
+    let out = home.cmd(&["gate"]).stdin(stdin.to_string()).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()
+}
+
+/// Cline CLI 3.0.65's `run_commands` takes its commands in several shapes (`@cline/core`'s
+/// schema): each is read, and a push in any of them is held back.
+#[test]
+fn a_push_in_any_shape_cline_takes_is_held_back() {
+    let (home, repo) = setup();
+    for input in [
+        json!({"commands": ["git push origin main"]}),
+        json!({"commands": "git push origin main"}),
+        json!({"commands": ["ls", {"command": "git", "args": ["push", "origin", "main"]}]}),
+        json!({"command": "git", "args": ["push", "origin", "main"]}),
+        json!({"command": "git push origin main"}),
+        json!({"cmd": "git push origin main"}),
+        json!("git push origin main"),
+        json!(["git push origin main"]),
+    ] {
+        let answer = gate_on(&home, &repo, input.clone());
+        let told = refused_in_place(&answer);
+        assert!(told.contains("would publish 1 commit"), "{input}: {told}");
+        let command = home.last_log()["command"].as_str().unwrap().to_owned();
+        assert!(
+            command.ends_with("git push origin main"),
+            "{input}: {command}"
+        );
+    }
+    // A heredoc split over the list, as Cline joins it, is read whole: its body is data.
+    let heredoc = json!({"commands": ["cat > notes.txt <<EOF", "git push origin main", "EOF"]});
+    assert_eq!(gate_on(&home, &repo, heredoc), json!({"cancel": false}));
+    // A list in no shape hookjudge reads: a person decides (Cline cannot ask, so it is told).
+    let odd = gate_on(&home, &repo, json!({"commands": [7]}));
+    assert_eq!(odd["cancel"], true, "{odd}");
+    assert!(
+        odd["errorMessage"]
+            .as_str()
+            .unwrap()
+            .contains("its list of commands is in no shape hookjudge reads"),
+        "{odd}"
+    );
+}
