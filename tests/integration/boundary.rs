@@ -1042,3 +1042,53 @@ fn every_agents_hook_files_are_read_only_inside_the_boundary() {
     // The work tree around them stays writable.
     assert_eq!(s.confined("printf x > notes.txt && rm notes.txt").code, 0);
 }
+
+/// A SHA-256 repository is a repository too: its git folder is kept, its configuration read
+/// without credentials (before, it could not be opened, and nothing of it was protected).
+#[test]
+fn a_sha256_repository_is_protected_like_any_other() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let repo = s.home.path().join("sha256");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(s.home.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&["init", "-q", "--object-format=sha256", "sha256"]);
+    git(&[
+        "-C",
+        "sha256",
+        "remote",
+        "add",
+        "o",
+        "https://TOKEN@example.org/r",
+    ]);
+    let mut run = s.home.cmd_of(
+        &s.binary,
+        &[
+            "run-confined",
+            "--",
+            "bash",
+            "-c",
+            "git config --get remote.o.url; touch .git/hooks/pre-push || echo REFUSED",
+        ],
+    );
+    run.command.current_dir(&repo);
+    let out = run.output();
+    assert_eq!(
+        out.stdout, "https://example.org/r\nREFUSED\n",
+        "{}",
+        out.stderr
+    );
+    assert!(!repo.join(".git/hooks/pre-push").exists());
+}
