@@ -261,48 +261,96 @@ mod tests {
         );
     }
 
+    /// A hook input for `tool` with `input`, as the hooks read it.
+    fn call(tool: &str, input: Value) -> crate::agent::HookInput {
+        let stdin = json!({"tool_name": tool, "tool_input": input}).to_string();
+        crate::agent::HookInput::parse(stdin.as_bytes()).unwrap()
+    }
+
     #[test]
     fn a_rewrite_keeps_the_shape_each_agent_runs() {
         let confined = |c: &str| format!("confined {c}");
-        // Cline CLI 3's whole list, as the gate read it (one script), runs as one command.
-        let cli = json!({"commands": ["make test", "git push"], "requires_approval": false});
+        // Cline CLI 3 runs each command of its list on its own (a heredoc split over entries
+        // joined back): each is confined on its own.
+        let cli = call(
+            "run_commands",
+            json!({"commands": ["make test", "cat <<EOF", "body", "EOF", "git push"], "requires_approval": false}),
+        );
         assert_eq!(
-            crate::agent::rewritten_input(
-                Agent::Cline,
-                Some(&cli),
-                "make test\ngit push",
-                confined
-            ),
-            Some(json!({"commands": ["confined make test\ngit push"], "requires_approval": false}))
+            crate::agent::rewritten_input(Agent::Cline, &cli, "", confined),
+            Some(
+                json!({"commands": ["confined make test", "confined cat <<EOF\nbody\nEOF", "confined git push"],
+                        "requires_approval": false})
+            )
         );
         // Only Cline's list is a list: another agent's `commands` is not what runs.
         assert_eq!(
             crate::agent::rewritten_input(
                 Agent::Gemini,
-                Some(&json!({"command": "git push", "commands": ["ls"]})),
+                &call(
+                    "run_shell_command",
+                    json!({"command": "git push", "commands": ["ls"]})
+                ),
                 "git push",
                 confined
             ),
             Some(json!({"command": "confined git push", "commands": ["ls"]}))
         );
-        let extension = json!({"command": "git push", "requires_approval": "false"});
+        let extension = call(
+            "execute_command",
+            json!({"command": "git push", "requires_approval": "false"}),
+        );
         assert_eq!(
-            crate::agent::rewritten_input(Agent::Cline, Some(&extension), "git push", confined),
+            crate::agent::rewritten_input(Agent::Cline, &extension, "git push", confined),
             None
         );
         assert_eq!(
             crate::agent::rewritten_input(
                 Agent::Codex,
-                Some(&json!({"command": "ls", "workdir": "/w"})),
+                &call("Bash", json!({"command": "ls", "workdir": "/w"})),
                 "ls",
                 confined
             ),
             Some(json!({"command": "confined ls", "workdir": "/w"}))
         );
         assert_eq!(
-            crate::agent::rewritten_input(Agent::Copilot, None, "ls", confined),
+            crate::agent::rewritten_input(
+                Agent::Copilot,
+                &call("bash", Value::Null),
+                "ls",
+                confined
+            ),
             Some(json!({"command": "confined ls"}))
         );
+    }
+
+    #[test]
+    fn clines_list_is_run_as_cline_runs_it() {
+        let run = |list: Value| {
+            crate::agent::cline_commands_run(&call("run_commands", json!({"commands": list})))
+        };
+        let owned = |v: &[&str]| Some(v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        // A heredoc is joined up to the entry that is its word, trimmed; `<<<` is no heredoc.
+        assert_eq!(
+            run(json!(["cat > n <<-'END'", "a", "  END  ", "ls"])),
+            owned(&["cat > n <<-'END'\na\n  END  ", "ls"])
+        );
+        assert_eq!(
+            run(json!(["grep x <<<y", "y"])),
+            owned(&["grep x <<<y", "y"])
+        );
+        // Cline's word, not bash's: `<<E\OF` ends at `E`, which never comes, so nothing joins.
+        assert_eq!(
+            run(json!(["cat <<E\\OF", "git push", "EOF"])),
+            owned(&["cat <<E\\OF", "git push", "EOF"])
+        );
+        // Nothing else joins: a continuation or an open quote ends with its entry.
+        assert_eq!(
+            run(json!(["true \\", "git push"])),
+            owned(&["true \\", "git push"])
+        );
+        assert_eq!(run(json!([])), None);
+        assert_eq!(run(json!(["ls", 7])), None);
     }
 
     #[test]

@@ -169,9 +169,15 @@ impl HookInput {
             let typed = self.cline_tool_call.take().unwrap_or_default();
             fill(&mut self.tool_use_id, typed.id);
             self.tool_name = typed.name.or(call.tool_name);
+            // `preToolUse.parameters` holds a list of commands as a JSON string; the call's own
+            // input holds a string as the one command it is.
+            let from_parameters = typed.input.is_none();
             self.tool_input = typed.input.or(call.parameters);
             if self.tool_name.as_deref() == Some(CLINE_SHELL) {
-                self.tool_input = self.tool_input.take().map(cline_commands);
+                self.tool_input = self
+                    .tool_input
+                    .take()
+                    .map(|input| cline_commands(input, from_parameters));
             }
             // Kept to tell the agent apart.
             self.cline_pre_tool_use = Some(ClinePreToolUse::default());
@@ -326,7 +332,7 @@ pub const CLINE_SHELL: &str = "run_commands";
 /// one command as a string (`commands`, `command`, `cmd`, or the whole input), and commands as
 /// `{command, args}` run without a shell, which are read as the quoted line. An input in none of
 /// these shapes is left as it came: its command cannot be read, and the gate asks (fail safe).
-fn cline_commands(input: Value) -> Value {
+fn cline_commands(input: Value, from_parameters: bool) -> Value {
     fn line(item: &Value) -> Option<String> {
         match item {
             Value::String(s) => Some(s.clone()),
@@ -350,9 +356,8 @@ fn cline_commands(input: Value) -> Value {
     let (items, mut rest) = match &input {
         Value::Object(o) if o.contains_key("commands") => {
             let items = match &o["commands"] {
-                // The hook's `preToolUse.parameters` holds the list as a JSON string.
                 Value::String(s) => match serde_json::from_str::<Value>(s) {
-                    Ok(Value::Array(list)) => list,
+                    Ok(Value::Array(list)) if from_parameters => list,
                     _ => vec![Value::String(s.clone())],
                 },
                 Value::Array(list) => list.clone(),
@@ -378,19 +383,53 @@ fn cline_commands(input: Value) -> Value {
     Value::Object(rest)
 }
 
-/// The command of a shell tool call. Cline CLI 3's `run_commands` takes a list of whole
-/// commands: they are read as the lines of one script (so a heredoc split over several, as
-/// Cline joins it, is read whole).
+/// Cline CLI 3's `run_commands` call as the commands Cline runs, each on its own (in parallel,
+/// in the same folder): its list, with a heredoc split over several entries joined back as
+/// `@cline/core` 3.0.65 joins it (an entry with `<<WORD` up to the next entry that is `WORD`,
+/// trimmed). `None` for any other call.
+pub fn cline_commands_run(input: &HookInput) -> Option<Vec<String>> {
+    if input.tool_name.as_deref() != Some(CLINE_SHELL) {
+        return None;
+    }
+    let Value::Array(commands) = &input.tool_input.as_ref()?["commands"] else {
+        return None;
+    };
+    let lines: Vec<&str> = commands.iter().map(Value::as_str).collect::<Option<_>>()?;
+    let mut run = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let end = heredoc_word(lines[i])
+            .and_then(|word| (i + 1..lines.len()).find(|&j| lines[j].trim() == word))
+            .unwrap_or(i);
+        run.push(lines[i..=end].join("\n"));
+        i = end + 1;
+    }
+    (!run.is_empty()).then_some(run)
+}
+
+/// The word a heredoc in `line` ends at, as `@cline/core` 3.0.65 finds it: the first `<<` not
+/// after another `<`, an optional `-`, spaces, then a quoted word or `[A-Za-z0-9_./-]+`.
+fn heredoc_word(line: &str) -> Option<&str> {
+    static WORD: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"^<<-?\s*(?:"([^"]+)"|'([^']+)'|([A-Za-z0-9_./-]+))"#)
+            .expect("a valid pattern")
+    });
+    let bytes = line.as_bytes();
+    (0..line.len())
+        .filter(|&i| line[i..].starts_with("<<") && (i == 0 || bytes[i - 1] != b'<'))
+        .find_map(|i| {
+            let found = WORD.captures(&line[i..])?;
+            (1..=3).find_map(|g| found.get(g)).map(|m| m.as_str())
+        })
+}
+
+/// The command of a shell tool call. Cline CLI 3's `run_commands` runs several
+/// ([`cline_commands_run`]): the gate reads each on its own, and this is them one per line
+/// (what the log shows).
 pub fn shell_command(input: &HookInput) -> Option<String> {
     let tool_input = input.tool_input.as_ref()?;
     if input.tool_name.as_deref() == Some(CLINE_SHELL) {
-        let Value::Array(commands) = &tool_input["commands"] else {
-            return None;
-        };
-        let lines: Option<Vec<&str>> = commands.iter().map(Value::as_str).collect();
-        return lines
-            .filter(|l| !l.is_empty())
-            .map(|lines| lines.join("\n"));
+        return cline_commands_run(input).map(|run| run.join("\n"));
     }
     match &tool_input["command"] {
         Value::String(s) => Some(s.clone()),
@@ -408,18 +447,22 @@ pub fn shell_command(input: &HookInput) -> Option<String> {
 }
 
 /// A shell call's tool input with its command replaced by `line(command)`, where `command` is
-/// what the gate read of it, in the shape the agent runs it: `command`, or for Cline CLI 3 a
-/// list of that one line (the whole list, read as one script, runs as one). `None` for an
-/// input the agent would not take back rewritten (Cline's `execute_command`: the VS Code
-/// extension reads no `overrideInput`).
+/// what the gate read of it, in the shape the agent runs it: `command`, or for Cline CLI 3 each
+/// command it runs ([`cline_commands_run`]) by `line` of it. `None` for an input the agent
+/// would not take back rewritten (Cline's `execute_command`: the VS Code extension reads no
+/// `overrideInput`).
 pub fn rewritten_input(
     agent: Agent,
-    tool_input: Option<&Value>,
+    input: &HookInput,
     command: &str,
     line: impl Fn(&str) -> String,
 ) -> Option<Value> {
+    let tool_input = input.tool_input.as_ref();
     if agent == Agent::Cline {
-        return replaced_commands(tool_input, &line(command));
+        let run = cline_commands_run(input)?;
+        let mut rewritten = replaced_commands(tool_input, "")?;
+        rewritten["commands"] = run.iter().map(|c| Value::String(line(c))).collect();
+        return Some(rewritten);
     }
     let mut input = tool_input
         .filter(|i| i.is_object())

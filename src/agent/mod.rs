@@ -19,7 +19,8 @@ pub use answer::{
 };
 pub use input::{
     CLINE_SHELL, CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS,
-    is_file_tool, is_shell_tool, replaced_commands, rewritten_input, shell_command,
+    cline_commands_run, is_file_tool, is_shell_tool, replaced_commands, rewritten_input,
+    shell_command,
 };
 
 use std::fmt;

@@ -103,6 +103,7 @@ fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
         files.extend(from(repo.config_snapshot().plumbing()));
         let common = repo.common_dir();
         files.push(common.join("config"));
+        files.push(common.join("config.worktree"));
         files.extend(named_below(&common.join("worktrees"), "config.worktree", 1));
         files.extend(named_below(&common.join("modules"), "config", 8));
     }

@@ -46,7 +46,10 @@ impl hook::Entry for GateHook<'_> {
             agent,
             mut outcome,
             log,
-        } = run(event, tool, self, started)?;
+        } = match crate::agent::cline_commands_run(&tool.input).filter(|run| run.len() > 1) {
+            Some(commands) => each_on_its_own(event, tool, self, started, commands)?,
+            None => run(event, tool, self, started)?,
+        };
         let Some(command) = tool.command() else {
             return Ok(Ran {
                 agent,
@@ -73,6 +76,39 @@ impl hook::Entry for GateHook<'_> {
     fn render(agent: Agent, outcome: &GateOutcome) -> Option<serde_json::Value> {
         agent.gate_answer(outcome)
     }
+}
+
+/// A call that runs several commands each on its own (Cline CLI 3's `run_commands`, in
+/// parallel and in the same folder): each is read alone, as the agent runs it, and the most
+/// severe answer stands (a ruled one before a silent one of the same rank, so that a push the
+/// gate let through keeps its credentials).
+fn each_on_its_own(
+    event: &Event,
+    tool: &Tool,
+    gate: &GateHook,
+    started: Instant,
+    commands: Vec<String>,
+) -> Result<GateRan, Failed> {
+    let rank = |ran: &GateRan| {
+        let severity = match ran.outcome {
+            GateOutcome::Deny(_) => 2,
+            GateOutcome::Ask(_) => 1,
+            _ => 0,
+        };
+        (severity, ran.log.is_some())
+    };
+    let mut worst: Option<GateRan> = None;
+    for command in commands {
+        let mut one = tool.clone();
+        if let Call::Shell { command: c, .. } = &mut one.call {
+            *c = Some(command);
+        }
+        let ran = run(event, &one, gate, started)?;
+        if worst.as_ref().is_none_or(|w| rank(&ran) > rank(w)) {
+            worst = Some(ran);
+        }
+    }
+    Ok(worst.unwrap_or_else(|| silent(event.agent)))
 }
 
 /// No answer and no log line: nothing gated.

@@ -241,6 +241,26 @@ fn a_push_in_any_shape_cline_takes_is_held_back() {
     // A heredoc split over the list, as Cline joins it, is read whole: its body is data.
     let heredoc = json!({"commands": ["cat > notes.txt <<EOF", "git push origin main", "EOF"]});
     assert_eq!(gate_on(&home, &repo, heredoc), json!({"cancel": false}));
+    // Cline runs every other entry on its own: what would join them in one script does not.
+    for list in [
+        json!(["true \\", "git push origin main"]),
+        json!(["echo 'x", "git push origin main", "'"]),
+        // Cline ends this heredoc at `E` (bash at `EOF`): it joins nothing.
+        json!(["cat <<E\\OF", "git push origin main", "EOF"]),
+        // Each runs in the workspace: a `cd` does not carry over to the next.
+        json!(["cd /", "git push origin main"]),
+    ] {
+        let told = refused_in_place(&gate_on(&home, &repo, json!({ "commands": list })));
+        assert!(told.contains("would publish 1 commit"), "{list}: {told}");
+    }
+    // The call's own input holds a string as the one command it is (only the hook's
+    // `preToolUse.parameters` holds a list as a JSON string): bash unquotes `gi\t` to `git`.
+    let encoded = json!({"commands": "[\"$(gi\\t push origin main)\"]"});
+    let answer = gate_on(&home, &repo, encoded);
+    assert!(
+        answer["cancel"] == true || answer.get("overrideInput").is_some(),
+        "{answer}"
+    );
     // A list in no shape hookjudge reads: a person decides (Cline cannot ask, so it is told).
     let odd = gate_on(&home, &repo, json!({"commands": [7]}));
     assert_eq!(odd["cancel"], true, "{odd}");

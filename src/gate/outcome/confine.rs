@@ -46,16 +46,14 @@ pub fn confine(
         GateOutcome::Ask(reason) => Some(reason.clone()),
         _ => return outcome,
     };
-    if boundary::is_confined_command(command) {
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("hookjudge"));
+    if boundary::is_confined_command(command, &exe) {
         return outcome;
     }
-    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("hookjudge"));
     let with_credentials = ruled || !confinement.hide_credentials;
-    let Some(tool_input) =
-        agent::rewritten_input(agent, input.tool_input.as_ref(), command, |line| {
-            boundary::confined_command(&exe, line, with_credentials)
-        })
-    else {
+    let Some(tool_input) = agent::rewritten_input(agent, input, command, |line| {
+        boundary::confined_command(&exe, line, with_credentials)
+    }) else {
         return outcome;
     };
     let home = std::env::var_os("HOME").map(PathBuf::from);
