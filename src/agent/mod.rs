@@ -10,6 +10,7 @@
 //! [`Agent::contract`]'s table.
 
 mod answer;
+mod cline;
 pub mod human;
 mod input;
 
@@ -17,10 +18,10 @@ pub use answer::{
     ASK_THE_USER, GateOutcome, StopOutcome, TELL_THE_PERSON, confined_output, gate_output,
     refusal_command, stop_block, stop_notice, told_reason,
 };
+pub use cline::{CLINE_SHELL, cline_commands_run, replaced_commands};
 pub use input::{
-    CLINE_SHELL, CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS,
-    cline_commands_run, is_file_tool, is_shell_tool, replaced_commands, rewritten_input,
-    shell_command,
+    CURSOR_SHELL, ClinePreToolUse, FILE_TOOLS, HookInput, ParseError, SHELL_TOOLS, is_file_tool,
+    is_shell_tool, rewritten_input, shell_command,
 };
 
 use std::fmt;
