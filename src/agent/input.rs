@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Agent;
-use super::cline::{CLINE_SHELL, cline_commands, cline_commands_run, replaced_commands};
+use super::cline::{CLINE_SHELL, cline_commands, cline_commands_run};
 use crate::support::hash::fnv1a;
 
 /// The hook input fields hookjudge reads; agents send more, which are ignored.
@@ -362,7 +362,7 @@ pub fn rewritten_input(
     let tool_input = input.tool_input.as_ref();
     if agent == Agent::Cline {
         let run = cline_commands_run(input)?;
-        let mut rewritten = replaced_commands(tool_input, "")?;
+        let mut rewritten = tool_input?.clone();
         rewritten["commands"] = run.iter().map(|c| Value::String(line(c))).collect();
         return Some(rewritten);
     }

@@ -95,12 +95,18 @@ fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
             .filter_map(|s| s.meta().path.clone())
             .collect()
     };
-    // `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` included, and the files they include.
-    if let Ok(globals) = gix::config::File::from_globals() {
-        files.extend(from(&globals));
+    match repo {
+        // The repository's configuration holds the user's and the system's already, with what
+        // they include: they are parsed once.
+        Some(repo) => files.extend(from(repo.config_snapshot().plumbing())),
+        // `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` included, and the files they include.
+        None => files.extend(
+            gix::config::File::from_globals()
+                .map(|globals| from(&globals))
+                .unwrap_or_default(),
+        ),
     }
     if let Some(repo) = repo {
-        files.extend(from(repo.config_snapshot().plumbing()));
         let common = repo.common_dir();
         files.push(common.join("config"));
         files.push(common.join("config.worktree"));
