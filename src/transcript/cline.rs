@@ -216,6 +216,10 @@ struct Input {
     commands: Value,
     command: LooseStr,
     path: LooseStr,
+    /// `editor`: text to replace, or a line to insert at. With neither, the call writes the
+    /// whole file (it creates it): Claude Code's `Write`, not `Edit`.
+    old_text: Option<serde::de::IgnoredAny>,
+    insert_line: Option<serde::de::IgnoredAny>,
 }
 
 /// One command's result in a `run_commands` result, or an `editor` result.
@@ -276,10 +280,12 @@ impl Block {
     /// A call: one per command of a `run_commands` call.
     fn calls(self) -> Vec<Event> {
         let name = self.name.get().unwrap_or("");
+        let writes_whole =
+            name == "editor" && self.input.old_text.is_none() && self.input.insert_line.is_none();
         let tool = TOOL_NAMES
             .iter()
             .find(|(cline, _)| *cline == name)
-            .map_or(name, |(_, ours)| ours);
+            .map_or(name, |(_, ours)| if writes_whole { "Write" } else { ours });
         let id = self.id.0.unwrap_or_default();
         let commands: Vec<Option<String>> = match self.input.commands {
             Value::Array(list) => list.iter().map(|c| c.as_str().map(str::to_owned)).collect(),
@@ -290,7 +296,7 @@ impl Block {
             .input
             .path
             .0
-            .filter(|_| tool == "Edit")
+            .filter(|_| tool == "Edit" || tool == "Write")
             .into_iter()
             .collect();
         commands

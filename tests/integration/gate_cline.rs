@@ -272,3 +272,54 @@ fn a_push_in_any_shape_cline_takes_is_held_back() {
         "{odd}"
     );
 }
+
+/// A file Cline's `editor` created (no `old_text`, no `insert_line`: the whole file) is the
+/// session's scratch, which `rm` may take; one it only edited is not.
+#[test]
+fn a_file_the_editor_created_may_be_removed() {
+    for (input, silent) in [
+        (json!({"new_text": "draft\n"}), true),
+        (json!({"old_text": "draft", "new_text": "final"}), false),
+    ] {
+        let (home, repo) = setup();
+        std::fs::write(repo.work.join("notes.tmp"), "draft\n").unwrap();
+        let mut input = input;
+        input["path"] = json!(repo.work.join("notes.tmp"));
+        let sessions = default_sessions(&home);
+        let path = session(&sessions, &repo, &[]);
+        // The session's one step: the editor call on notes.tmp, then the `rm`.
+        let mut doc: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let messages = doc["messages"].as_array_mut().unwrap();
+        messages.pop();
+        messages.push(call("e1", "editor", input.clone()));
+        messages.push(result(
+            "e1",
+            "editor",
+            json!(json!({"query": "edit", "result": "ok", "success": true}).to_string()),
+        ));
+        messages.push(call(
+            "call_push",
+            "run_commands",
+            json!({"commands": ["rm notes.tmp"]}),
+        ));
+        std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap() + "\n").unwrap();
+        let answer = gate_on_session(&home, &repo, json!({"commands": ["rm notes.tmp"]}));
+        assert_eq!(
+            answer == json!({"cancel": false}),
+            silent,
+            "{input}: {answer}"
+        );
+    }
+}
+
+/// The gate's answer on a `run_commands` call read against the session file [`session`] writes.
+fn gate_on_session(home: &Home, repo: &GitFixture, input: Value) -> Value {
+    let stdin = json!({"clineVersion": "", "taskId": "conv_1", "sessionContext": {"rootSessionId": SESSION_ID},
+        "workspaceRoots": [repo.work], "agent_id": "agent_2", "parent_agent_id": null, "hookName": "tool_call",
+        "tool_call": {"id": "call_push", "name": "run_commands", "input": input},
+        "preToolUse": {"toolName": "run_commands", "parameters": {}}});
+    let out = home.cmd(&["gate"]).stdin(stdin.to_string()).output();
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()
+}
