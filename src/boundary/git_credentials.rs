@@ -207,6 +207,42 @@ pub fn without_credentials(bytes: &[u8]) -> Option<Vec<u8>> {
     changed.then(|| file.to_bstring().into())
 }
 
+/// The `git -c` settings passed down in the environment (`GIT_CONFIG_COUNT`, then
+/// `GIT_CONFIG_KEY_<n>` and `GIT_CONFIG_VALUE_<n>` for each), as a confined command that may not
+/// publish gets them: a setting that is a credential (as [`without_credentials`] takes out of a
+/// file) goes, a URL loses its user information, the rest stays in its order. Agents pass
+/// settings of their own this way (Gemini CLI an empty `core.hooksPath`), so the variables
+/// cannot simply go as `GIT_CONFIG_PARAMETERS` does. `None` when nothing changes.
+pub fn env_settings_without_credentials(
+    settings: &[(String, String)],
+) -> Option<Vec<(String, String)>> {
+    let kept: Vec<(String, String)> = settings
+        .iter()
+        .filter_map(|(key, value)| {
+            let (section, rest) = key.split_once('.')?;
+            let (subsection, name) = match rest.rsplit_once('.') {
+                Some((subsection, name)) => (Some(subsection), name),
+                None => (None, rest),
+            };
+            let section = section.to_ascii_lowercase();
+            let name_lower = name.to_ascii_lowercase();
+            if section == "credential" || REMOVED.contains(&(section.as_str(), name_lower.as_str()))
+            {
+                return None;
+            }
+            let key = match subsection.and_then(without_userinfo) {
+                Some(clean) => format!("{section}.{clean}.{name}"),
+                None => key.clone(),
+            };
+            Some((
+                key,
+                without_userinfo(value).unwrap_or_else(|| value.clone()),
+            ))
+        })
+        .collect();
+    (kept != settings).then_some(kept)
+}
+
 /// Removes every value of `key` from the section `id`; whether there was one.
 fn remove_all(file: &mut gix::config::File, id: gix::config::file::SectionId, key: &str) -> bool {
     let Some(mut section) = file.section_mut_by_id(id) else {
@@ -338,6 +374,41 @@ mod tests {
         assert_eq!(get("user.name"), "Me\n");
         assert_eq!(get("url.https://github.com/.insteadof"), "gh:\n");
         assert_eq!(get("credential.helper"), "");
+    }
+
+    #[test]
+    fn settings_passed_in_the_environment_lose_their_credentials_only() {
+        let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let given = pairs(&[
+            ("core.hooksPath", ""),
+            ("http.extraHeader", "AUTHORIZATION: bearer SECRET1"),
+            (
+                "Credential.https://github.com.helper",
+                "!echo password=SECRET2",
+            ),
+            ("remote.pub.url", "https://SECRET3@example.org/r.git"),
+            ("url.https://SECRET4@github.com/.insteadOf", "gh:"),
+            ("core.sshCommand", "ssh -i SECRET5"),
+            ("user.name", "Me"),
+        ]);
+        let kept = env_settings_without_credentials(&given).unwrap();
+        assert_eq!(
+            kept,
+            pairs(&[
+                ("core.hooksPath", ""),
+                ("remote.pub.url", "https://example.org/r.git"),
+                ("url.https://github.com/.insteadOf", "gh:"),
+                ("user.name", "Me"),
+            ])
+        );
+        assert_eq!(
+            env_settings_without_credentials(&pairs(&[("core.hooksPath", "")])),
+            None
+        );
     }
 
     #[test]

@@ -42,7 +42,7 @@ mod rewrite;
 pub use anchors::{Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan, plan_in};
 #[cfg(target_os = "linux")]
 pub use confine::{Error, confine, landlock_abi};
-pub use git_credentials::{Cleaned, without_credentials};
+pub use git_credentials::{Cleaned, env_settings_without_credentials, without_credentials};
 pub use rewrite::{confined_command, is_confined_command};
 
 /// How hookjudge keeps the agent's commands off its own files (`boundary.mode`).

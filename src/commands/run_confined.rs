@@ -75,6 +75,7 @@ fn run(plan: &crate::boundary::Plan, args: &RunConfinedArgs) -> Result<ExitStatu
         for variable in crate::boundary::CREDENTIAL_VARIABLES {
             command.env_remove(variable);
         }
+        settings_without_credentials(&mut command);
     }
     let child = command.spawn();
     let child = match child {
@@ -100,6 +101,41 @@ fn run(plan: &crate::boundary::Plan, args: &RunConfinedArgs) -> Result<ExitStatu
         if reaped < 0 {
             std::process::exit(NOT_RUN);
         }
+    }
+}
+
+/// Passes the `git -c` settings of the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+/// `GIT_CONFIG_VALUE_<n>`) down without their credentials. A setting that is not UTF-8 cannot be
+/// read, so it goes too.
+#[cfg(target_os = "linux")]
+fn settings_without_credentials(command: &mut std::process::Command) {
+    let Some(count) = std::env::var("GIT_CONFIG_COUNT")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+    else {
+        return;
+    };
+    let read: Vec<Option<(String, String)>> = (0..count)
+        .map(|n| {
+            let key = std::env::var(format!("GIT_CONFIG_KEY_{n}")).ok()?;
+            let value = std::env::var(format!("GIT_CONFIG_VALUE_{n}")).ok()?;
+            Some((key, value))
+        })
+        .collect();
+    let given: Vec<(String, String)> = read.iter().flatten().cloned().collect();
+    let kept = match crate::boundary::env_settings_without_credentials(&given) {
+        Some(kept) => kept,
+        None if given.len() == count => return,
+        None => given,
+    };
+    for n in 0..count {
+        command.env_remove(format!("GIT_CONFIG_KEY_{n}"));
+        command.env_remove(format!("GIT_CONFIG_VALUE_{n}"));
+    }
+    command.env("GIT_CONFIG_COUNT", kept.len().to_string());
+    for (n, (key, value)) in kept.iter().enumerate() {
+        command.env(format!("GIT_CONFIG_KEY_{n}"), key);
+        command.env(format!("GIT_CONFIG_VALUE_{n}"), value);
     }
 }
 

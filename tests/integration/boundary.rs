@@ -844,6 +844,25 @@ fn git_configuration_is_read_without_its_credentials() {
         "{}",
         outside.stdout
     );
+    // The same settings numbered in the environment (as Gemini CLI passes its own): the
+    // credential goes, the agent's own setting stays.
+    let show = "git config --get-all http.extraheader; echo \"hooks=[$(git config --get core.hookspath)] n=$GIT_CONFIG_COUNT\"";
+    let mut run = s
+        .home
+        .cmd_of(&s.binary, &["run-confined", "--", "bash", "-c", show]);
+    run.command.current_dir(&s.repo.work).envs([
+        ("GIT_CONFIG_COUNT", "2"),
+        ("GIT_CONFIG_KEY_0", "http.extraHeader"),
+        ("GIT_CONFIG_VALUE_0", "AUTHORIZATION: bearer TOKEN5"),
+        ("GIT_CONFIG_KEY_1", "core.hooksPath"),
+        ("GIT_CONFIG_VALUE_1", "/nowhere"),
+    ]);
+    let numbered = run.output();
+    assert_eq!(
+        numbered.stdout, "hooks=[/nowhere] n=1\n",
+        "{}",
+        numbered.stderr
+    );
     let mut run = s.home.cmd_of(
         &s.binary,
         &[
