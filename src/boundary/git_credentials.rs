@@ -204,7 +204,53 @@ pub fn without_credentials(bytes: &[u8]) -> Option<Vec<u8>> {
             changed |= section.rename(&name, Some(BString::from(clean))).is_ok();
         }
     }
-    changed.then(|| file.to_bstring().into())
+    let text: Vec<u8> = if changed {
+        file.to_bstring().into()
+    } else {
+        bytes.to_vec()
+    };
+    match comments_without_secrets(&text) {
+        Some(text) => Some(text),
+        None => changed.then_some(text),
+    }
+}
+
+/// `text` with every secret in its comments (a token noted beside the remote it was for)
+/// redacted as the LLM's prompts are ([`crate::redact`]), or `None` when no comment holds one.
+/// Git ignores comments, so nothing it reads changes.
+fn comments_without_secrets(text: &[u8]) -> Option<Vec<u8>> {
+    let mut changed = false;
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let start = comment_start(line);
+        let comment = start.and_then(|start| std::str::from_utf8(&line[start..]).ok());
+        match comment.map(crate::redact::redact) {
+            Some(redacted) if redacted.total() > 0 => {
+                out.extend_from_slice(&line[..start.expect("a comment has a start")]);
+                out.extend_from_slice(redacted.text.as_bytes());
+                changed = true;
+            }
+            _ => out.extend_from_slice(line),
+        }
+    }
+    changed.then_some(out)
+}
+
+/// Where the comment of one configuration line starts: at a `#` or `;` outside double quotes
+/// (a backslash escapes the next character).
+fn comment_start(line: &[u8]) -> Option<usize> {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, &b) in line.iter().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' => escaped = true,
+            b'"' => quoted = !quoted,
+            b'#' | b';' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The `git -c` settings passed down in the environment (`GIT_CONFIG_COUNT`, then
@@ -407,6 +453,43 @@ mod tests {
         );
         assert_eq!(
             env_settings_without_credentials(&pairs(&[("core.hooksPath", "")])),
+            None
+        );
+    }
+
+    #[test]
+    fn secrets_in_comments_are_redacted_and_git_reads_the_same() {
+        let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+        let config = format!(
+            "# deploy token {token}\n[remote \"origin\"]\n\turl = git@github.com:o/r.git ; was https://me:{token}@github.com/o/r\n\
+             [alias]\n\tlg = \"log --format='#%h'\" # {token}\n"
+        );
+        let clean = String::from_utf8(without_credentials(config.as_bytes()).unwrap()).unwrap();
+        assert!(!clean.contains(&token), "{clean}");
+        for kept in [
+            "# deploy token [REDACTED",
+            "url = git@github.com:o/r.git ;",
+            "lg = \"log --format='#%h'\" #",
+        ] {
+            assert!(clean.contains(kept), "{kept} not in:\n{clean}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in [("before", config.as_str()), ("after", clean.as_str())] {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let list = |name: &str| {
+            let out = std::process::Command::new("git")
+                .args(["config", "--file", name, "--list"])
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        assert_eq!(list("after"), list("before"));
+        assert!(list("after").contains("alias.lg=log --format='#%h'"));
+        assert_eq!(comment_start(b"\ta = \"x;y\\\" #\" ; c"), Some(15));
+        assert_eq!(
+            without_credentials(b"# just a note\n[core]\n\tbare = false # ok\n"),
             None
         );
     }
