@@ -1111,3 +1111,45 @@ fn a_sha256_repository_is_protected_like_any_other() {
     );
     assert!(!repo.join(".git/hooks/pre-push").exists());
 }
+
+/// A command run in a folder that is not a repository itself (a workspace holding several
+/// clones) keeps each clone's git hooks and configuration as it would inside the clone: read
+/// only, and read without credentials.
+#[test]
+fn repositories_below_a_workspace_folder_are_protected_too() {
+    let s = Scenario::new();
+    if !boundary_available(&s) {
+        return;
+    }
+    let workspace = s.home.path().join("ws");
+    std::fs::create_dir_all(workspace.join("owner")).unwrap();
+    let nested = crate::gate_repo::GitFixture::new(&workspace.join("owner"), "clone");
+    let config = nested.work.join(".git/config");
+    let before = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        before.clone() + "[remote \"pub\"]\n\turl = https://TOKEN9@example.org/o/r.git\n",
+    )
+    .unwrap();
+    let hooks = nested.work.join(".git/hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let line = "echo x >> owner/clone/.git/hooks/pre-push || echo REFUSED; \
+                git config --file owner/clone/.git/config core.hooksPath /dev/null || echo REFUSED; \
+                cd owner/clone && git config --get remote.pub.url";
+    let mut run = s
+        .home
+        .cmd_of(&s.binary, &["run-confined", "--", "bash", "-c", line]);
+    run.command.current_dir(&workspace);
+    let out = run.output();
+    assert_eq!(
+        out.stdout, "REFUSED\nREFUSED\nhttps://example.org/o/r.git\n",
+        "{}",
+        out.stderr
+    );
+    assert!(!hooks.join("pre-push").exists());
+    assert!(
+        !std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("hooksPath")
+    );
+}
