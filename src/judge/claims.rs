@@ -206,6 +206,19 @@ impl Layer2 for Grounded<'_> {
             .filter(|(_, s)| s.is_none())
             .map(|(w, _)| *w)
             .collect();
+        // Layer 1's hints for the judges in the call only: a hint for the claim judge when it
+        // is not asked would tell the model of a judge it has no task for.
+        let hints: Vec<String> = question
+            .hints
+            .iter()
+            .filter(|hint| {
+                rest.iter().any(|j| {
+                    hint.strip_prefix(j.name.as_str())
+                        .is_some_and(|h| h.starts_with(": "))
+                })
+            })
+            .cloned()
+            .collect();
         let block = self.block(question.facts);
         let mut asked = if rest.is_empty() {
             Answers {
@@ -216,7 +229,7 @@ impl Layer2 for Grounded<'_> {
             self.inner.ask_all(&Question {
                 judges: &rest,
                 text: question.text,
-                hints: question.hints,
+                hints: &hints,
                 facts: block.as_deref(),
                 woke: &rest_woke,
             })
@@ -385,6 +398,40 @@ mod grounded_tests {
             .unwrap();
         assert!(claim.layer2.is_none(), "{claim:?}");
         assert_eq!(claim.decision, Decision::Allow, "{claim:?}");
+    }
+
+    /// A Layer 2 that records the hints of each call.
+    #[derive(Default)]
+    struct Hints(std::sync::Mutex<Vec<String>>);
+    impl Layer2 for Hints {
+        fn ask(&self, _judge: &Judge, _text: &str) -> Answer {
+            Answer::Unjudged
+        }
+        fn ask_all(&self, question: &Question) -> Answers {
+            self.0
+                .lock()
+                .unwrap()
+                .extend(question.hints.iter().cloned());
+            Answers {
+                answers: vec![Answer::Unjudged; question.judges.len()],
+                calls: 1,
+            }
+        }
+    }
+
+    /// The claim judge's Layer 1 hint goes only into a call the claim judge is in.
+    #[test]
+    fn a_judge_left_out_of_the_call_leaves_no_hint_in_it() {
+        let panel = Panel::builtin();
+        let recorder = Hints::default();
+        let text = "Fixed the parser. All tests pass now. Shall I push to main?";
+        evaluate(text, &panel, &Grounded::new(&recorder, Box::new(|| None)));
+        let hints = recorder.0.lock().unwrap().clone();
+        assert!(hints.iter().any(|h| h.starts_with("commit: ")), "{hints:?}");
+        assert!(
+            !hints.iter().any(|h| h.starts_with(CLAIM_JUDGE)),
+            "{hints:?}"
+        );
     }
 
     #[test]
