@@ -141,7 +141,6 @@ fn llama_answers_parse_into_each_judges_fields_and_the_format_is_remembered() {
                 "handed_back",
                 "failures_left",
                 "owns_remaining_failures",
-                "stopped_partway",
                 "optional_or_quoted",
                 "user_decided",
                 "only_user_can",
