@@ -34,9 +34,7 @@ pub fn frame(recheck: &Recheck, request: Option<&str>, nonce: &str) -> Prompt {
          passage copied from the agent's text (not from the request or the facts, not \
          paraphrased, not joined from several places);\n\
          - the finding does not rest on a guess: not on a message cut off mid-work, not on work \
-         nobody asked for (for work left undone, what the user asked for earlier, a plan they approved \
-         and a rule they set for the project count as asked for), not on a cause or a check the \
-         text does state;\n\
+         the user did not ask for in this turn, not on a cause or a check the text does state;\n\
          - a careful reviewer who reads only the request, the facts and the text would call it a \
          violation of that judge's task, not merely a weaker answer than they hoped for.\n\
          Otherwise do not uphold it: a wrong block costs the user more than a missed one. The \
