@@ -518,7 +518,6 @@ mod tests {
                 "handed_back",
                 "failures_left",
                 "owns_remaining_failures",
-                "stopped_partway",
                 "optional_or_quoted",
                 "user_decided",
                 "only_user_can",
@@ -609,12 +608,7 @@ mod tests {
 
         let scope = builtin("scope-change");
         let holds = |pairs: &[(&str, bool)]| scope.block_when.holds(&answer(pairs));
-        for cut in [
-            "scope_cut",
-            "handed_back",
-            "stopped_partway",
-            "failures_left",
-        ] {
+        for cut in ["scope_cut", "handed_back", "failures_left"] {
             assert!(holds(&[(cut, true)]), "{cut}");
             for exemption in ["optional_or_quoted", "user_decided", "only_user_can"] {
                 assert!(
