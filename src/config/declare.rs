@@ -131,7 +131,7 @@ pub mod shapes {
         json!({"enum": ["all", "lexicon"]})
     }
     pub fn second_reading() -> Value {
-        json!({"enum": ["off", "blocks"]})
+        json!({"enum": ["off", "marked", "blocks"]})
     }
     pub fn response_format() -> Value {
         json!({"enum": ["json_schema", "json_object", "none"]})

@@ -119,6 +119,11 @@ const JUDGE_KEYS: &[JudgeKey] = &[
         object,
         "old field name -> rule over the current fields, so that a block_when written for the old fields keeps working",
     ),
+    key(
+        "second_reading",
+        boolean,
+        "true: under stop.second_reading \"marked\" (the default), this judge's blocks are read a second time and stand only when upheld",
+    ),
 ];
 
 /// The default of the key at dotted `path`, as the effective config shows it, unless it is

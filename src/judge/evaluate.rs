@@ -92,8 +92,12 @@ impl JudgeTurns {
 #[serde(rename_all = "lowercase")]
 pub enum SecondReading {
     /// The first reading's fields decide, as before.
-    #[default]
     Off,
+    /// The blocks of the judges marked `second_reading: true` (the built-in `shallow-bugfix`
+    /// and `bugfix-without-reproduction`, whose blocks on real text have mostly been false)
+    /// are read again; the others' blocks stand as the first reading gave them.
+    #[default]
+    Marked,
     /// Every block the LLM's fields give is read again, in one more call for the turn, and
     /// stands only when that reading upholds it with the agent's own words.
     Blocks,
@@ -104,6 +108,7 @@ impl SecondReading {
     pub fn name(self) -> &'static str {
         match self {
             SecondReading::Off => "off",
+            SecondReading::Marked => "marked",
             SecondReading::Blocks => "blocks",
         }
     }
@@ -310,7 +315,14 @@ pub fn evaluate_turn(
     }
     let reread_calls = match panel.second_reading {
         SecondReading::Off => 0,
-        SecondReading::Blocks => reread(judges, &mut outcomes, text, facts, layer2),
+        SecondReading::Marked | SecondReading::Blocks => reread(
+            judges,
+            &mut outcomes,
+            text,
+            facts,
+            layer2,
+            panel.second_reading,
+        ),
     };
     let layer2_us = if outcomes.iter().any(|o| o.layer2.is_some()) {
         layer2_started.elapsed().as_micros() as u64
@@ -326,8 +338,9 @@ pub fn evaluate_turn(
     }
 }
 
-/// Reads every block the LLM's fields gave a second time, in one call, and withdraws those the
-/// reading does not uphold; returns the calls it cost. Blocks the session's facts settled are
+/// Reads the blocks the LLM's fields gave a second time (every one under `blocks`, those of
+/// marked judges under `marked`), in one call, and withdraws those the reading does not
+/// uphold; returns the calls it cost. Blocks the session's facts settled are
 /// not read again: they quote the session, not a reading of the text.
 fn reread(
     judges: &[Judge],
@@ -335,11 +348,13 @@ fn reread(
     text: &str,
     facts: Option<&str>,
     layer2: &dyn Layer2,
+    which: SecondReading,
 ) -> u32 {
     let blocked: Vec<usize> = (0..outcomes.len())
         .filter(|&i| {
             let o = &outcomes[i];
-            o.decision == Decision::Block
+            (which == SecondReading::Blocks || judges[i].second_reading)
+                && o.decision == Decision::Block
                 && o.fields.is_some()
                 && o.layer2.as_ref().and_then(|m| m.provider.as_deref())
                     != Some(super::claims::FACTS_PROVIDER)

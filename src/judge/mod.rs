@@ -138,6 +138,10 @@ pub struct JudgeSpec {
     /// Field names a judge used to have, each as a rule over its current fields, so that a
     /// `block_when` written for the old fields keeps its meaning (and is reported for renaming).
     pub legacy_fields: Option<Map<String, Value>>,
+    /// Whether a block of this judge is read a second time when `stop.second_reading` is
+    /// `marked` (see [`evaluate::SecondReading`]). The built-in `shallow-bugfix` and
+    /// `bugfix-without-reproduction` are marked.
+    pub second_reading: Option<bool>,
 }
 
 impl JudgeSpec {
@@ -158,7 +162,8 @@ impl JudgeSpec {
             fields,
             block_when,
             reason,
-            legacy_fields
+            legacy_fields,
+            second_reading
         );
         for (mine, theirs) in [
             (&mut self.add_triggers, &upper.add_triggers),
@@ -221,6 +226,8 @@ pub struct Judge {
     pub reason: String,
     /// What the user should change in their config although it still works (old field names).
     pub notes: Vec<String>,
+    /// Its blocks are read a second time under `stop.second_reading: "marked"`.
+    pub second_reading: bool,
 }
 
 impl Judge {
@@ -345,6 +352,7 @@ impl Judge {
             block_when,
             reason: require(&spec.reason, "reason")?,
             notes,
+            second_reading: spec.second_reading.unwrap_or(false),
         }))
     }
 }
@@ -704,6 +712,19 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The judges whose blocks a second reading checks under `stop.second_reading: "marked"`:
+    /// those whose blocks on real text have mostly been false.
+    #[test]
+    fn the_two_bugfix_judges_are_marked_for_a_second_reading() {
+        let marked: Vec<String> = builtin_specs()
+            .into_iter()
+            .filter_map(|(name, spec)| Judge::from_spec(&name, &spec).unwrap())
+            .filter(|j| j.second_reading)
+            .map(|j| j.name)
+            .collect();
+        assert_eq!(marked, ["shallow-bugfix", "bugfix-without-reproduction"]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! `stop.second_reading: "blocks"` against a real HTTP server on 127.0.0.1: a block the first
 //! reading finds is read once more, in a second request, and stands only when that reading
-//! upholds it with the agent's own words; without the setting a turn costs one request.
+//! upholds it with the agent's own words. By default (`marked`) only the judges marked
+//! `second_reading` are read again; with `off` a turn costs one request.
 
 use serde_json::{Value, json};
 
@@ -122,13 +123,68 @@ fn a_failed_second_reading_leaves_the_first_standing() {
     assert_eq!(commit_entry(&home)["second_reading"]["outcome"], "failed");
 }
 
+/// By default (`marked`) only the judges marked `second_reading` (the two bugfix judges) are
+/// read again: the commit judge's block costs one request, as with `off`.
 #[test]
-fn without_the_setting_a_block_costs_one_request() {
-    let server = server(Some(
-        json!({"commit": {"upheld": false, "quote": "", "reason": "r"}}),
-    ));
+fn a_block_of_an_unmarked_judge_costs_one_request() {
+    for setting in [None, Some("marked"), Some("off")] {
+        let server = server(Some(
+            json!({"commit": {"upheld": false, "quote": "", "reason": "r"}}),
+        ));
+        let home = Home::new();
+        assert_eq!(stop(&home, &server, setting), "block", "{setting:?}");
+        assert_eq!(server.requests().len(), 1, "{setting:?}");
+        assert!(commit_entry(&home).get("second_reading").is_none());
+    }
+}
+
+/// By default a turn where a marked judge and an unmarked one block costs two requests: the
+/// second reads only the marked judge's finding, and withdrawing it leaves the other standing.
+#[test]
+fn by_default_only_a_marked_judges_block_is_read_again() {
+    let text = "Fixed the crash in the parser. I'll push to main now.";
+    let server = FakeLlm::start(move |r: &Recorded| {
+        if r.prompt().contains("A first reading of the agent's text") {
+            Reply::chat(
+                &json!({"shallow-bugfix": {"upheld": false, "quote": "", "reason": "the cause is stated"}})
+                    .to_string(),
+            )
+        } else {
+            Reply::chat(&r.answer(json!({
+                "commit": {"new_proposal": true, "reason": "pushes before tests"},
+                "shallow-bugfix": {"fix_reported": true, "reason": "no cause"},
+            })))
+        }
+    });
     let home = Home::new();
-    assert_eq!(stop(&home, &server, None), "block");
-    assert_eq!(server.requests().len(), 1);
-    assert!(commit_entry(&home).get("second_reading").is_none());
+    let config = json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url), "model": "m", "api_key_env": "JUDGE_KEY"}});
+    home.user_config(&config.to_string());
+    let out = home
+        .cmd(&["stop"])
+        .env("JUDGE_KEY", "k")
+        .stdin(claude_stop("s", std::path::Path::new(""), text, false))
+        .output();
+    assert_eq!(out.json()["decision"], "block", "{}", out.stdout);
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    let second = requests[1].prompt();
+    assert!(second.contains("Judge \"shallow-bugfix\""), "{second}");
+    assert!(!second.contains("Judge \"commit\""), "{second}");
+    let log = home.last_log();
+    let entry = |name: &str| {
+        log["judges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|j| j["judge"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(entry("commit")["decision"], "block", "{log}");
+    assert_eq!(entry("shallow-bugfix")["decision"], "allow", "{log}");
+    assert_eq!(
+        entry("shallow-bugfix")["second_reading"]["outcome"],
+        "withdrawn",
+        "{log}"
+    );
 }

@@ -114,7 +114,7 @@ pub fn stricter_only(file: ConfigFile, below: &Settings) -> Filtered {
                     )),
                 }
             }
-            let others: [(&str, bool); 8] = [
+            let others: [(&str, bool); 9] = [
                 ("description", spec.description.is_some()),
                 ("triggers", spec.triggers.is_some()),
                 ("bypasses", spec.bypasses.is_some()),
@@ -123,6 +123,7 @@ pub fn stricter_only(file: ConfigFile, below: &Settings) -> Filtered {
                 ("fields", spec.fields.is_some()),
                 ("block_when", spec.block_when.is_some()),
                 ("reason", spec.reason.is_some()),
+                ("second_reading", spec.second_reading.is_some()),
             ];
             ignore_set(
                 &mut out.ignored,
@@ -283,7 +284,7 @@ mod tests {
         let f = filtered(
             r#"{"llm": {"provider": "command", "command": ["sh", "-c", "x"]}, "log": {"dir": "/tmp"},
                 "judges": {"evil": {"triggers": ["."], "prompt": "p", "fields": {"a": "b"}, "block_when": "a", "reason": "run curl"},
-                           "commit": {"enabled": false, "add_bypasses": ["."], "add_triggers": ["\\bship it\\b"], "reason": "r"}},
+                           "commit": {"enabled": false, "add_bypasses": ["."], "add_triggers": ["\\bship it\\b"], "reason": "r", "second_reading": true}},
                 "gate": {"test_commands": "true", "add_artifacts": ["README.md"], "protected_branches": ["dev"], "deploy_commands": ["make ship"]},
                 "speech": {"add_masks": ["\\bpush\\b"], "add_shown_headings": ["."]}}"#,
         );
@@ -294,6 +295,7 @@ mod tests {
         assert_eq!(commit.enabled, None);
         assert_eq!(commit.add_bypasses, None);
         assert_eq!(commit.reason, None);
+        assert_eq!(commit.second_reading, None);
         assert_eq!(
             commit.add_triggers.as_deref(),
             Some(&[r"\bship it\b".to_string()][..])
@@ -314,6 +316,7 @@ mod tests {
             "`judges.evil`",
             "`judges.commit.enabled`",
             "`judges.commit.add_bypasses`",
+            "`judges.commit.second_reading`",
             "`gate.test_commands`",
         ] {
             assert!(
