@@ -129,53 +129,12 @@ impl Plan {
 
 /// The anchors for a command run in `cwd` by the hookjudge binary at `exe`.
 pub fn plan(cwd: &Path, exe: &Path) -> Plan {
-    plan_in(&repositories_at(cwd), exe)
+    plan_in(gix::discover(cwd).ok().as_ref(), exe)
 }
 
-/// How deep below a folder that is not a repository its repositories are looked for (a
-/// workspace of clones, `~/src/<owner>/<repo>`), and how many folders are read at most, so
-/// that a command run in the home folder stays quick.
-const NESTED_DEPTH: usize = 2;
-const NESTED_FOLDERS_READ: usize = 64;
-
-/// The repositories a command run in `cwd` reaches without leaving it: the one it is in, or,
-/// in a folder that is not in one (a workspace holding several clones), those below it, down
-/// to [`NESTED_DEPTH`] levels (hidden folders skipped).
-pub fn repositories_at(cwd: &Path) -> Vec<gix::Repository> {
-    if let Ok(repo) = gix::discover(cwd) {
-        return vec![repo];
-    }
-    let mut found = Vec::new();
-    let mut folders = vec![(cwd.to_path_buf(), 0)];
-    let mut read = 0;
-    while let Some((folder, depth)) = folders.pop() {
-        if read == NESTED_FOLDERS_READ {
-            break;
-        }
-        read += 1;
-        let Ok(entries) = std::fs::read_dir(&folder) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let hidden = entry.file_name().as_encoded_bytes().starts_with(b".");
-            if hidden || !entry.file_type().is_ok_and(|t| t.is_dir()) {
-                continue;
-            }
-            if path.join(".git").exists() {
-                found.extend(gix::open(&path).ok());
-            } else if depth + 1 < NESTED_DEPTH {
-                folders.push((path, depth + 1));
-            }
-        }
-    }
-    found
-}
-
-/// The anchors for a command run where `repos` are reached (see [`repositories_at`]; none
-/// outside any repository) by the hookjudge binary at `exe`: [`plan`] for a caller that has
-/// the repositories open already.
-pub fn plan_in(repos: &[gix::Repository], exe: &Path) -> Plan {
+/// The anchors for a command run in `repo` (or outside any repository) by the hookjudge binary
+/// at `exe`: [`plan`] for a caller that has the repository open already.
+pub fn plan_in(repo: Option<&gix::Repository>, exe: &Path) -> Plan {
     let mut candidates: Vec<Anchor> = Vec::new();
     let mut add = |path: PathBuf, what: &'static str, create: Create| {
         candidates.push(Anchor { path, what, create })
@@ -221,7 +180,7 @@ pub fn plan_in(repos: &[gix::Repository], exe: &Path) -> Plan {
         "the system's git configuration",
         Create::Nothing,
     );
-    for repo in repos {
+    if let Some(repo) = repo {
         let common = repo.common_dir().to_path_buf();
         add(
             common.join("config"),

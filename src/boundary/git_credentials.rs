@@ -61,8 +61,8 @@ impl Plan {
     /// Adds the git configuration files that a command reads in `repo` (its own, the user's,
     /// the system's, and those they include; outside a repository the user's and the system's)
     /// and that hold credentials, each with its text without them.
-    pub fn clean_git_credentials(mut self, repos: &[gix::Repository]) -> Plan {
-        for path in config_files(repos) {
+    pub fn clean_git_credentials(mut self, repo: Option<&gix::Repository>) -> Plan {
+        for path in config_files(repo) {
             if self.cleaned.iter().any(|c| c.path == path) {
                 continue;
             }
@@ -80,7 +80,7 @@ impl Plan {
 /// The git configuration files a command reads, canonical: the user's and the system's wherever
 /// it runs (with what they include), and in `repo` its own, every file its configuration was
 /// read from, its other work trees' and its submodules'.
-fn config_files(repos: &[gix::Repository]) -> Vec<PathBuf> {
+fn config_files(repo: Option<&gix::Repository>) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = vec![PathBuf::from("/etc/gitconfig")];
     if let Some(home) = std::env::var_os("HOME").map(PathBuf::from) {
         files.push(home.join(".gitconfig"));
@@ -95,18 +95,18 @@ fn config_files(repos: &[gix::Repository]) -> Vec<PathBuf> {
             .filter_map(|s| s.meta().path.clone())
             .collect()
     };
-    // A repository's configuration holds the user's and the system's already, with what they
-    // include: they are parsed once. Outside any repository, `GIT_CONFIG_GLOBAL` and
-    // `GIT_CONFIG_SYSTEM` count, and the files they include.
-    if repos.is_empty() {
-        files.extend(
+    match repo {
+        // The repository's configuration holds the user's and the system's already, with what
+        // they include: they are parsed once.
+        Some(repo) => files.extend(from(repo.config_snapshot().plumbing())),
+        // `GIT_CONFIG_GLOBAL` and `GIT_CONFIG_SYSTEM` included, and the files they include.
+        None => files.extend(
             gix::config::File::from_globals()
                 .map(|globals| from(&globals))
                 .unwrap_or_default(),
-        );
+        ),
     }
-    for repo in repos {
-        files.extend(from(repo.config_snapshot().plumbing()));
+    if let Some(repo) = repo {
         let common = repo.common_dir();
         files.push(common.join("config"));
         files.push(common.join("config.worktree"));

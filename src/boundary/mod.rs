@@ -39,9 +39,7 @@ pub mod permissions;
 mod remotes;
 mod rewrite;
 
-pub use anchors::{
-    Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan, plan_in, repositories_at,
-};
+pub use anchors::{Anchor, CREDENTIAL_VARIABLES, CREDENTIALS, Create, Plan, plan, plan_in};
 #[cfg(target_os = "linux")]
 pub use confine::{Error, confine, landlock_abi};
 pub use git_credentials::{Cleaned, env_settings_without_credentials, without_credentials};

@@ -8,11 +8,13 @@ use std::path::PathBuf;
 use super::anchors::{Anchor, Create, Plan, arrange};
 
 impl Plan {
-    /// Adds the directories of the local-path remotes of `repos` to what is read-only (for a remote with a work tree, its `.git`). A remote that holds the
+    /// Adds the directories of the local-path remotes of `repo` to what is read-only (for a remote with a work tree, its `.git`). A remote that holds the
     /// repository itself (`.`, a parent folder) is left alone: binding it would make the work
     /// tree read-only too.
-    pub fn protect_local_remotes(mut self, repos: &[gix::Repository]) -> Plan {
-        let remotes: Vec<PathBuf> = repos.iter().flat_map(local_remotes).collect();
+    pub fn protect_local_remotes(mut self, repo: Option<&gix::Repository>) -> Plan {
+        let Some(remotes) = repo.map(local_remotes) else {
+            return self;
+        };
         if remotes.is_empty() {
             return self;
         }

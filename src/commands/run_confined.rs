@@ -18,15 +18,15 @@ pub(super) fn run_confined(args: &RunConfinedArgs) -> Result<ExitStatus, UserErr
     let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let exe = std::env::current_exe().unwrap_or_else(|_| "hookjudge".into());
     // Opened once for the whole plan.
-    let repos = crate::boundary::repositories_at(&cwd);
-    let mut plan = crate::boundary::plan_in(&repos, &exe);
+    let repo = gix::discover(&cwd).ok();
+    let mut plan = crate::boundary::plan_in(repo.as_ref(), &exe);
     // What the gate let through as a push, publish or deploy (or a person approved) keeps
     // the credentials and may write to a local-path remote; nothing else may.
     if !args.with_credentials {
         plan = plan
             .hide_credentials()
-            .protect_local_remotes(&repos)
-            .clean_git_credentials(&repos);
+            .protect_local_remotes(repo.as_ref())
+            .clean_git_credentials(repo.as_ref());
     }
     if args.explain {
         for anchor in &plan.read_only {
