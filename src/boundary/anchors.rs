@@ -88,8 +88,11 @@ pub const CREDENTIALS: [&str; 17] = [
 
 /// Environment variables that carry publishing credentials (or reach an agent that holds
 /// them): removed from a confined command's environment along with the files.
-pub const CREDENTIAL_VARIABLES: [&str; 17] = [
+pub const CREDENTIAL_VARIABLES: [&str; 19] = [
     "SSH_AUTH_SOCK",
+    // An SSH command or program of its own (a key of its own, as `core.sshCommand` can name).
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
     // Programs that hand out passwords, and `git -c` settings passed down (an extra header).
     "GIT_ASKPASS",
     "SSH_ASKPASS",

@@ -193,7 +193,11 @@ pub fn without_credentials(bytes: &[u8]) -> Option<Vec<u8>> {
             changed |= if REMOVED.contains(&(name.as_str(), lower.as_str())) {
                 remove_all(&mut file, id, &key)
             } else {
-                clean_urls(&mut file, id, &key)
+                // URLs lose their user information; a secret left in a value takes the key.
+                let cleaned = clean_urls(&mut file, id, &key);
+                let removed =
+                    holds_a_secret(&mut file, id, &key) && remove_all(&mut file, id, &key);
+                cleaned || removed
             };
         }
         // `[url "https://TOKEN@host/"]`, `[http "https://TOKEN@host/"]`.
@@ -216,41 +220,86 @@ pub fn without_credentials(bytes: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// `text` with every secret in its comments (a token noted beside the remote it was for)
-/// redacted as the LLM's prompts are ([`crate::redact`]), or `None` when no comment holds one.
-/// Git ignores comments, so nothing it reads changes.
+/// redacted as the LLM's prompts are ([`crate::redact`]), and the user information taken out of
+/// every URL in them, or `None` when no comment holds either. Git ignores comments, so nothing
+/// it reads changes. Not covered: a secret split over several comment lines.
 fn comments_without_secrets(text: &[u8]) -> Option<Vec<u8>> {
     let mut changed = false;
     let mut out = Vec::with_capacity(text.len());
+    let mut quoted = false;
     for line in text.split_inclusive(|&b| b == b'\n') {
-        let start = comment_start(line);
-        let comment = start.and_then(|start| std::str::from_utf8(&line[start..]).ok());
-        match comment.map(crate::redact::redact) {
-            Some(redacted) if redacted.total() > 0 => {
-                out.extend_from_slice(&line[..start.expect("a comment has a start")]);
-                out.extend_from_slice(redacted.text.as_bytes());
-                changed = true;
-            }
-            _ => out.extend_from_slice(line),
+        let (start, still_quoted) = comment_start(line, quoted);
+        quoted = still_quoted;
+        let Some(start) = start else {
+            out.extend_from_slice(line);
+            continue;
+        };
+        let comment = String::from_utf8_lossy(&line[start..]);
+        let redacted = crate::redact::redact(&comment);
+        let cleaned: String = redacted
+            .text
+            .split_inclusive(char::is_whitespace)
+            .map(|word| {
+                let bare = word.trim_end();
+                match without_userinfo(bare) {
+                    Some(clean) => format!("{clean}{}", &word[bare.len()..]),
+                    None => word.to_owned(),
+                }
+            })
+            .collect();
+        if redacted.total() > 0 || cleaned != redacted.text {
+            out.extend_from_slice(&line[..start]);
+            out.extend_from_slice(cleaned.as_bytes());
+            changed = true;
+        } else {
+            out.extend_from_slice(line);
         }
     }
     changed.then_some(out)
 }
 
-/// Where the comment of one configuration line starts: at a `#` or `;` outside double quotes
-/// (a backslash escapes the next character).
-fn comment_start(line: &[u8]) -> Option<usize> {
-    let mut quoted = false;
+/// Where the comment of one configuration line starts, if it has one: at a `#` or `;` outside
+/// double quotes (a backslash escapes the next character); `quoted` says whether the line
+/// starts inside a quoted value continued from the line before. Returns also whether the next
+/// line starts inside one (this line ends in a backslash inside quotes).
+fn comment_start(line: &[u8], mut quoted: bool) -> (Option<usize>, bool) {
     let mut escaped = false;
     for (i, &b) in line.iter().enumerate() {
         match b {
             _ if escaped => escaped = false,
             b'\\' => escaped = true,
             b'"' => quoted = !quoted,
-            b'#' | b';' if !quoted => return Some(i),
+            b'#' | b';' if !quoted => return (Some(i), false),
             _ => {}
         }
     }
-    None
+    // A backslash escaping the line's end continues the value on the next line.
+    let continued = escaped
+        || line
+            .strip_suffix(b"\n")
+            .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+            .is_some_and(|l| l.ends_with(b"\\") && escaped_at_end(l));
+    (None, quoted && continued)
+}
+
+/// Whether the backslash that ends `line` is itself unescaped (an odd run of backslashes).
+fn escaped_at_end(line: &[u8]) -> bool {
+    line.iter().rev().take_while(|&&b| b == b'\\').count() % 2 == 1
+}
+
+/// Whether a value of `key` in the section `id` holds a secret [`crate::redact`] finds (a token
+/// in an alias's `curl -H`): the key goes, as a credential's would.
+fn holds_a_secret(
+    file: &mut gix::config::File,
+    id: gix::config::file::SectionId,
+    key: &str,
+) -> bool {
+    file.section_mut_by_id(id).is_some_and(|section| {
+        section
+            .values(key)
+            .iter()
+            .any(|v| crate::redact::redact(&v.to_str_lossy()).total() > 0)
+    })
 }
 
 /// The `git -c` settings passed down in the environment (`GIT_CONFIG_COUNT`, then
@@ -270,9 +319,21 @@ pub fn env_settings_without_credentials(
                 Some((subsection, name)) => (Some(subsection), name),
                 None => (None, rest),
             };
+            // A key git would refuse ("invalid key") is of no use, and its value may be a secret.
+            let word = |w: &str| {
+                !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            };
+            if !word(section) || !word(name) || subsection.is_some_and(|s| s.contains('\n')) {
+                return None;
+            }
             let section = section.to_ascii_lowercase();
             let name_lower = name.to_ascii_lowercase();
-            if section == "credential" || REMOVED.contains(&(section.as_str(), name_lower.as_str()))
+            // An included file would be read as it is where no repository's configuration
+            // (whose files are cleaned) includes it.
+            let value = without_userinfo(value).unwrap_or_else(|| value.clone());
+            if ["credential", "include", "includeif"].contains(&section.as_str())
+                || REMOVED.contains(&(section.as_str(), name_lower.as_str()))
+                || crate::redact::redact(&value).total() > 0
             {
                 return None;
             }
@@ -280,10 +341,7 @@ pub fn env_settings_without_credentials(
                 Some(clean) => format!("{section}.{clean}.{name}"),
                 None => key.clone(),
             };
-            Some((
-                key,
-                without_userinfo(value).unwrap_or_else(|| value.clone()),
-            ))
+            Some((key, value))
         })
         .collect();
     (kept != settings).then_some(kept)
@@ -487,7 +545,27 @@ mod tests {
         };
         assert_eq!(list("after"), list("before"));
         assert!(list("after").contains("alias.lg=log --format='#%h'"));
-        assert_eq!(comment_start(b"\ta = \"x;y\\\" #\" ; c"), Some(15));
+        assert_eq!(comment_start(b"\ta = \"x;y\\\" #\" ; c", false).0, Some(15));
+        // A URL's user information in a comment, and a comment that is not UTF-8.
+        let mut odd =
+            b"; was https://Zk4qP9xWm2Lr7Tn5Vb8cQ3@github.com/o/r.git\n# old \xe9 ".to_vec();
+        odd.extend_from_slice(token.as_bytes());
+        odd.extend_from_slice(b"\n[core]\n\tbare = false\n");
+        let clean = String::from_utf8_lossy(&without_credentials(&odd).unwrap()).into_owned();
+        assert!(
+            !clean.contains("Zk4qP9")
+                && !clean.contains(&token)
+                && clean.contains("https://github.com/o/r.git"),
+            "{clean}"
+        );
+        // A quoted value continued over lines: its `#` is no comment, the one after it is.
+        let continued = "[alias]\n\tone = \"!echo \\\nfoo # not a comment {token}\" # {token}\n";
+        let continued = continued.replace("{token}", &token);
+        let clean = String::from_utf8(without_credentials(continued.as_bytes()).unwrap()).unwrap();
+        assert!(
+            clean.contains(&format!("not a comment {token}\" #")) || !clean.contains("one ="),
+            "{clean}"
+        );
         assert_eq!(
             without_credentials(b"# just a note\n[core]\n\tbare = false # ok\n"),
             None

@@ -105,32 +105,36 @@ fn run(plan: &crate::boundary::Plan, args: &RunConfinedArgs) -> Result<ExitStatu
 }
 
 /// Passes the `git -c` settings of the environment (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
-/// `GIT_CONFIG_VALUE_<n>`) down without their credentials. A setting that is not UTF-8 cannot be
-/// read, so it goes too.
+/// `GIT_CONFIG_VALUE_<n>`) down without their credentials. They are read as git reads them, up
+/// to the first missing or unreadable pair; every other `GIT_CONFIG_KEY_*` or
+/// `GIT_CONFIG_VALUE_*` variable goes (one past the count can be read by a command that sets
+/// the count itself).
 #[cfg(target_os = "linux")]
 fn settings_without_credentials(command: &mut std::process::Command) {
-    let Some(count) = std::env::var("GIT_CONFIG_COUNT")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-    else {
+    let numbered = |name: &std::ffi::OsStr| {
+        let name = name.as_encoded_bytes();
+        name.starts_with(b"GIT_CONFIG_KEY_") || name.starts_with(b"GIT_CONFIG_VALUE_")
+    };
+    let count = std::env::var("GIT_CONFIG_COUNT").ok();
+    if count.is_none() && !std::env::vars_os().any(|(name, _)| numbered(&name)) {
         return;
-    };
-    let read: Vec<Option<(String, String)>> = (0..count)
-        .map(|n| {
-            let key = std::env::var(format!("GIT_CONFIG_KEY_{n}")).ok()?;
-            let value = std::env::var(format!("GIT_CONFIG_VALUE_{n}")).ok()?;
-            Some((key, value))
-        })
-        .collect();
-    let given: Vec<(String, String)> = read.iter().flatten().cloned().collect();
-    let kept = match crate::boundary::env_settings_without_credentials(&given) {
-        Some(kept) => kept,
-        None if given.len() == count => return,
-        None => given,
-    };
+    }
+    let count = count
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut given: Vec<(String, String)> = Vec::new();
     for n in 0..count {
-        command.env_remove(format!("GIT_CONFIG_KEY_{n}"));
-        command.env_remove(format!("GIT_CONFIG_VALUE_{n}"));
+        let (Ok(key), Ok(value)) = (
+            std::env::var(format!("GIT_CONFIG_KEY_{n}")),
+            std::env::var(format!("GIT_CONFIG_VALUE_{n}")),
+        ) else {
+            break;
+        };
+        given.push((key, value));
+    }
+    let kept = crate::boundary::env_settings_without_credentials(&given).unwrap_or(given);
+    for (name, _) in std::env::vars_os().filter(|(name, _)| numbered(name)) {
+        command.env_remove(name);
     }
     command.env("GIT_CONFIG_COUNT", kept.len().to_string());
     for (n, (key, value)) in kept.iter().enumerate() {

@@ -863,6 +863,37 @@ fn git_configuration_is_read_without_its_credentials() {
         "{}",
         numbered.stderr
     );
+    // Past the count, a key git refuses, a secret in an ordinary value, an SSH command of its
+    // own: none reaches the command.
+    let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+    let mut run = s
+        .home
+        .cmd_of(&s.binary, &["run-confined", "--", "bash", "-c", "env"]);
+    run.command.current_dir(&s.repo.work).envs([
+        ("GIT_CONFIG_COUNT", "3"),
+        ("GIT_CONFIG_KEY_0", " http.extraheader"),
+        ("GIT_CONFIG_VALUE_0", "AUTHORIZATION: bearer TOKEN6"),
+        ("GIT_CONFIG_KEY_1", "alias.pub"),
+        (
+            "GIT_CONFIG_VALUE_1",
+            &format!("!curl -H 'Authorization: token {token}' x"),
+        ),
+        ("GIT_CONFIG_KEY_2", "user.name"),
+        ("GIT_CONFIG_VALUE_2", "Me"),
+        ("GIT_CONFIG_KEY_3", "http.extraheader"),
+        ("GIT_CONFIG_VALUE_3", "AUTHORIZATION: bearer TOKEN7"),
+        ("GIT_SSH_COMMAND", "ssh -i /keys/TOKEN8"),
+    ]);
+    let env = run.output();
+    for secret in ["TOKEN6", "TOKEN7", "TOKEN8", token.as_str()] {
+        assert!(!env.stdout.contains(secret), "{secret} in:\n{}", env.stdout);
+    }
+    assert!(
+        env.stdout.contains("GIT_CONFIG_COUNT=1\n")
+            && env.stdout.contains("GIT_CONFIG_KEY_0=user.name\n"),
+        "{}",
+        env.stdout
+    );
     let mut run = s.home.cmd_of(
         &s.binary,
         &[
