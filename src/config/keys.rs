@@ -36,8 +36,8 @@ config_keys! {
         /// reach)
         judge_turns: JudgeTurns [judge_turns] => set(judge_turns) = JudgeTurns::default();
         /// whether a block the LLM finds is read a second time, in one more call, before it
-        /// stands: marked (the blocks of judges marked second_reading, the two bugfix judges
-        /// built in), blocks (every block), or off; a block stands only when the agent's own
+        /// stands: off, marked (the blocks of judges marked second_reading, the two bugfix
+        /// judges built in) or blocks (every block); a block stands only when the agent's own
         /// words uphold it
         second_reading: SecondReading [second_reading] => set(second_reading) = SecondReading::default();
     }

@@ -122,7 +122,7 @@ const JUDGE_KEYS: &[JudgeKey] = &[
     key(
         "second_reading",
         boolean,
-        "true: under stop.second_reading \"marked\" (the default), this judge's blocks are read a second time and stand only when upheld",
+        "true: under stop.second_reading \"marked\", this judge's blocks are read a second time and stand only when upheld",
     ),
 ];
 

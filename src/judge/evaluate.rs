@@ -92,11 +92,11 @@ impl JudgeTurns {
 #[serde(rename_all = "lowercase")]
 pub enum SecondReading {
     /// The first reading's fields decide, as before.
+    #[default]
     Off,
     /// The blocks of the judges marked `second_reading: true` (the built-in `shallow-bugfix`
     /// and `bugfix-without-reproduction`, whose blocks on real text have mostly been false)
     /// are read again; the others' blocks stand as the first reading gave them.
-    #[default]
     Marked,
     /// Every block the LLM's fields give is read again, in one more call for the turn, and
     /// stands only when that reading upholds it with the agent's own words.

@@ -1,7 +1,7 @@
 //! `stop.second_reading: "blocks"` against a real HTTP server on 127.0.0.1: a block the first
 //! reading finds is read once more, in a second request, and stands only when that reading
-//! upholds it with the agent's own words. By default (`marked`) only the judges marked
-//! `second_reading` are read again; with `off` a turn costs one request.
+//! upholds it with the agent's own words. With `marked` only the judges marked
+//! `second_reading` are read again; with `off` (the default) a turn costs one request.
 
 use serde_json::{Value, json};
 
@@ -123,8 +123,8 @@ fn a_failed_second_reading_leaves_the_first_standing() {
     assert_eq!(commit_entry(&home)["second_reading"]["outcome"], "failed");
 }
 
-/// By default (`marked`) only the judges marked `second_reading` (the two bugfix judges) are
-/// read again: the commit judge's block costs one request, as with `off`.
+/// With `marked` only the judges marked `second_reading` (the two bugfix judges) are read
+/// again: the commit judge's block costs one request, as with `off` (the default).
 #[test]
 fn a_block_of_an_unmarked_judge_costs_one_request() {
     for setting in [None, Some("marked"), Some("off")] {
@@ -138,10 +138,10 @@ fn a_block_of_an_unmarked_judge_costs_one_request() {
     }
 }
 
-/// By default a turn where a marked judge and an unmarked one block costs two requests: the
+/// With `marked` a turn where a marked judge and an unmarked one block costs two requests: the
 /// second reads only the marked judge's finding, and withdrawing it leaves the other standing.
 #[test]
-fn by_default_only_a_marked_judges_block_is_read_again() {
+fn with_marked_only_a_marked_judges_block_is_read_again() {
     let text = "Fixed the crash in the parser. I'll push to main now.";
     let server = FakeLlm::start(move |r: &Recorded| {
         if r.prompt().contains("A first reading of the agent's text") {
@@ -157,7 +157,8 @@ fn by_default_only_a_marked_judges_block_is_read_again() {
         }
     });
     let home = Home::new();
-    let config = json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url), "model": "m", "api_key_env": "JUDGE_KEY"}});
+    let config = json!({"llm": {"provider": "openai", "base_url": format!("{}/v1", server.url), "model": "m", "api_key_env": "JUDGE_KEY"},
+                        "stop": {"second_reading": "marked"}});
     home.user_config(&config.to_string());
     let out = home
         .cmd(&["stop"])
