@@ -66,9 +66,11 @@ const WORK_TREE_ANCHORS: [(&str, &str, Create); 3] = [
 
 /// Where publishing credentials live, relative to the home directory: hidden from confined
 /// commands unless the gate let a publishing command through (see [`Plan::hide_credentials`]).
-pub const CREDENTIALS: [&str; 17] = [
+pub const CREDENTIALS: [&str; 18] = [
     ".ssh",
     ".git-credentials",
+    // `http.cookieFile`'s usual file: Gerrit and googlesource authenticate pushes with it.
+    ".gitcookies",
     ".cache/git/credential",
     ".netrc",
     ".config/gh",

@@ -147,12 +147,28 @@ fn named_below(dir: &std::path::Path, name: &str, depth: usize) -> Vec<PathBuf> 
 
 /// Keys whose values are credentials, or run a program that hands them out, by section: taken
 /// out whole. (Every `credential` section goes, and user information out of every URL.)
-const REMOVED: [(&str, &str); 4] = [
+const REMOVED: [(&str, &str); 7] = [
     ("http", "extraheader"),
+    ("http", "cookiefile"),
+    ("http", "sslkey"),
     ("core", "sshcommand"),
     ("core", "askpass"),
     ("sendemail", "smtppass"),
+    ("imap", "pass"),
 ];
+
+/// Whether the setting `name = value` holds a secret: one [`crate::redact`] finds in the value
+/// by its own format, or one a generic rule finds only with the setting's name beside it
+/// (`[gitea] token = 4b9e…`). A generic match inside the value alone (an alias running
+/// `terraform plan -var 'db_password_secret_name=prod/db'`) is no reason to drop a setting.
+fn is_secret_setting(name: &str, value: &str) -> bool {
+    let alone = crate::redact::redact(value);
+    if alone.specific() > 0 {
+        return true;
+    }
+    let named = crate::redact::redact(&format!("{name} = {value}"));
+    named.total() - named.specific() > alone.total() - alone.specific()
+}
 
 /// What a file that cannot be read as git configuration reads as inside the boundary: it may
 /// hold credentials, and what it holds cannot be told (fail closed).
@@ -298,7 +314,7 @@ fn holds_a_secret(
         section
             .values(key)
             .iter()
-            .any(|v| crate::redact::redact(&v.to_str_lossy()).total() > 0)
+            .any(|v| is_secret_setting(key, &v.to_str_lossy()))
     })
 }
 
@@ -331,9 +347,11 @@ pub fn env_settings_without_credentials(
             // An included file would be read as it is where no repository's configuration
             // (whose files are cleaned) includes it.
             let value = without_userinfo(value).unwrap_or_else(|| value.clone());
-            if ["credential", "include", "includeif"].contains(&section.as_str())
+            if section == "credential"
                 || REMOVED.contains(&(section.as_str(), name_lower.as_str()))
-                || crate::redact::redact(&value).total() > 0
+                || is_secret_setting(name, &value)
+                || (["include", "includeif"].contains(&section.as_str())
+                    && !includes_nothing_to_hide(&value))
             {
                 return None;
             }
@@ -345,6 +363,30 @@ pub fn env_settings_without_credentials(
         })
         .collect();
     (kept != settings).then_some(kept)
+}
+
+/// Whether the configuration file an include passed in the environment names holds nothing
+/// the boundary would hide (nor includes of its own): outside a repository such a file is read
+/// as it is, so one that does is left out (an identity file stays, and commits keep working).
+fn includes_nothing_to_hide(path: &str) -> bool {
+    let path = match path.strip_prefix("~/") {
+        Some(rest) => match std::env::var_os("HOME") {
+            Some(home) => PathBuf::from(home).join(rest),
+            None => return false,
+        },
+        None => PathBuf::from(path),
+    };
+    match std::fs::read(&path) {
+        // Git skips an include it cannot read, so nothing is read through it.
+        Err(_) => true,
+        Ok(bytes) => {
+            !bytes
+                .to_ascii_lowercase()
+                .windows(8)
+                .any(|w| w == b"[include")
+                && without_credentials(&bytes).is_none()
+        }
+    }
 }
 
 /// Removes every value of `key` from the section `id`; whether there was one.
@@ -570,6 +612,67 @@ mod tests {
             without_credentials(b"# just a note\n[core]\n\tbare = false # ok\n"),
             None
         );
+    }
+
+    #[test]
+    fn a_setting_is_secret_by_its_value_or_by_its_name_beside_a_generic_value() {
+        let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
+        for (name, value, secret) in [
+            (
+                "pub",
+                format!("!curl -H 'Authorization: token {token}' x"),
+                true,
+            ),
+            (
+                "token",
+                "4b9e1f0c2d3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c".into(),
+                true,
+            ),
+            (
+                "tf",
+                "!terraform plan -var 'db_password_secret_name=prod/db/2024'".into(),
+                false,
+            ),
+            (
+                "fp",
+                "log --grep=signing_key:8F2A1B3C4D5E6F70".into(),
+                false,
+            ),
+            (
+                "url",
+                "https://lfs.corp/api/lfs?project_key=Kx8aP2mQ9vR4tY7z".into(),
+                false,
+            ),
+            (
+                "signingkey",
+                "8F2A1B3C4D5E6F708F2A1B3C4D5E6F708F2A1B3C".into(),
+                false,
+            ),
+            ("name", "Me".into(), false),
+        ] {
+            assert_eq!(is_secret_setting(name, &value), secret, "{name} = {value}");
+        }
+    }
+
+    #[test]
+    fn an_include_in_the_environment_stays_when_its_file_holds_nothing_to_hide() {
+        let dir = tempfile::tempdir().unwrap();
+        let identity = dir.path().join("work");
+        std::fs::write(&identity, "[user]\n\temail = me@work.example\n").unwrap();
+        let tokened = dir.path().join("tokened");
+        std::fs::write(&tokened, "[http]\n\textraHeader = X: T\n").unwrap();
+        let pairs = |list: &[(&str, &std::path::Path)]| -> Vec<(String, String)> {
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.display().to_string()))
+                .collect()
+        };
+        let given = pairs(&[
+            ("include.path", &identity),
+            ("includeIf.gitdir:/x/.path", &identity),
+            ("include.path", &tokened),
+        ]);
+        let kept = env_settings_without_credentials(&given).unwrap();
+        assert_eq!(kept, given[..2].to_vec());
     }
 
     #[test]

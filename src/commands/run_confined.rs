@@ -122,22 +122,32 @@ fn settings_without_credentials(command: &mut std::process::Command) {
     let count = count
         .and_then(|c| c.trim().parse::<usize>().ok())
         .unwrap_or(0);
-    let mut given: Vec<(String, String)> = Vec::new();
+    // A value that is not UTF-8 (a name in Latin-1) is judged by its lossy reading and, when
+    // kept as it is, passed on byte for byte.
+    let mut original: Vec<(String, std::ffi::OsString)> = Vec::new();
     for n in 0..count {
-        let (Ok(key), Ok(value)) = (
-            std::env::var(format!("GIT_CONFIG_KEY_{n}")),
-            std::env::var(format!("GIT_CONFIG_VALUE_{n}")),
+        let (Some(key), Some(value)) = (
+            std::env::var_os(format!("GIT_CONFIG_KEY_{n}")),
+            std::env::var_os(format!("GIT_CONFIG_VALUE_{n}")),
         ) else {
             break;
         };
-        given.push((key, value));
+        original.push((key.to_string_lossy().into_owned(), value));
     }
+    let given: Vec<(String, String)> = original
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string_lossy().into_owned()))
+        .collect();
     let kept = crate::boundary::env_settings_without_credentials(&given).unwrap_or(given);
     for (name, _) in std::env::vars_os().filter(|(name, _)| numbered(name)) {
         command.env_remove(name);
     }
     command.env("GIT_CONFIG_COUNT", kept.len().to_string());
     for (n, (key, value)) in kept.iter().enumerate() {
+        let value = original
+            .iter()
+            .find(|(k, v)| k == key && v.to_string_lossy() == value.as_str())
+            .map_or_else(|| std::ffi::OsString::from(value), |(_, v)| v.clone());
         command.env(format!("GIT_CONFIG_KEY_{n}"), key);
         command.env(format!("GIT_CONFIG_VALUE_{n}"), value);
     }

@@ -39,6 +39,27 @@ struct Span {
     tier: Tier,
 }
 
+impl Redacted {
+    /// Secrets found by a rule that needs no name beside them (a token's own format, or a
+    /// context such as an `Authorization` header), not by a generic `password=`-style rule.
+    pub fn specific(&self) -> usize {
+        self.counts
+            .iter()
+            .filter(|(kind, _)| !is_generic(kind))
+            .map(|(_, n)| n)
+            .sum()
+    }
+}
+
+/// Whether `kind` is found only by generic rules (a name like `password` or `token` next to a
+/// value), which a value of some other setting can match by accident.
+fn is_generic(kind: &str) -> bool {
+    RULES
+        .iter()
+        .filter(|r| r.kind == kind)
+        .all(|r| r.tier == Tier::Generic)
+}
+
 /// Redacts every secret found in `text`.
 pub fn redact(text: &str) -> Redacted {
     let lower = text.to_ascii_lowercase();

@@ -894,6 +894,34 @@ fn git_configuration_is_read_without_its_credentials() {
         "{}",
         env.stdout
     );
+    // A value that is not UTF-8 passes byte for byte, and the settings after it stay.
+    use std::os::unix::ffi::OsStrExt;
+    let mut run = s.home.cmd_of(
+        &s.binary,
+        &[
+            "run-confined",
+            "--",
+            "bash",
+            "-c",
+            "echo \"n=$GIT_CONFIG_COUNT $GIT_CONFIG_KEY_1=[$GIT_CONFIG_VALUE_1]\"; printf %s \"$GIT_CONFIG_VALUE_0\" | od -An -tx1",
+        ],
+    );
+    run.command
+        .current_dir(&s.repo.work)
+        .env("GIT_CONFIG_COUNT", "2")
+        .env("GIT_CONFIG_KEY_0", "user.name")
+        .env(
+            "GIT_CONFIG_VALUE_0",
+            std::ffi::OsStr::from_bytes(b"Jos\xe9"),
+        )
+        .env("GIT_CONFIG_KEY_1", "core.hooksPath")
+        .env("GIT_CONFIG_VALUE_1", "");
+    let latin = run.output();
+    assert_eq!(
+        latin.stdout, "n=2 core.hooksPath=[]\n 4a 6f 73 e9\n",
+        "{}",
+        latin.stderr
+    );
     let mut run = s.home.cmd_of(
         &s.binary,
         &[
