@@ -162,6 +162,15 @@ const REMOVED: [(&str, &str); 7] = [
 /// (`[gitea] token = 4b9e…`). A generic match inside the value alone (an alias running
 /// `terraform plan -var 'db_password_secret_name=prod/db'`) is no reason to drop a setting.
 fn is_secret_setting(name: &str, value: &str) -> bool {
+    // A plain URL (no user information, no query, one word): what the redaction's URL rules
+    // look for is not there, and compiling them would cost more than the rest of the
+    // boundary's start-up. User information is [`without_userinfo`]'s.
+    if let Some((_, rest)) = value.split_once("://")
+        && !rest.contains(['@', '?'])
+        && !rest.contains(char::is_whitespace)
+    {
+        return false;
+    }
     let alone = crate::redact::redact(value);
     if alone.specific() > 0 {
         return true;
@@ -649,6 +658,7 @@ mod tests {
                 false,
             ),
             ("name", "Me".into(), false),
+            ("url", "https://github.com/o/r.git".into(), false),
         ] {
             assert_eq!(is_secret_setting(name, &value), secret, "{name} = {value}");
         }
