@@ -146,11 +146,25 @@ impl Scenario {
 
     /// Runs `line` with `bash -c` inside the boundary, in the repository, as the agent would.
     fn confined(&self, line: &str) -> crate::harness::Outcome {
+        self.confined_with(line, std::iter::empty::<(&str, &str)>())
+    }
+
+    /// [`Scenario::confined`] with more variables in the command's environment.
+    fn confined_with<K, V>(
+        &self,
+        line: &str,
+        envs: impl IntoIterator<Item = (K, V)>,
+    ) -> crate::harness::Outcome
+    where
+        K: AsRef<std::ffi::OsStr>,
+        V: AsRef<std::ffi::OsStr>,
+    {
         let mut run = self
             .home
             .cmd_of(&self.binary, &["run-confined", "--", "bash", "-c", line]);
         run.command
             .current_dir(&self.repo.work)
+            .envs(envs)
             .env("GIT_AUTHOR_NAME", "t")
             .env("GIT_AUTHOR_EMAIL", "t@example.org")
             .env("GIT_COMMITTER_NAME", "t")
@@ -847,17 +861,16 @@ fn git_configuration_is_read_without_its_credentials() {
     // The same settings numbered in the environment (as Gemini CLI passes its own): the
     // credential goes, the agent's own setting stays.
     let show = "git config --get-all http.extraheader; echo \"hooks=[$(git config --get core.hookspath)] n=$GIT_CONFIG_COUNT\"";
-    let mut run = s
-        .home
-        .cmd_of(&s.binary, &["run-confined", "--", "bash", "-c", show]);
-    run.command.current_dir(&s.repo.work).envs([
-        ("GIT_CONFIG_COUNT", "2"),
-        ("GIT_CONFIG_KEY_0", "http.extraHeader"),
-        ("GIT_CONFIG_VALUE_0", "AUTHORIZATION: bearer TOKEN5"),
-        ("GIT_CONFIG_KEY_1", "core.hooksPath"),
-        ("GIT_CONFIG_VALUE_1", "/nowhere"),
-    ]);
-    let numbered = run.output();
+    let numbered = s.confined_with(
+        show,
+        [
+            ("GIT_CONFIG_COUNT", "2"),
+            ("GIT_CONFIG_KEY_0", "http.extraHeader"),
+            ("GIT_CONFIG_VALUE_0", "AUTHORIZATION: bearer TOKEN5"),
+            ("GIT_CONFIG_KEY_1", "core.hooksPath"),
+            ("GIT_CONFIG_VALUE_1", "/nowhere"),
+        ],
+    );
     assert_eq!(
         numbered.stdout, "hooks=[/nowhere] n=1\n",
         "{}",
@@ -866,25 +879,22 @@ fn git_configuration_is_read_without_its_credentials() {
     // Past the count, a key git refuses, a secret in an ordinary value, an SSH command of its
     // own: none reaches the command.
     let token = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8");
-    let mut run = s
-        .home
-        .cmd_of(&s.binary, &["run-confined", "--", "bash", "-c", "env"]);
-    run.command.current_dir(&s.repo.work).envs([
-        ("GIT_CONFIG_COUNT", "3"),
-        ("GIT_CONFIG_KEY_0", " http.extraheader"),
-        ("GIT_CONFIG_VALUE_0", "AUTHORIZATION: bearer TOKEN6"),
-        ("GIT_CONFIG_KEY_1", "alias.pub"),
-        (
-            "GIT_CONFIG_VALUE_1",
-            &format!("!curl -H 'Authorization: token {token}' x"),
-        ),
-        ("GIT_CONFIG_KEY_2", "user.name"),
-        ("GIT_CONFIG_VALUE_2", "Me"),
-        ("GIT_CONFIG_KEY_3", "http.extraheader"),
-        ("GIT_CONFIG_VALUE_3", "AUTHORIZATION: bearer TOKEN7"),
-        ("GIT_SSH_COMMAND", "ssh -i /keys/TOKEN8"),
-    ]);
-    let env = run.output();
+    let pub_alias = format!("!curl -H 'Authorization: token {token}' x");
+    let env = s.confined_with(
+        "env",
+        [
+            ("GIT_CONFIG_COUNT", "3"),
+            ("GIT_CONFIG_KEY_0", " http.extraheader"),
+            ("GIT_CONFIG_VALUE_0", "AUTHORIZATION: bearer TOKEN6"),
+            ("GIT_CONFIG_KEY_1", "alias.pub"),
+            ("GIT_CONFIG_VALUE_1", pub_alias.as_str()),
+            ("GIT_CONFIG_KEY_2", "user.name"),
+            ("GIT_CONFIG_VALUE_2", "Me"),
+            ("GIT_CONFIG_KEY_3", "http.extraheader"),
+            ("GIT_CONFIG_VALUE_3", "AUTHORIZATION: bearer TOKEN7"),
+            ("GIT_SSH_COMMAND", "ssh -i /keys/TOKEN8"),
+        ],
+    );
     for secret in ["TOKEN6", "TOKEN7", "TOKEN8", token.as_str()] {
         assert!(!env.stdout.contains(secret), "{secret} in:\n{}", env.stdout);
     }
@@ -896,27 +906,16 @@ fn git_configuration_is_read_without_its_credentials() {
     );
     // A value that is not UTF-8 passes byte for byte, and the settings after it stay.
     use std::os::unix::ffi::OsStrExt;
-    let mut run = s.home.cmd_of(
-        &s.binary,
-        &[
-            "run-confined",
-            "--",
-            "bash",
-            "-c",
-            "echo \"n=$GIT_CONFIG_COUNT $GIT_CONFIG_KEY_1=[$GIT_CONFIG_VALUE_1]\"; printf %s \"$GIT_CONFIG_VALUE_0\" | od -An -tx1",
+    let latin = s.confined_with(
+        "echo \"n=$GIT_CONFIG_COUNT $GIT_CONFIG_KEY_1=[$GIT_CONFIG_VALUE_1]\"; printf %s \"$GIT_CONFIG_VALUE_0\" | od -An -tx1",
+        [
+            ("GIT_CONFIG_COUNT", std::ffi::OsStr::new("2")),
+            ("GIT_CONFIG_KEY_0", std::ffi::OsStr::new("user.name")),
+            ("GIT_CONFIG_VALUE_0", std::ffi::OsStr::from_bytes(b"Jos\xe9")),
+            ("GIT_CONFIG_KEY_1", std::ffi::OsStr::new("core.hooksPath")),
+            ("GIT_CONFIG_VALUE_1", std::ffi::OsStr::new("")),
         ],
     );
-    run.command
-        .current_dir(&s.repo.work)
-        .env("GIT_CONFIG_COUNT", "2")
-        .env("GIT_CONFIG_KEY_0", "user.name")
-        .env(
-            "GIT_CONFIG_VALUE_0",
-            std::ffi::OsStr::from_bytes(b"Jos\xe9"),
-        )
-        .env("GIT_CONFIG_KEY_1", "core.hooksPath")
-        .env("GIT_CONFIG_VALUE_1", "");
-    let latin = run.output();
     assert_eq!(
         latin.stdout, "n=2 core.hooksPath=[]\n 4a 6f 73 e9\n",
         "{}",
